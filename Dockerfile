@@ -1,0 +1,18 @@
+# One image for web, worker and beat (docker-compose.yml).
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY cardroom cardroom
+COPY core core
+COPY accounting accounting
+COPY jackpots jackpots
+COPY waitlist waitlist
+COPY manage.py ./
+RUN pip install --no-cache-dir . \
+    && SECRET_KEY=build DATABASE_URL=postgres://build@localhost/build \
+       python manage.py collectstatic --no-input
+RUN useradd --system cardroom
+USER cardroom
+EXPOSE 8000
+CMD ["gunicorn", "cardroom.wsgi", "--bind", "0.0.0.0:8000", "--workers", "4"]

@@ -1,0 +1,46 @@
+# The README's quick start: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint format check-deploy vectors clean
+
+$(PY):
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON))"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	DEBUG=true $(PY) manage.py migrate --no-input
+	DEBUG=true $(PY) manage.py demo_room
+	DEBUG=true $(PY) manage.py serve
+
+test: install
+	$(PY) -m pytest
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+
+format: install
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+check-deploy: install
+	DEBUG=false SECRET_KEY=$$($(PY) -c 'import secrets;print(secrets.token_urlsafe(64))') \
+		ALLOWED_HOSTS=cardroom.example $(PY) manage.py check --deploy --fail-level WARNING
+
+vectors: install
+	$(PY) ../shared/tools/check_vectors.py --python $(PY)
+
+clean:
+	rm -rf $(VENV) staticfiles

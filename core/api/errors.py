@@ -1,0 +1,155 @@
+"""One error shape for every refusal (API.md, "Conventions").
+
+``{"error": {"code": ..., "rule": ..., "detail": ..., "allowed": ...}}`` with 400 for
+malformed input, 401/403 for authentication and roles, 404, 409 for a conflict with
+recorded state, 422 for a refusal by a house rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.utils.translation import gettext as _
+from django.views import defaults
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+class ApiError(exceptions.APIException):
+    """A refusal with a code, the rule that refused it and what was allowed."""
+
+    status_code = status.HTTP_400_BAD_REQUEST
+    default_code = "invalid"
+    default_detail = "The request was refused."
+
+    def __init__(
+        self,
+        detail: str | None = None,
+        *,
+        code: str | None = None,
+        rule: str | None = None,
+        allowed: dict[str, Any] | None = None,
+        status_code: int | None = None,
+    ) -> None:
+        super().__init__(detail=detail, code=code)
+        self.error_code = code or self.default_code
+        self.rule = rule
+        self.allowed = allowed
+        if status_code is not None:
+            self.status_code = status_code
+
+
+class RuleViolation(ApiError):
+    """A house rule refused the request (422); ``rule`` is its RULES.md ID."""
+
+    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
+    default_code = "rule_violation"
+
+
+class Conflict(ApiError):
+    """The request conflicts with recorded state (409)."""
+
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "conflict"
+
+
+def error_body(
+    code: str,
+    detail: str,
+    *,
+    rule: str | None = None,
+    allowed: dict[str, Any] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """Return the documented error object."""
+    body: dict[str, Any] = {
+        "code": code,
+        "rule": rule,
+        "detail": detail,
+        "allowed": allowed,
+    }
+    body.update(extra)
+    return {"error": body}
+
+
+_CODES = {
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.PermissionDenied: "permission_denied",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+    exceptions.ParseError: "malformed_request",
+}
+
+
+def _flatten(detail: Any) -> str:
+    if isinstance(detail, dict):
+        return "; ".join(f"{k}: {_flatten(v)}" for k, v in detail.items())
+    if isinstance(detail, list):
+        return " ".join(_flatten(v) for v in detail)
+    return str(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Turn every API exception into the documented error shape."""
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, ApiError):
+        body = error_body(
+            exc.error_code, str(exc.detail), rule=exc.rule, allowed=exc.allowed
+        )
+    elif isinstance(exc, exceptions.ValidationError):
+        body = error_body(
+            "invalid",
+            _flatten(exc.detail),
+            fields=exc.detail if isinstance(exc.detail, dict) else None,
+        )
+    else:
+        code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
+        body = error_body(code, _flatten(getattr(exc, "detail", str(exc))))
+    response.data = body
+    return response
+
+
+def lockout_response(
+    request: HttpRequest, original_response: HttpResponse | None, credentials: Any
+) -> HttpResponse:
+    """Answer a locked-out login (django-axes) with 429 in the error shape."""
+    return JsonResponse(
+        error_body(
+            "locked_out",
+            _("Too many failed logins. Try again later or ask a manager."),
+        ),
+        status=status.HTTP_429_TOO_MANY_REQUESTS,
+    )
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    """Answer unknown API URLs with the error shape (handler404); pages as usual."""
+    if not request.path.startswith("/api/"):
+        return defaults.page_not_found(request, exception or Http404())
+    return JsonResponse(
+        error_body("not_found", _("No such resource.")),
+        status=status.HTTP_404_NOT_FOUND,
+    )
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """Answer an unexpected API failure with the error shape (handler500)."""
+    if not request.path.startswith("/api/"):
+        return defaults.server_error(request)
+    return JsonResponse(
+        error_body("server_error", _("The server failed; nothing was recorded.")),
+        status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+    )

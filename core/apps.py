@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class CoreConfig(AppConfig):
+    name = "core"
+    verbose_name = _("Infrastructure")
+
+    def ready(self) -> None:
+        from . import logging
+
+        logging.configure()

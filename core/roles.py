@@ -1,0 +1,27 @@
+"""Staff roles as Django groups (API.md, "Authentication")."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+
+class Role(StrEnum):
+    CASHIER = "cashier"
+    FLOOR = "floor"
+    MANAGER = "manager"
+    AUDITOR = "auditor"
+
+
+def has_role(user: AbstractBaseUser | AnonymousUser, *roles: Role | str) -> bool:
+    """Say whether ``user`` is active staff in one of ``roles`` (superusers are all)."""
+    if not isinstance(user, AbstractBaseUser) or not user.is_active:
+        return False
+    if getattr(user, "is_superuser", False):
+        return True
+    names = getattr(user, "_role_names", None)
+    if names is None:
+        names = set(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
+        user._role_names = names  # type: ignore[union-attr]
+    return bool(names.intersection(str(r) for r in roles))

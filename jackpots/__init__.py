@@ -1,0 +1,1 @@
+"""Jackpots: pools, drops, bad-beat categories, hits, awards, hand of the month."""

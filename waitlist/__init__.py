@@ -1,0 +1,1 @@
+"""Waiting lists, seating, must-move, lockups and the public board."""
