@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class AccountingConfig(AppConfig):
+    name = "accounting"
+    verbose_name = _("Ledger and cage")

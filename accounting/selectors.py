@@ -1,0 +1,84 @@
+"""Reads of the ledger: balances (now or at a time) and the trial balance."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Q, Sum
+
+from accounting.models import DEBIT_NORMAL, Account, Entry
+
+
+def account_balance(*, account: Account, at: datetime | None = None) -> int:
+    """Return ``account``'s balance in its normal sign, from its entries.
+
+    With ``at``, only transactions posted at or before that moment count.
+    """
+    entries = Entry.objects.filter(account=account)
+    if at is not None:
+        entries = entries.filter(transaction__posted_at__lte=at)
+    total = entries.aggregate(s=Sum("amount_cents"))["s"] or 0
+    return total if account.type in DEBIT_NORMAL else -total
+
+
+@dataclass(frozen=True, slots=True)
+class TrialBalanceLine:
+    code: str
+    name: str
+    type: str
+    currency: str
+    debit_cents: int
+    credit_cents: int
+    balance_cents: int
+    cached_balance_cents: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrialBalance:
+    lines: list[TrialBalanceLine]
+    debits: dict[str, int]
+    credits: dict[str, int]
+
+    @property
+    def balanced(self) -> bool:
+        """Debits equal credits in every currency."""
+        return self.debits == self.credits
+
+    @property
+    def cached_balances_agree(self) -> bool:
+        """Each account's cached balance equals the sum of its entries."""
+        return all(x.balance_cents == x.cached_balance_cents for x in self.lines)
+
+
+def trial_balance(*, at: datetime | None = None) -> TrialBalance:
+    """Return every account's debits, credits and balance, with totals per currency."""
+    when = Q() if at is None else Q(entries__transaction__posted_at__lte=at)
+    rows = Account.objects.annotate(
+        debit=Sum(
+            "entries__amount_cents", filter=when & Q(entries__amount_cents__gt=0)
+        ),
+        credit=Sum(
+            "entries__amount_cents", filter=when & Q(entries__amount_cents__lt=0)
+        ),
+        n=Count("entries", filter=when),
+    ).order_by("code")
+    lines, debits, credits = [], {}, {}
+    for a in rows:
+        debit, credit = a.debit or 0, -(a.credit or 0)
+        net = debit - credit
+        lines.append(
+            TrialBalanceLine(
+                code=a.code,
+                name=a.name,
+                type=a.type,
+                currency=a.currency,
+                debit_cents=debit,
+                credit_cents=credit,
+                balance_cents=net if a.type in DEBIT_NORMAL else -net,
+                cached_balance_cents=a.balance_cents,
+            )
+        )
+        debits[a.currency] = debits.get(a.currency, 0) + debit
+        credits[a.currency] = credits.get(a.currency, 0) + credit
+    return TrialBalance(lines=lines, debits=debits, credits=credits)

@@ -1,0 +1,334 @@
+"""Writes to the ledger: open accounts, post transactions, reverse them.
+
+Every function here is the only way the application moves money. PostgreSQL refuses
+what must never happen (see ``accounting.models``); these checks come first so the
+refusal a person reads is friendly, and the database stays the last word.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import ParamSpec, TypeVar
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, OperationalError, connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from psycopg import errors as pg_errors
+
+from accounting.models import Account, AccountType, Entry, Transaction
+from core.api.errors import ApiError, Conflict, RuleViolation
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class LedgerError(RuleViolation):
+    """A posting the ledger refuses (unbalanced, mixed currencies, overdrawn…)."""
+
+    default_code = "ledger_refused"
+
+
+class InsufficientFunds(LedgerError):
+    """The posting would take an account flagged non-negative below zero."""
+
+    default_code = "insufficient_funds"
+
+
+@dataclass(frozen=True, slots=True)
+class Leg:
+    """One intended movement: ``amount_cents`` (debit positive) on ``account``."""
+
+    account: Account
+    amount_cents: int
+
+
+def account_get_or_open(
+    *,
+    code: str,
+    name: str,
+    type: AccountType,
+    currency: str,
+    non_negative: bool = False,
+) -> Account:
+    """Return the account ``code``, opening it if new.
+
+    Raises :class:`LedgerError` if it exists with another type, currency or flag.
+    """
+    account, _created = Account.objects.get_or_create(
+        code=code,
+        defaults={
+            "name": name,
+            "type": type,
+            "currency": currency,
+            "non_negative": non_negative,
+        },
+    )
+    if (account.type, account.currency, account.non_negative) != (
+        type,
+        currency,
+        non_negative,
+    ):
+        raise LedgerError(
+            _("Account %(code)s exists as %(type)s in %(currency)s.")
+            % {"code": code, "type": account.type, "currency": account.currency},
+            code="account_mismatch",
+        )
+    return account
+
+
+def retry_on_conflict(
+    attempts: int = 5,
+) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Retry the whole atomic unit on deadlock or serialization failure.
+
+    Must wrap the outermost ``transaction.atomic``: a retry inside a rolled-back
+    transaction would be pointless.
+    """
+
+    def decorate(func: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(func)
+        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            for attempt in range(attempts):
+                try:
+                    return func(*args, **kwargs)
+                except OperationalError as exc:
+                    retryable = isinstance(
+                        exc.__cause__,
+                        pg_errors.DeadlockDetected | pg_errors.SerializationFailure,
+                    )
+                    if (
+                        not retryable
+                        or attempt == attempts - 1
+                        or (connection.in_atomic_block)
+                    ):
+                        raise
+                    time.sleep(0.005 * 2**attempt)
+            raise AssertionError("unreachable")
+
+        return wrapper
+
+    return decorate
+
+
+def _net(legs: Iterable[Leg]) -> list[tuple[Account, int]]:
+    """Net the legs per account, drop zeros, order by primary key.
+
+    One entry per account keeps the non-negative check exact whatever the order of
+    rows, and the primary-key order is the lock order that avoids deadlocks.
+    """
+    sums: dict[int, int] = defaultdict(int)
+    accounts: dict[int, Account] = {}
+    for leg in legs:
+        if isinstance(leg.amount_cents, bool) or not isinstance(leg.amount_cents, int):
+            raise LedgerError(_("Amounts are integer cents."), code="not_cents")
+        sums[leg.account.pk] += leg.amount_cents
+        accounts[leg.account.pk] = leg.account
+    return [(accounts[pk], sums[pk]) for pk in sorted(sums) if sums[pk]]
+
+
+def _normal(account: Account, amount_cents: int) -> int:
+    return (
+        amount_cents
+        if account.type in (AccountType.ASSET, AccountType.EXPENSE)
+        else (-amount_cents)
+    )
+
+
+def _check(netted: list[tuple[Account, int]]) -> None:
+    if len(netted) < 2:
+        raise LedgerError(
+            _("A transaction moves money between at least two accounts."),
+            code="too_few_entries",
+        )
+    per_currency: dict[str, int] = defaultdict(int)
+    for account, amount in netted:
+        per_currency[account.currency] += amount
+    unbalanced = {c: s for c, s in per_currency.items() if s}
+    if unbalanced:
+        raise LedgerError(
+            _("The entries don't balance: %(sums)s.") % {"sums": unbalanced},
+            code="unbalanced",
+            allowed={"sum": 0},
+        )
+
+
+def _insufficient(netted: list[tuple[Account, int]]) -> InsufficientFunds:
+    ids = [a.pk for a, _amount in netted if a.non_negative]
+    balances = dict(
+        Account.objects.filter(pk__in=ids).values_list("pk", "balance_cents")
+    )
+    for account, amount in netted:
+        if account.non_negative and balances[account.pk] + _normal(account, amount) < 0:
+            return InsufficientFunds(
+                _("%(account)s holds %(balance)d; it can't give %(amount)d.")
+                % {
+                    "account": account.code,
+                    "balance": balances[account.pk],
+                    "amount": -_normal(account, amount),
+                },
+                allowed={"max": balances[account.pk]},
+            )
+    return InsufficientFunds(_("An account would go below zero."))
+
+
+def transaction_post(
+    *,
+    kind: str,
+    legs: Iterable[Leg],
+    posted_by: AbstractBaseUser | None = None,
+    source: str = "",
+    reference: str = "",
+    memo: str = "",
+    external_id: str | None = None,
+    approved_by: AbstractBaseUser | None = None,
+    reverses: Transaction | None = None,
+    posted_at: datetime | None = None,
+) -> Transaction:
+    """Post a balanced transaction and move its accounts' balances.
+
+    Runs in the caller's database transaction (a savepoint), so a caller booking a
+    hand or a receipt commits it together with its own rows. ``external_id``, when
+    given, makes a retry return the transaction already posted under it.
+
+    Raises :class:`LedgerError` when the legs don't balance per currency or name
+    fewer than two accounts, :class:`InsufficientFunds` when an account flagged
+    non-negative would go below zero, :class:`Conflict` when ``external_id`` was
+    used for other entries.
+    """
+    netted = _net(legs)
+    _check(netted)
+    if external_id is not None:
+        existing = Transaction.objects.filter(external_id=external_id).first()
+        if existing is not None:
+            return _same_or_conflict(existing, netted)
+    try:
+        with transaction.atomic():
+            txn = Transaction.objects.create(
+                kind=kind,
+                reference=reference,
+                memo=memo,
+                external_id=external_id,
+                posted_by=posted_by,
+                source=source,
+                approved_by=approved_by,
+                reverses=reverses,
+                posted_at=posted_at or timezone.now(),
+            )
+            Entry.objects.bulk_create(
+                Entry(
+                    transaction=txn,
+                    account=account,
+                    amount_cents=amount,
+                    currency=account.currency,
+                )
+                for account, amount in netted
+            )
+    except IntegrityError as exc:
+        cause = exc.__cause__
+        if isinstance(cause, pg_errors.CheckViolation) and (
+            "account_non_negative_balance" in str(cause)
+        ):
+            raise _insufficient(netted) from exc
+        if external_id is not None and isinstance(cause, pg_errors.UniqueViolation):
+            existing = Transaction.objects.get(external_id=external_id)
+            return _same_or_conflict(existing, netted)
+        raise
+    return txn
+
+
+def _same_or_conflict(
+    existing: Transaction, netted: list[tuple[Account, int]]
+) -> Transaction:
+    have = sorted(existing.entries.values_list("account_id", "amount_cents"))
+    want = sorted((account.pk, amount) for account, amount in netted)
+    if have != want:
+        raise Conflict(
+            _("Posting %(key)s was already made with other amounts.")
+            % {"key": existing.external_id},
+            code="posting_conflict",
+        )
+    return existing
+
+
+def transaction_reverse(
+    *,
+    original: Transaction,
+    requested_by: AbstractBaseUser | None,
+    reason: str,
+    approved_by: AbstractBaseUser | None = None,
+    source: str = "",
+    kind: str = "reversal",
+) -> Transaction:
+    """Post the mirror image of ``original`` (DC2): every entry back, pointing at it.
+
+    Raises :class:`LedgerError` (rule DC2) without a reason, when ``original`` is
+    already reversed or is itself a reversal, or when the approver is the requester.
+    """
+    if not reason.strip():
+        raise LedgerError(
+            _("DC2: a reversal says why."), code="reason_required", rule="DC2"
+        )
+    if (
+        approved_by is not None
+        and requested_by is not None
+        and (approved_by.pk == requested_by.pk)
+    ):
+        raise LedgerError(
+            _("DC2: money corrections need two different staff."),
+            code="four_eyes",
+            rule="DC2",
+        )
+    if original.reverses_id is not None:
+        raise LedgerError(
+            _("DC2: a reversal is corrected by a new posting, not reversed."),
+            code="reversal_of_reversal",
+            rule="DC2",
+        )
+    if Transaction.objects.filter(reverses=original).exists():
+        raise ApiError(
+            _("DC2: transaction %(id)d is already reversed.") % {"id": original.pk},
+            code="already_reversed",
+            rule="DC2",
+            status_code=409,
+        )
+    legs = [
+        Leg(entry.account, -entry.amount_cents)
+        for entry in original.entries.select_related("account")
+    ]
+    try:
+        return transaction_post(
+            kind=kind,
+            legs=legs,
+            posted_by=requested_by,
+            source=source or ("" if requested_by else "system"),
+            approved_by=approved_by,
+            reference=original.reference,
+            memo=reason,
+            reverses=original,
+        )
+    except IntegrityError as exc:
+        if isinstance(exc.__cause__, pg_errors.UniqueViolation):
+            raise ApiError(
+                _("DC2: transaction %(id)d is already reversed.") % {"id": original.pk},
+                code="already_reversed",
+                rule="DC2",
+                status_code=409,
+            ) from exc
+        raise
+
+
+__all__ = [
+    "InsufficientFunds",
+    "LedgerError",
+    "Leg",
+    "account_get_or_open",
+    "retry_on_conflict",
+    "transaction_post",
+    "transaction_reverse",
+]
