@@ -1,0 +1,275 @@
+"""Buy-in decisions: how much a player may sit down with or add (RULES.md BI, WL6).
+
+Pure functions over what the floor knows of a player's night: where he sits, what he
+bought in for, and the stacks he left tables with. The services turn rows into these
+values and book what is decided; every refusal names its rule and the amounts allowed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from enum import StrEnum
+
+BI6_WINDOW = timedelta(minutes=60)
+
+
+class Structure(StrEnum):
+    NO_LIMIT = "NL"
+    POT_LIMIT = "PL"
+    LIMIT = "L"
+
+
+STRUCTURE_OF_GAME: dict[str, Structure] = {
+    "NLHE": Structure.NO_LIMIT,
+    "PLHE": Structure.POT_LIMIT,
+    "LHE": Structure.LIMIT,
+    "PLO": Structure.POT_LIMIT,
+    "PLO5": Structure.POT_LIMIT,
+    "COURCHEVEL": Structure.POT_LIMIT,
+    "PLO8": Structure.POT_LIMIT,
+    "STUD": Structure.LIMIT,
+    "STUD8": Structure.LIMIT,
+    "RAZZ": Structure.LIMIT,
+    "SOKO": Structure.POT_LIMIT,
+}
+
+
+class Kind(StrEnum):
+    """How a player came to his stack (API.md ``POST seats`` answer)."""
+
+    BUY_IN = "buy_in"
+    SHORT_BUY_IN = "short_buy_in"
+    RETURN = "return"
+    TRANSFER = "transfer"
+    TOP_UP = "top_up"
+
+
+class BuyInRefused(ValueError):
+    """A buy-in, seat or top-up a house rule refuses, with what was allowed."""
+
+    def __init__(
+        self, code: str, rule: str, detail: str, allowed: dict[str, int | None]
+    ) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.rule = rule
+        self.detail = detail
+        self.allowed = allowed
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """A table's game and limits (BI1). ``max_buy_in`` None: no maximum."""
+
+    game: str
+    small_blind: int
+    big_blind: int
+    min_buy_in: int
+    max_buy_in: int | None
+
+    @property
+    def structure(self) -> Structure:
+        return STRUCTURE_OF_GAME[self.game]
+
+    def same_game(self, other: Stakes) -> bool:
+        """Return whether both are the same game at the same stakes (BI6)."""
+        return (self.game, self.small_blind, self.big_blind) == (
+            other.game,
+            other.small_blind,
+            other.big_blind,
+        )
+
+
+def default_min_buy_in(structure: Structure, big_blind: int) -> int | None:
+    """Return BI1's default minimum for limit games: ten maximum bets.
+
+    The big bet of a limit game is two big blinds. Other structures have no default.
+    """
+    return 10 * 2 * big_blind if structure is Structure.LIMIT else None
+
+
+@dataclass(frozen=True, slots=True)
+class Departure:
+    """A time the player left a table, and the stack he took with him."""
+
+    table: str
+    stakes: Stakes
+    stack: int
+    left_at: datetime
+    gaming_day: date
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerNight:
+    """What the floor knows of a player on the gaming day of the request.
+
+    ``departures`` are his departures of this gaming day and of the last 60 minutes
+    before it (BI6 crosses the day boundary), latest last.
+    """
+
+    gaming_day: date
+    seated_at: str | None = None
+    buy_ins_today: int = 0
+    short_buy_in_used: bool = False
+    departures: tuple[Departure, ...] = field(default_factory=tuple)
+
+    def last_departure_today(self) -> Departure | None:
+        today = [d for d in self.departures if d.gaming_day == self.gaming_day]
+        return today[-1] if today else None
+
+
+@dataclass(frozen=True, slots=True)
+class Allowance:
+    """The amounts a player may sit with: ``[min, max]``, or a short buy-in."""
+
+    kind: Kind
+    min: int
+    max: int | None
+    min_rule: str
+    max_rule: str
+    short_min: int | None = None
+
+    def as_allowed(self) -> dict[str, int | None]:
+        allowed: dict[str, int | None] = {"min": self.min, "max": self.max}
+        if self.short_min is not None:
+            allowed["short_min"] = self.short_min
+        return allowed
+
+
+def _short_allowed(stakes: Stakes, night: PlayerNight) -> int | None:
+    """Return the short buy-in's minimum if BI4 allows one now, else None.
+
+    BI4: pot-limit games only, once per gaming day, never the first buy-in of the
+    day, at least half the minimum (rounded up to a whole cent).
+    """
+    if stakes.structure is not Structure.POT_LIMIT:
+        return None
+    if night.buy_ins_today == 0 or night.short_buy_in_used:
+        return None
+    return -(-stakes.min_buy_in // 2)
+
+
+def seat_allowance(
+    *,
+    table: str,
+    stakes: Stakes,
+    night: PlayerNight,
+    now: datetime,
+    house_move_stack: int | None = None,
+) -> Allowance:
+    """Decide what a player may sit down with at ``table``.
+
+    Applies WL6 (one seat at a time), BI7 (a house move keeps the stack), BI5 a–e
+    (one night, one stack), BI6 (back in the same game within 60 minutes), BI4 (the
+    short buy-in) and BI1 (the table's minimum and maximum).
+
+    Raises :class:`BuyInRefused` (WL6) when the player is seated elsewhere.
+    """
+    if night.seated_at is not None:
+        raise BuyInRefused(
+            "already_seated",
+            "WL6",
+            f"The player already has a seat at {night.seated_at}; one seat at a time.",
+            {"min": None, "max": None},
+        )
+    tmin, tmax = stakes.min_buy_in, stakes.max_buy_in
+    if house_move_stack is not None:
+        # BI7: the house moved him; he keeps his stack even below the minimum.
+        top = house_move_stack if tmax is None else max(house_move_stack, tmax)
+        return Allowance(Kind.TRANSFER, house_move_stack, top, "BI7", "BI7")
+
+    kind, lo, hi, lo_rule, hi_rule = Kind.BUY_IN, tmin, tmax, "BI1", "BI1"
+    last = night.last_departure_today()
+    if last is not None and last.stack > 0:
+        stack = last.stack
+        if last.table == table:
+            kind, lo_rule = Kind.RETURN, "BI5"  # (a)
+            lo = max(stack, tmin)
+        elif last.stakes.structure is not stakes.structure:
+            kind = Kind.TRANSFER  # (d): he may start with the minimum
+        elif stakes.big_blind < last.stakes.big_blind:
+            kind, lo_rule = Kind.TRANSFER, "BI5"  # (c): capped at the new maximum
+            lo = max(stack if tmax is None else min(stack, tmax), tmin)
+        else:
+            kind, lo_rule = Kind.TRANSFER, "BI5"  # (b) same stakes, (e) moving up
+            lo = max(stack, tmin)
+        if hi is not None and lo > hi:
+            hi, hi_rule = lo, lo_rule
+
+    for dep in night.departures:
+        if (
+            dep.stakes.same_game(stakes)
+            and now - dep.left_at <= BI6_WINDOW
+            and dep.stack > lo
+        ):
+            lo, lo_rule = dep.stack, "BI6"
+            if hi is not None and lo > hi:
+                hi, hi_rule = lo, "BI6"
+
+    ran_out = last is not None and last.stack == 0
+    short = _short_allowed(stakes, night) if ran_out and lo == tmin else None
+    return Allowance(kind, lo, hi, lo_rule, hi_rule, short)
+
+
+def top_up_allowance(*, stack: int, stakes: Stakes, night: PlayerNight) -> Allowance:
+    """Decide what a seated player with ``stack`` may add between hands (BI2, BI4).
+
+    With at least one big blind in front of him he may add any amount up to the
+    maximum. With less (or nothing: he has run out) he buys as a new player: up to a
+    stack of at least the minimum, or a short buy-in where BI4 allows it.
+    """
+    tmin, tmax = stakes.min_buy_in, stakes.max_buy_in
+    room = None if tmax is None else max(tmax - stack, 0)
+    if stack >= stakes.big_blind:
+        return Allowance(Kind.TOP_UP, 1, room, "BI2", "BI2")
+    short = _short_allowed(stakes, night) if stack == 0 else None
+    return Allowance(Kind.TOP_UP, max(tmin - stack, 1), room, "BI2", "BI2", short)
+
+
+def decide(amount: int, allowance: Allowance, *, what: str = "buy-in") -> Kind:
+    """Return the kind of ``amount`` under ``allowance``, or refuse it.
+
+    Raises :class:`BuyInRefused` with the rule of the bound it breaks and the
+    amounts allowed (BI11).
+    """
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise BuyInRefused(
+            "invalid_amount",
+            "BI1",
+            "The amount is a positive number of cents.",
+            allowance.as_allowed(),
+        )
+    fits_max = allowance.max is None or amount <= allowance.max
+    if allowance.min <= amount and fits_max:
+        return allowance.kind
+    short = allowance.short_min
+    if short is not None and short <= amount < allowance.min and fits_max:
+        return Kind.SHORT_BUY_IN
+    if not fits_max:
+        raise BuyInRefused(
+            "above_maximum",
+            allowance.max_rule,
+            f"The {what} of {amount} is above the {allowance.max} allowed.",
+            allowance.as_allowed(),
+        )
+    detail = f"The {what} of {amount} is below the {allowance.min} required."
+    if short is not None:
+        raise BuyInRefused(
+            "below_minimum",
+            "BI4",
+            detail + f" A short buy-in is at least {short}.",
+            allowance.as_allowed(),
+        )
+    if allowance.min_rule in ("BI1", "BI2") and amount * 2 >= allowance.min:
+        raise BuyInRefused(
+            "short_buy_in_not_allowed",
+            "BI4",
+            detail
+            + " A short buy-in is allowed once per gaming day, in pot-limit games"
+            " only, after running out, and never as the first buy-in of the day.",
+            allowance.as_allowed(),
+        )
+    raise BuyInRefused(
+        "below_minimum", allowance.min_rule, detail, allowance.as_allowed()
+    )
