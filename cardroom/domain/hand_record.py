@@ -1,0 +1,472 @@
+"""The hand record and the policy of API.md, checked and turned into frozen values.
+
+:func:`parse_hand` and :func:`parse_policy` take what a table terminal or a policy file
+sends (decoded JSON) and either return immutable values the engine can settle or raise
+:class:`~cardroom.domain.errors.HandError` saying what is wrong, with the rule of
+RULES.md that refuses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from typing import Any, Literal, NamedTuple
+
+from cardroom.domain.cards import card_name, parse_cards
+from cardroom.domain.errors import HandError
+from cardroom.domain.games import GAMES, Game
+
+MAX_SEATS = 12
+"""HS1: at most 12 players at a table; seats are numbered 1 … 12."""
+
+RakeScheme = Literal["pot_order", "percent", "time", "none"]
+
+
+class Seat(NamedTuple):
+    """One seat dealt in: ``cards`` are card ids as tabled, None when not shown.
+
+    A named tuple rather than a frozen dataclass: as immutable, and four times
+    cheaper to build, which counts at up to twelve seats a hand in a batch.
+    """
+
+    seat: int
+    player: str
+    stack: int
+    present: bool
+    put_in: int
+    folded: bool
+    cards: tuple[int, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A hand as the table reported it (API.md "Hand record"), already checked."""
+
+    table: str
+    hand_no: int
+    game: Game
+    button: int | None
+    streets: int
+    board: tuple[int, ...]
+    seats: tuple[Seat, ...]
+    awarded: tuple[tuple[int, int], ...] | None
+    started_at: str | None = None
+    ended_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RakePolicy:
+    """How the house takes its share (RK1-RK3, RK6, RK7).
+
+    Every pot-raking scheme is RK1's: ``units`` of ``unit`` cents for each full
+    ``step`` of the pots, at most ``cap``. ``percent`` is RK1 with ``unit`` the
+    smallest chip and ``step`` the (fractional) amount that earns one chip, so 5 %
+    with 50-cent chips is a chip per €10 and rounds down to the chip as RK7 asks.
+    ``time`` and ``none`` take no pot rake.
+    """
+
+    scheme: RakeScheme
+    step: int | Fraction = 1
+    unit: int = 0
+    cap: int | None = None
+    percent: Decimal | None = None
+
+    @property
+    def takes_pot_rake(self) -> bool:
+        """Return whether the scheme rakes pots at all."""
+        return self.unit > 0
+
+
+@dataclass(frozen=True, slots=True)
+class DropPolicy:
+    """JD1: ``amount`` to the jackpot from hands with ``min_participants`` or more."""
+
+    amount: int
+    min_participants: int
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """A game's policy (API.md "Policy"): chips, rake and jackpot drop."""
+
+    currency: str
+    smallest_chip: int
+    rake: RakePolicy
+    jackpot_drop: DropPolicy | None
+
+
+def _malformed(what: str, code: str = "malformed_hand") -> HandError:
+    return HandError(code, what)
+
+
+def _int(value: Any, what: str, minimum: int = 0, code: str = "malformed_hand") -> int:
+    if type(value) is not int:  # bool is an int subclass and no amount
+        raise _malformed(f"{what} must be a whole number, not {value!r}.", code)
+    if value < minimum:
+        raise HandError(
+            "negative_amount" if minimum == 0 else code,
+            f"{what} must be at least {minimum}, not {value}.",
+            allowed={"min": minimum},
+        )
+    return value
+
+
+# -- policy ----------------------------------------------------------------------
+
+
+def parse_policy(data: Any) -> Policy:
+    """Return the :class:`Policy` of a decoded policy file (API.md "Policy").
+
+    Raises :class:`HandError` ``invalid_policy`` for a missing or wrong field, an
+    unknown rake scheme or a percentage outside 0-100.
+    """
+    if not isinstance(data, Mapping):
+        raise _malformed("A policy is a JSON object.", "invalid_policy")
+    try:
+        chip = _int(data["smallest_chip"], "smallest_chip", 1, "invalid_policy")
+        currency = data.get("currency", "")
+        if not isinstance(currency, str):
+            raise _malformed("currency must be a currency code.", "invalid_policy")
+        rake = _parse_rake(data["rake"], chip)
+        drop_data = data.get("jackpot_drop")
+        drop = None
+        if drop_data is not None:
+            if not isinstance(drop_data, Mapping):
+                raise _malformed("jackpot_drop is an object or null.", "invalid_policy")
+            drop = DropPolicy(
+                _int(drop_data["amount"], "jackpot_drop.amount", 0, "invalid_policy"),
+                _int(
+                    drop_data["min_participants"],
+                    "jackpot_drop.min_participants",
+                    0,
+                    "invalid_policy",
+                ),
+            )
+    except KeyError as missing:
+        raise _malformed(
+            f"The policy has no {missing.args[0]!r}.", "invalid_policy"
+        ) from None
+    except HandError as error:
+        if error.code == "negative_amount":
+            error.code = "invalid_policy"
+        raise
+    return Policy(currency, chip, rake, drop)
+
+
+def _parse_rake(data: Any, chip: int) -> RakePolicy:
+    if not isinstance(data, Mapping):
+        raise _malformed("rake is an object with a scheme.", "invalid_policy")
+    scheme = data.get("scheme")
+    cap = data.get("cap")
+    if cap is not None:
+        cap = _int(cap, "rake.cap", 0, "invalid_policy")
+    if scheme == "pot_order":
+        step = _int(data["step"], "rake.step", 1, "invalid_policy")
+        unit = _int(data["unit"], "rake.unit", 1, "invalid_policy")
+        if unit > step:
+            # More than a step's worth per step could rake more than the pots.
+            raise HandError(
+                "invalid_policy",
+                f"rake.unit {unit} is more than rake.step {step}.",
+                rule="RK1",
+                allowed={"max": step},
+            )
+        return RakePolicy("pot_order", step, unit, cap)
+    if scheme == "percent":
+        raw = data["percent"]
+        if isinstance(raw, bool) or not isinstance(raw, str | int):
+            raise _malformed(
+                'rake.percent is a decimal string such as "5" or "2.5".',
+                "invalid_policy",
+            )
+        try:
+            percent = Decimal(raw)
+        except InvalidOperation:
+            raise _malformed(
+                f"rake.percent {raw!r} is not a number.", "invalid_policy"
+            ) from None
+        if not percent.is_finite() or not 0 <= percent <= 100:
+            raise HandError(
+                "invalid_policy",
+                f"rake.percent must be between 0 and 100, not {raw!r}.",
+                allowed={"min": 0, "max": 100},
+            )
+        if percent == 0:
+            return RakePolicy("percent", percent=percent, cap=cap)
+        chip_step = Fraction(chip * 100) / Fraction(percent)
+        return RakePolicy("percent", chip_step, chip, cap, percent)
+    if scheme in ("time", "none"):
+        return RakePolicy(scheme)
+    raise HandError(
+        "invalid_policy",
+        f"Unknown rake scheme {scheme!r}.",
+        rule="RK7",
+        allowed={"schemes": ["pot_order", "percent", "time", "none"]},
+    )
+
+
+# -- hand ------------------------------------------------------------------------
+
+
+def parse_hand(data: Any) -> HandRecord:
+    """Return the checked :class:`HandRecord` of a decoded hand record (API.md).
+
+    Raises :class:`HandError`:
+
+    * ``malformed_hand``: not an object, a missing field, a field of the wrong type;
+    * ``unknown_game``: a game code API.md doesn't list;
+    * ``invalid_streets``: ``streets`` outside 1 … the game's last street;
+    * ``too_many_seats`` (HS1): more than 12 seats, or a seat number outside 1-12;
+    * ``too_few_seats``: fewer than two seats dealt in;
+    * ``duplicate_seat``: a seat number twice;
+    * ``invalid_button``: a button that is no seat number 1-12;
+    * ``negative_amount``: a negative stack, ``put_in`` or awarded amount;
+    * ``put_in_above_stack`` (BI3): a seat putting in more than it started with;
+    * ``malformed_card``: a card that isn't rank and suit, like ``"Ah"``;
+    * ``wrong_card_count`` (HS9): too many or too few hole, seat or board cards
+      for the game and street;
+    * ``duplicate_card`` (RK8): one card twice in the hand, which voids it;
+    * ``no_contender`` (HS3): every seat folded;
+    * ``invalid_awarded``: ``awarded`` naming a seat twice or one not dealt in.
+    """
+    if not isinstance(data, dict | Mapping):
+        raise _malformed("A hand record is a JSON object.")
+    try:
+        table = data["table"]
+        hand_no = data["hand_no"]
+        code = data["game"]
+        streets = data["streets"]
+        seats_data = data["seats"]
+    except KeyError as missing:
+        raise _malformed(f"The hand record has no {missing.args[0]!r}.") from None
+    if type(table) is not str or not table:
+        raise _malformed(f"table must be a table code, not {table!r}.")
+    if type(hand_no) is not int or hand_no < 0:
+        raise _malformed(f"hand_no must be a whole number from 0 up, not {hand_no!r}.")
+    game = GAMES.get(code) if type(code) is str else None
+    if game is None:
+        raise HandError(
+            "unknown_game",
+            f"Unknown game {code!r}.",
+            rule="HS9",
+            allowed={"games": list(GAMES)},
+        )
+    if type(streets) is not int or not 1 <= streets <= game.streets:
+        raise HandError(
+            "invalid_streets",
+            f"streets must be 1 … {game.streets} in {game.code}, not {streets!r}.",
+            allowed={"min": 1, "max": game.streets},
+        )
+    button = _parse_button(data.get("button"), game)
+    board = _parse_board(data.get("board", ()), game, streets)
+
+    if type(seats_data) is not list:
+        raise _malformed("seats must be a list of seats.")
+    if len(seats_data) > MAX_SEATS:
+        raise HandError(
+            "too_many_seats",
+            f"{len(seats_data)} seats dealt in; a table has at most {MAX_SEATS}.",
+            rule="HS1",
+            allowed={"max": MAX_SEATS},
+        )
+    if len(seats_data) < 2:
+        raise HandError(
+            "too_few_seats",
+            "A hand needs at least two seats dealt in.",
+            allowed={"min": 2},
+        )
+    # The loop below runs for every seat of every hand a batch settles: it checks
+    # everything in one pass and only on a failure asks _seat_error which field it
+    # was, for the message.
+    cards_in_play = game.hole_cards or game.seat_cards[streets - 1]
+    seen: list[int] = list(board)
+    numbers: set[int] = set()
+    seats = []
+    anyone_in = False
+    for row in seats_data:
+        try:
+            number = row["seat"]
+            player = row["player"]
+            stack = row["stack"]
+            present = row["present"]
+            put_in = row["put_in"]
+            folded = row["folded"]
+            raw = row.get("cards")
+        except (KeyError, TypeError, AttributeError):
+            raise _seat_error(row, game, streets) from None
+        if not (
+            type(number) is int
+            and 0 < number <= MAX_SEATS
+            and type(player) is str
+            and player
+            and type(stack) is int
+            and type(put_in) is int
+            and 0 <= put_in <= stack
+            and (present is True or present is False)
+            and (folded is True or folded is False)
+        ):
+            raise _seat_error(row, game, streets)
+        if number in numbers:
+            raise HandError("duplicate_seat", f"Seat {number} is listed twice.")
+        numbers.add(number)
+        cards = None
+        if raw is not None:
+            if type(raw) is not list:
+                raise _malformed(f"Seat {number}: cards must be a list of cards.")
+            cards = parse_cards(raw)
+            if len(cards) != cards_in_play:
+                _check_seat_cards(number, cards, folded, game, streets)
+            seen.extend(cards)
+        if not folded:
+            anyone_in = True
+        seats.append(Seat(number, player, stack, present, put_in, folded, cards))
+    if len(set(seen)) != len(seen):
+        twice = sorted({card_name(c) for c in seen if seen.count(c) > 1})
+        raise HandError(
+            "duplicate_card",
+            f"{', '.join(twice)} dealt more than once: a duplicate card voids the "
+            "hand.",
+            rule="RK8",
+        )
+    if not anyone_in:
+        raise HandError(
+            "no_contender",
+            "Every seat folded; a hand ends with at least one player in it.",
+            rule="HS3",
+        )
+    awarded = _parse_awarded(data.get("awarded"), numbers)
+    started_at = data.get("started_at")
+    ended_at = data.get("ended_at")
+    for name, value in (("started_at", started_at), ("ended_at", ended_at)):
+        if value is not None and type(value) is not str:
+            raise _malformed(f"{name} must be an ISO 8601 time, not {value!r}.")
+    return HandRecord(
+        table,
+        hand_no,
+        game,
+        button,
+        streets,
+        board,
+        tuple(seats),
+        awarded,
+        started_at,
+        ended_at,
+    )
+
+
+def _parse_button(button: Any, game: Game) -> int | None:
+    # Stud games have no button (HS5 gives their odd chip by the cards), so a
+    # terminal may leave it out; a board game can't be settled without it.
+    if button is None and game.is_stud:
+        return None
+    if type(button) is not int or not 1 <= button <= MAX_SEATS:
+        raise HandError(
+            "invalid_button",
+            f"button must be a seat number 1 … {MAX_SEATS}, not {button!r}.",
+            rule="HS5",
+            allowed={"min": 1, "max": MAX_SEATS},
+        )
+    return button
+
+
+def _parse_board(raw: Any, game: Game, streets: int) -> tuple[int, ...]:
+    if not isinstance(raw, list | tuple):
+        raise _malformed(f"board must be a list of cards, not {raw!r}.")
+    board = parse_cards(raw)
+    expected = game.board_cards[streets - 1]
+    if len(board) != expected:
+        raise HandError(
+            "wrong_card_count",
+            f"{game.code} after street {streets} has {expected} board cards, "
+            f"not {len(board)}.",
+            rule="HS9",
+            allowed={"board": expected},
+        )
+    return board
+
+
+def _seat_error(data: Any, game: Game, streets: int) -> HandError:
+    """Return the error that says what is wrong with a seat the fast check refused."""
+    if not isinstance(data, Mapping):
+        return _malformed(f"A seat is an object, not {data!r}.")
+    for field in ("seat", "player", "stack", "present", "put_in", "folded"):
+        if field not in data:
+            return _malformed(f"A seat has no {field!r}.")
+    number, player = data["seat"], data["player"]
+    stack, put_in = data["stack"], data["put_in"]
+    if type(number) is not int or not 1 <= number <= MAX_SEATS:
+        return HandError(
+            "too_many_seats",
+            f"Seat numbers are 1 … {MAX_SEATS}, not {number!r}.",
+            rule="HS1",
+            allowed={"min": 1, "max": MAX_SEATS},
+        )
+    if type(player) is not str or not player:
+        return _malformed(f"Seat {number}: player must be a player id, not {player!r}.")
+    try:
+        _int(stack, f"Seat {number}: stack")
+        _int(put_in, f"Seat {number}: put_in")
+    except HandError as error:
+        return error
+    if put_in > stack:
+        return HandError(
+            "put_in_above_stack",
+            f"Seat {number} put in {put_in} but started the hand with {stack}; "
+            "only chips on the table when the hand starts play in it.",
+            rule="BI3",
+            allowed={"max": stack},
+        )
+    for field in ("present", "folded"):
+        if data[field] is not True and data[field] is not False:
+            return _malformed(f"Seat {number}: {field} must be true or false.")
+    return _malformed(f"Seat {number} is not a valid seat.")  # pragma: no cover
+
+
+def _check_seat_cards(
+    number: int, cards: tuple[int, ...], folded: bool, game: Game, streets: int
+) -> None:
+    """Refuse a seat's tabled cards that the game and street can't have dealt (HS9).
+
+    Board games deal every hole card at once. In stud a seat still in holds the
+    street's count (all seven at a stud showdown); one that folded holds what he had
+    been dealt when he folded.
+    """
+    n = len(cards)
+    if game.hole_cards is not None:
+        low = high = game.hole_cards
+    else:
+        high = game.seat_cards[streets - 1]
+        low = game.seat_cards[0] if folded else high
+    if not low <= n <= high:
+        want = str(high) if low == high else f"{low} … {high}"
+        raise HandError(
+            "wrong_card_count",
+            f"Seat {number} shows {n} cards; {game.code} after street {streets} "
+            f"deals {want}.",
+            rule="HS9",
+            allowed={"min": low, "max": high},
+        )
+
+
+def _parse_awarded(raw: Any, seats: set[int]) -> tuple[tuple[int, int], ...] | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, list):
+        raise _malformed("awarded must be a list of {seat, amount}.")
+    pushes: dict[int, int] = {}
+    for item in raw:
+        if not isinstance(item, Mapping) or "seat" not in item or "amount" not in item:
+            raise _malformed("Each awarded entry is {seat, amount}.")
+        seat = item["seat"]
+        amount = _int(item["amount"], "awarded amount")
+        if type(seat) is not int or seat not in seats or seat in pushes:
+            raise HandError(
+                "invalid_awarded",
+                f"awarded names seat {seat!r}, which is not dealt in or is named "
+                "twice.",
+                allowed={"seats": sorted(seats)},
+            )
+        pushes[seat] = amount
+    return tuple(pushes.items())

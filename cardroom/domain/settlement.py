@@ -1,0 +1,316 @@
+"""Settle a hand: returns, pots, rake, drop, winners, odd chips and final stacks.
+
+:func:`settle` answers a hand record with the settlement of API.md; it is pure (no
+database, no clock) so the API, the CLI (``manage.py settle_hand``) and the tests
+share it. For every hand::
+
+    sum(put_in) == sum(returned) + sum(won) + rake + jackpot_drop
+
+Beyond API.md's fields (which may only grow), a hi-lo game's pots list the shares of
+each half in ``high`` and ``low`` (HS4), and a ``mispaid_pot`` exception lists each
+seat whose push differs as ``{"seat", "awarded", "due"}`` (HS7).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn
+
+from accounting.domain.money import ratio_split
+from cardroom.domain.drop import jackpot_drop, participants
+from cardroom.domain.errors import HandError
+from cardroom.domain.games import Game
+from cardroom.domain.hand_record import (
+    MAX_SEATS,
+    HandRecord,
+    Policy,
+    Seat,
+    parse_hand,
+    parse_policy,
+)
+from cardroom.domain.pots import build_pots, uncalled_bet
+from cardroom.domain.rake import rake_by_pot
+
+
+def settle(
+    hand: HandRecord | Mapping[str, Any], policy: Policy | Mapping[str, Any]
+) -> dict[str, Any]:
+    """Return the settlement (API.md "Settlement") of a hand under a policy.
+
+    ``hand`` and ``policy`` may be decoded JSON or already parsed; parse the policy
+    once with :func:`~cardroom.domain.hand_record.parse_policy` to settle many hands.
+    Raises :class:`HandError` for a record that can't be settled (see
+    :func:`~cardroom.domain.hand_record.parse_hand` and :func:`settle_record`).
+    """
+    record = hand if isinstance(hand, HandRecord) else parse_hand(hand)
+    rules = policy if isinstance(policy, Policy) else parse_policy(policy)
+    return settle_record(record, rules)
+
+
+def settle_many(hands: Sequence[Any], policy: Policy) -> list[dict[str, Any]]:
+    """Return the settlements of decoded hand records, in order (batch CLI).
+
+    Raises :class:`HandError` for the first hand that can't be settled, with its
+    position in ``index`` and in the detail.
+    """
+    settlements = []
+    for index, data in enumerate(hands):
+        try:
+            settlements.append(settle_record(parse_hand(data), policy))
+        except HandError as error:
+            error.index = index
+            error.detail = f"Hand {index}: {error.detail}"
+            error.args = (error.detail,)
+            raise
+    return settlements
+
+
+def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
+    """Return the settlement of a checked hand record (HS2-HS5, RK1-RK5, JD1-JD3).
+
+    1. The bet nobody called goes back (RK5).
+    2. Pots form by all-in levels, dead money where it reached (HS2).
+    3. Each pot pays rake (RK1-RK3) unless the hand never went past the initial
+       deal (RK4); the main pot then pays the jackpot drop (JD1-JD3).
+    4. Each pot goes to the best hand among its eligible seats, cards speak, or to
+       its one eligible seat without a showdown (HS3); hi-lo pots are halved (HS4);
+       ties split to the smallest chip with odd chips in HS5's order.
+    5. ``awarded`` pushes that differ from what the rules give are flagged as a
+       ``mispaid_pot`` exception (HS7).
+
+    Raises :class:`HandError`:
+
+    * ``no_contender`` (HS3): chips went in but no seat still in put in any;
+    * ``incomplete_showdown`` (HS3): seats still contest a pot before the last
+      street was dealt;
+    * ``showdown_without_cards`` (HS3): a seat contesting a pot shows no cards.
+    """
+    game = hand.game
+    chip = policy.smallest_chip
+    seats = sorted(hand.seats)  # named tuples: by seat number, which is unique
+
+    back = uncalled_bet([(s.seat, s.put_in) for s in seats])
+    if back is None:
+        returned = {}
+        contributions = [(s.seat, s.put_in, s.folded) for s in seats]
+    else:
+        returned = {back[0]: back[1]}
+        contributions = [
+            (s.seat, s.put_in - back[1] if s.seat == back[0] else s.put_in, s.folded)
+            for s in seats
+        ]
+    pots = build_pots(contributions)
+    if not pots and any(amount for _, amount, _ in contributions):
+        raise HandError(
+            "no_contender",
+            "Chips were put in but no seat still in the hand put in any; nobody can "
+            "win them.",
+            rule="HS3",
+        )
+
+    high: dict[int, int] = {}
+    low: dict[int, int] = {}
+    final = hand.streets == game.streets
+    if final:
+        board = hand.board
+        best_high = game.high.best
+        best_low = game.low.best if game.low is not None else None
+        for s in seats:
+            if s.cards is not None and not s.folded:
+                key = best_high(s.cards, board)
+                if key is not None:
+                    high[s.seat] = key
+                if best_low is not None:
+                    low_key = best_low(s.cards, board)
+                    if low_key is not None:
+                        low[s.seat] = low_key
+    # Each pot's eligible seats are among the previous pot's, so the main pot's
+    # are everyone who contests any pot; each of them needs a ranked hand.
+    if pots and len(pots[0].eligible) > 1:
+        contenders = pots[0].eligible
+        for seat in contenders:
+            if seat not in high:
+                _refuse_showdown(hand, contenders, final)
+
+    past_deal = game.past_initial_deal(hand.streets)
+    participant_count = participants(seats)
+    rakes = [0] * len(pots)
+    drop = 0
+    if pots and past_deal:
+        rakes = rake_by_pot([pot.amount for pot in pots], policy.rake, chip)
+        left = pots[0].amount - rakes[0]
+        drop = jackpot_drop(policy.jackpot_drop, participant_count, past_deal, left)
+
+    won: dict[int, int] = {}
+    pots_out = []
+    for i, pot in enumerate(pots):
+        pot_drop = drop if i == 0 else 0
+        net = pot.amount - rakes[i] - pot_drop
+        eligible = pot.eligible
+        low_shares: list[tuple[int, int]] = []
+        if len(eligible) == 1:
+            high_shares = [(eligible[0], net)]
+        else:
+            high_winners = _best(eligible, high)
+            low_winners = _best(eligible, low) if low else []
+            if low_winners:
+                # HS4: halve the pot to the chip; the odd chip goes to the high half.
+                high_half, low_half = ratio_split(net, [1, 1], chip)
+                high_shares = _split(high_half, high_winners, hand, chip)
+                low_shares = _split(low_half, low_winners, hand, chip)
+            else:
+                high_shares = _split(net, high_winners, hand, chip)
+        pot_won: dict[int, int] = {}
+        for seat, amount in high_shares + low_shares:
+            pot_won[seat] = pot_won.get(seat, 0) + amount
+            won[seat] = won.get(seat, 0) + amount
+        out: dict[str, Any] = {
+            "amount": pot.amount,
+            "eligible": list(eligible),
+            "rake": rakes[i],
+            "jackpot_drop": pot_drop,
+            "winners": [{"seat": s, "amount": a} for s, a in sorted(pot_won.items())],
+        }
+        if game.low is not None:
+            out["high"] = [{"seat": s, "amount": a} for s, a in sorted(high_shares)]
+            out["low"] = [{"seat": s, "amount": a} for s, a in sorted(low_shares)]
+        pots_out.append(out)
+
+    seats_out = []
+    # Unpacking the named tuples is cheaper than reading their fields by name.
+    for number, player, stack, _, put_in, _, _ in seats:
+        back_amount = returned.get(number, 0)
+        seat_won = won.get(number, 0)
+        row: dict[str, Any] = {
+            "seat": number,
+            "player": player,
+            "stack": stack,
+            "put_in": put_in,
+            "returned": back_amount,
+            "won": seat_won,
+            "final_stack": stack - put_in + back_amount + seat_won,
+        }
+        if number in high:
+            row["hand"] = _describe(game, high[number], low.get(number))
+        seats_out.append(row)
+
+    return {
+        "table": hand.table,
+        "hand_no": hand.hand_no,
+        "participants": participant_count,
+        "returned": [{"seat": seat, "amount": a} for seat, a in returned.items()],
+        "pots": pots_out,
+        "rake": sum(rakes),
+        "jackpot_drop": drop,
+        "seats": seats_out,
+        "exceptions": _mispaid(hand, won) if hand.awarded is not None else [],
+    }
+
+
+def _refuse_showdown(
+    hand: HandRecord, contenders: tuple[int, ...], final: bool
+) -> NoReturn:
+    """Raise the error of a showdown the cards can't settle (HS3)."""
+    game = hand.game
+    if not final:
+        raise HandError(
+            "incomplete_showdown",
+            f"Seats {_seat_list(contenders)} contest a pot but {game.code} was dealt "
+            f"to street {hand.streets} of {game.streets}; a showdown comes after the "
+            "last street.",
+            rule="HS3",
+            allowed={"streets": game.streets},
+        )
+    blind = sorted(s.seat for s in hand.seats if not s.cards and s.seat in contenders)
+    if blind:
+        raise HandError(
+            "showdown_without_cards",
+            f"Seats {_seat_list(blind)} contest a pot at showdown but show no cards; "
+            "cards speak, so a seat still in must table them.",
+            rule="HS3",
+            allowed={"seats": blind},
+        )
+    raise AssertionError("a contender without a ranked hand")  # pragma: no cover
+
+
+def _seat_list(seats: Sequence[int] | set[int]) -> str:
+    return ", ".join(str(s) for s in sorted(seats))
+
+
+def _best(eligible: Sequence[int], keys: Mapping[int, int]) -> list[int]:
+    """Return the eligible seats with the best key (all of them on a tie)."""
+    best: list[int] = []
+    top = -1
+    for seat in eligible:
+        key = keys.get(seat)
+        if key is None:
+            continue
+        if key > top:
+            best, top = [seat], key
+        elif key == top:
+            best.append(seat)
+    return best
+
+
+def _odd_chip_place(hand: HandRecord, seat: Seat) -> int:
+    """Return a seat's place in line for odd chips, first place 0 (HS5).
+
+    Button games: clockwise from the button, the seat left of it first and the
+    button last (a dead button, not dealt in, works the same). Stud games: by the
+    seat's highest card, rank then suit ♠ ♥ ♦ ♣, among the cards it tabled; razz
+    (a low game) by its lowest card, the ace lowest, and ♣ before ♦ ♥ ♠ on equal
+    ranks. Only seats that tabled cards ever split a pot.
+    """
+    rule = hand.game.odd_chip
+    if rule == "button":
+        return (seat.seat - (hand.button or 0) - 1) % MAX_SEATS
+    cards = seat.cards or ()
+    if rule == "high_card":
+        return 51 - max(cards)  # a card id orders by rank, then suit
+    return min((((c >> 2) + 1) % 13) * 4 + (c & 3) for c in cards)
+
+
+def _split(
+    amount: int, winners: list[int], hand: HandRecord, chip: int
+) -> list[tuple[int, int]]:
+    """Split ``amount`` among tied ``winners`` to the chip, odd chips in order (HS5).
+
+    Each winner gets the same number of whole chips; the chips left over, fewer
+    than the winners, go one each to the first winners in HS5's order, and
+    anything below one chip (a pot that isn't a multiple of the chip) goes to the
+    first of them.
+    """
+    if len(winners) == 1:
+        return [(winners[0], amount)]
+    seats = {s.seat: s for s in hand.seats}
+    ranked = sorted(winners, key=lambda w: _odd_chip_place(hand, seats[w]))
+    return list(zip(ranked, ratio_split(amount, [1] * len(ranked), chip), strict=True))
+
+
+def _describe(game: Game, high: int, low: int | None) -> str:
+    text = game.high.describe(high)
+    if game.low is None:
+        return text
+    low_text = game.low.describe(low) if low is not None else "no low"
+    return f"{text}; {low_text}"
+
+
+def _mispaid(hand: HandRecord, won: Mapping[int, int]) -> list[dict[str, Any]]:
+    """Return a ``mispaid_pot`` exception when the pushes differ (HS7), else []."""
+    pushed = dict(hand.awarded or ())
+    differences = [
+        {"seat": s.seat, "awarded": pushed.get(s.seat, 0), "due": won.get(s.seat, 0)}
+        for s in sorted(hand.seats)
+        if pushed.get(s.seat, 0) != won.get(s.seat, 0)
+    ]
+    if not differences:
+        return []
+    return [
+        {
+            "code": "mispaid_pot",
+            "rule": "HS7",
+            "detail": "The chips the dealer pushed differ from what the rules give; "
+            "a floor person may correct it before the next hand at the table.",
+            "seats": differences,
+        }
+    ]
