@@ -35,7 +35,7 @@ def caller_scope(request: Request) -> str:
     """Name who sent the request: a terminal key's id or a staff user's id."""
     key = getattr(request, "terminal_key", None)
     if key is not None:
-        return f"key:{key.pk}"
+        return f"key:{key.prefix}"
     return f"user:{request.user.pk}"
 
 
