@@ -42,6 +42,10 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 TIME_ZONE = env.str("CARDROOM_TIME_ZONE", default="Europe/Helsinki")
 CARDROOM_CURRENCY = env.str("CARDROOM_CURRENCY", default="EUR")
 CARDROOM_GAMING_DAY_CUTOFF_HOUR = env.int("CARDROOM_GAMING_DAY_CUTOFF_HOUR", default=6)
+# CA5: cash in a gaming day reaching this needs a verified identity document.
+CARDROOM_IDENTITY_THRESHOLD_CENTS = env.int(
+    "CARDROOM_IDENTITY_THRESHOLD_CENTS", default=200_000
+)
 USE_TZ = True
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")
 LANGUAGES = [("en", "English"), ("fi", "Suomi"), ("ko", "한국어")]

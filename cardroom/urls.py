@@ -10,6 +10,8 @@ from core.api import views as core_views
 api_v1 = [
     path("auth/login", core_views.LoginApi.as_view(), name="login"),
     path("auth/logout", core_views.LogoutApi.as_view(), name="logout"),
+    path("cage/", include("accounting.api.urls")),
+    path("", include("accounting.api.player_urls")),
     path("tables/<slug:table>", floor_views.TableDetailApi.as_view(), name="table"),
 ]
 

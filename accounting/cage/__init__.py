@@ -1,0 +1,59 @@
+"""The cashier cage (CA1–CA6): shifts, receipts, fills and credits, counts, awards.
+
+Services (every write; keyword-only, atomic) and selectors (reads) for the cage,
+on top of the ledger in ``accounting.services``. Other apps use these:
+
+- ``player_register``, ``player_get`` — players (BI10);
+- ``cash_activity_check``, ``cash_activity_record`` — the identity threshold (CA5),
+  for cash buy-ins at the tables too;
+- ``payable_create`` — an approved award, after booking it into awards payable (CA6);
+- ``gaming_day_of`` — the gaming day in the room's settings (BI8).
+"""
+
+from accounting.cage.common import cage_get
+from accounting.cage.days import gaming_day_of
+from accounting.cage.players import (
+    cash_activity_check,
+    cash_activity_day_total,
+    cash_activity_record,
+    player_get,
+    player_identity_verify,
+    player_register,
+)
+from accounting.cage.receipts import (
+    chip_purchase,
+    chip_redemption,
+    payable_create,
+    payable_pay,
+)
+from accounting.cage.shifts import (
+    cage_vault_fund,
+    shift_close,
+    shift_open,
+    shift_open_get,
+    shift_sign_off,
+)
+from accounting.cage.tables import box_count_record, slip_issue, slip_request
+
+__all__ = [
+    "box_count_record",
+    "cage_get",
+    "cage_vault_fund",
+    "cash_activity_check",
+    "cash_activity_day_total",
+    "cash_activity_record",
+    "chip_purchase",
+    "chip_redemption",
+    "gaming_day_of",
+    "payable_create",
+    "payable_pay",
+    "player_get",
+    "player_identity_verify",
+    "player_register",
+    "shift_close",
+    "shift_open",
+    "shift_open_get",
+    "shift_sign_off",
+    "slip_issue",
+    "slip_request",
+]

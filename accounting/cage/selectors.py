@@ -1,0 +1,227 @@
+"""Reads of the cage: the end-of-shift report, the drawer's running balance,
+receipts, payables and the box counts of a gaming day (CA1–CA6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from itertools import groupby
+
+from django.db.models import QuerySet, Sum
+from django.utils.translation import gettext as _
+
+from accounting import chart
+from accounting.cage.shifts import drawer_accounts
+from accounting.domain.cage import DrawerMovements, receipt_no_parse
+from accounting.models import (
+    BoxCount,
+    Cage,
+    Entry,
+    Payable,
+    Receipt,
+    Shift,
+    TableSlip,
+)
+from core.api.errors import ApiError
+
+
+def vault_balances(*, cage: Cage) -> tuple[int, int]:
+    """Return the cash and chips in the cage's vault, by the ledger."""
+    return (
+        chart.cage_cash(cage=cage.code, currency=cage.currency).balance_cents,
+        chart.cage_chips(cage=cage.code, currency=cage.currency).balance_cents,
+    )
+
+
+def shift_movements(*, shift: Shift) -> DrawerMovements:
+    """Add up the shift's receipts and issued slips, by kind (CA1)."""
+    receipts = dict(
+        Receipt.objects.filter(shift=shift)
+        .values_list("kind")
+        .annotate(total=Sum("amount_cents"))
+    )
+    slips = dict(
+        TableSlip.objects.filter(shift=shift, status=TableSlip.Status.ISSUED)
+        .values_list("kind")
+        .annotate(total=Sum("amount_cents"))
+    )
+    return DrawerMovements(
+        opening_cash=shift.opening_cash_cents,
+        opening_chips=shift.opening_chips_cents,
+        purchases=receipts.get(Receipt.Kind.PURCHASE, 0),
+        redemptions=receipts.get(Receipt.Kind.REDEMPTION, 0),
+        payouts=receipts.get(Receipt.Kind.AWARD_PAYOUT, 0),
+        fills=slips.get(TableSlip.Kind.FILL, 0),
+        credits=slips.get(TableSlip.Kind.CREDIT, 0),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DrawerLine:
+    """One side of the drawer (cash or chips) in the report."""
+
+    opening: int
+    movements: dict[str, int]
+    expected: int
+    counted: int | None
+    over_short: int | None
+    # What the receipts and slips add up to; equals ``expected`` (from the ledger)
+    # unless something moved the drawer outside them.
+    from_movements: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShiftReport:
+    """The end-of-shift report (CA1): it adds up, and says so in ``reconciled``."""
+
+    shift: Shift
+    cash: DrawerLine
+    chips: DrawerLine
+    receipts: int
+    slips: int
+    reconciled: bool
+
+
+def shift_report(*, shift: Shift) -> ShiftReport:
+    """Return the shift's report: float, movements, expected, counted, over/short.
+
+    While the shift is open, ``expected`` is the drawer's ledger balance now and
+    nothing is counted; once closed, the balance the count was compared with.
+    """
+    moves = shift_movements(shift=shift)
+    if shift.status == Shift.Status.OPEN:
+        cash_account, chips_account = drawer_accounts(shift)
+        expected_cash, expected_chips = (
+            cash_account.balance_cents,
+            chips_account.balance_cents,
+        )
+    else:
+        expected_cash = shift.expected_cash_cents or 0
+        expected_chips = shift.expected_chips_cents or 0
+    cash = DrawerLine(
+        opening=moves.opening_cash,
+        movements={
+            "purchases": moves.purchases,
+            "redemptions": moves.redemptions,
+            "payouts": moves.payouts,
+        },
+        expected=expected_cash,
+        counted=shift.counted_cash_cents,
+        over_short=shift.over_short_cash_cents,
+        from_movements=moves.expected_cash,
+    )
+    chips = DrawerLine(
+        opening=moves.opening_chips,
+        movements={
+            "purchases": moves.purchases,
+            "redemptions": moves.redemptions,
+            "fills": moves.fills,
+            "credits": moves.credits,
+        },
+        expected=expected_chips,
+        counted=shift.counted_chips_cents,
+        over_short=shift.over_short_chips_cents,
+        from_movements=moves.expected_chips,
+    )
+    return ShiftReport(
+        shift=shift,
+        cash=cash,
+        chips=chips,
+        receipts=Receipt.objects.filter(shift=shift).count(),
+        slips=TableSlip.objects.filter(shift=shift).count(),
+        reconciled=(
+            cash.expected == cash.from_movements
+            and chips.expected == chips.from_movements
+        ),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DrawerRow:
+    """A posting on the drawer, with the balances after it."""
+
+    posted_at: datetime
+    kind: str
+    reference: str
+    cash: int
+    chips: int
+    cash_balance: int
+    chips_balance: int
+
+
+def drawer_running_balance(*, shift: Shift) -> list[DrawerRow]:
+    """Return every posting on the shift's drawer in order, with running balances."""
+    cash, chips = drawer_accounts(shift)
+    entries = (
+        Entry.objects.filter(account__in=[cash, chips])
+        .select_related("transaction")
+        .order_by("transaction__posted_at", "transaction_id")
+    )
+    rows: list[DrawerRow] = []
+    cash_balance = chips_balance = 0
+    for txn, legs in groupby(entries, key=lambda entry: entry.transaction):
+        moved = {entry.account_id: entry.amount_cents for entry in legs}
+        cash_balance += moved.get(cash.pk, 0)
+        chips_balance += moved.get(chips.pk, 0)
+        rows.append(
+            DrawerRow(
+                posted_at=txn.posted_at,
+                kind=txn.kind,
+                reference=txn.reference,
+                cash=moved.get(cash.pk, 0),
+                chips=moved.get(chips.pk, 0),
+                cash_balance=cash_balance,
+                chips_balance=chips_balance,
+            )
+        )
+    return rows
+
+
+def receipt_get(*, no: str) -> Receipt:
+    """Return the receipt printed as ``no`` (``MAIN-000123``).
+
+    Raises :class:`ApiError` (404, ``receipt_not_found``) when there is none.
+    """
+    try:
+        cage, number = receipt_no_parse(no)
+    except ValueError:
+        receipt = None
+    else:
+        receipt = (
+            Receipt.objects.select_related(
+                "cage", "player", "issued_by", "payable", "shift"
+            )
+            .filter(cage__code=cage, number=number)
+            .first()
+        )
+    if receipt is None:
+        raise ApiError(
+            _("No receipt %(no)s.") % {"no": no},
+            code="receipt_not_found",
+            status_code=404,
+        )
+    return receipt
+
+
+def payable_list(
+    *, player: str | None = None, status: str | None = None
+) -> QuerySet[Payable]:
+    """Return awards owed, newest first, optionally of one player (by id) or status."""
+    payables = Payable.objects.select_related("player", "approved_by")
+    if player:
+        payables = payables.filter(player__code=player)
+    if status:
+        payables = payables.filter(status=status)
+    return payables
+
+
+def box_counts_of_day(*, gaming_day: date) -> QuerySet[BoxCount]:
+    """Return the box counts of a gaming day with their variances, per table (CA4)."""
+    return BoxCount.objects.filter(gaming_day=gaming_day).order_by("table", "box")
+
+
+def shifts_waiting_for_sign_off() -> QuerySet[Shift]:
+    """Return the shifts whose over/short waits for a supervisor (CA1)."""
+    return Shift.objects.filter(status=Shift.Status.PENDING_SIGN_OFF).select_related(
+        "cage", "cashier"
+    )

@@ -1,0 +1,203 @@
+"""The cage and the tables: fills and credits (CA3), drop and rake box counts (CA4).
+
+Fills and credits: a floor person requests a slip (``slip_request``) and signs it by
+doing so; the cashier issues it (``slip_issue``) from his open shift and the chips
+move, the posting naming both (posted by the cashier, approved by the floor person,
+which the ledger requires to be two people):
+
+- fill of C: table tray +C, drawer chips −C;
+- credit of C: drawer chips +C, table tray −C.
+
+Box counts: at the end of the gaming day the count team (a cashier with an open
+shift) counts a table's drop box (cash) or rake or jackpot box (chips). The box's
+ledger balance is what was recorded; the box is emptied by that amount, the counted
+amount goes into the vault (cash or chips) and the difference to over/short:
+
+- drop box recorded R, counted C: drop box −R, vault cash +C, over/short R−C;
+- rake or jackpot box: the same with the cage's chips.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting import chart
+from accounting.cage.common import cage_get, cents_check
+from accounting.cage.shifts import drawer_accounts, shift_open_get
+from accounting.models import Account, BoxCount, Cage, TableSlip
+from accounting.services import Leg, retry_on_conflict, transaction_post
+from core.api.errors import Conflict, RuleViolation
+
+
+def _same_person() -> RuleViolation:
+    return RuleViolation(
+        _(
+            "CA3: a fill or credit is signed by a floor person and issued by a "
+            "cashier, two different people."
+        ),
+        code="same_person",
+        rule="CA3",
+    )
+
+
+@transaction.atomic
+def slip_request(
+    *,
+    kind: TableSlip.Kind,
+    cage: Cage,
+    table: str,
+    amount_cents: int,
+    requested_by: AbstractBaseUser,
+    at: datetime | None = None,
+) -> TableSlip:
+    """Request and sign a fill or credit for ``table`` (CA3); no chips move yet."""
+    cents_check(amount_cents, name="amount")
+    return TableSlip.objects.create(
+        kind=kind,
+        cage=cage,
+        table=table,
+        amount_cents=amount_cents,
+        requested_by=requested_by,
+        requested_at=at or timezone.now(),
+    )
+
+
+@retry_on_conflict()
+@transaction.atomic
+def slip_issue(
+    *,
+    slip: TableSlip,
+    cashier: AbstractBaseUser,
+    at: datetime | None = None,
+) -> TableSlip:
+    """Issue a requested fill or credit from the cashier's open shift (CA3).
+
+    Raises :class:`RuleViolation` (CA3, ``same_person``) when the cashier is the
+    floor person who requested it, (CA1) without an open shift at the slip's cage;
+    :class:`Conflict` (409, CA3) when it was issued already;
+    :class:`InsufficientFunds` when the drawer (fill) or the tray (credit) hasn't
+    the chips.
+    """
+    shift = shift_open_get(cage=slip.cage, cashier=cashier)
+    slip = TableSlip.objects.select_for_update().get(pk=slip.pk)
+    if slip.status != TableSlip.Status.PENDING:
+        raise Conflict(
+            _("CA3: %(kind)s %(id)d was issued already.")
+            % {"kind": slip.get_kind_display(), "id": slip.pk},
+            code="slip_already_issued",
+            rule="CA3",
+        )
+    if slip.requested_by_id == cashier.pk:
+        raise _same_person()
+    _cash, chips = drawer_accounts(shift)
+    tray = chart.table_tray(table=slip.table, currency=shift.cage.currency)
+    sign = 1 if slip.kind == TableSlip.Kind.FILL else -1
+    at = at or timezone.now()
+    slip.transaction = transaction_post(
+        kind=slip.kind,
+        legs=[
+            Leg(tray, sign * slip.amount_cents),
+            Leg(chips, -sign * slip.amount_cents),
+        ],
+        posted_by=cashier,
+        approved_by=slip.requested_by,
+        reference=f"{slip.kind} {slip.pk} {slip.table}",
+        external_id=f"slip:{slip.pk}",
+        posted_at=at,
+    )
+    slip.status = TableSlip.Status.ISSUED
+    slip.shift = shift
+    slip.issued_by = cashier
+    slip.issued_at = at
+    slip.save()
+    return slip
+
+
+def _box_account(box: BoxCount.Box, table: str, currency: str) -> Account:
+    if box == BoxCount.Box.DROP:
+        return chart.table_drop_box(table=table, currency=currency)
+    if box == BoxCount.Box.RAKE:
+        return chart.table_rake_box(table=table, currency=currency)
+    return chart.table_jackpot_box(table=table, currency=currency)
+
+
+@retry_on_conflict()
+@transaction.atomic
+def box_count_record(
+    *,
+    cage: str,
+    cashier: AbstractBaseUser,
+    table: str,
+    box: BoxCount.Box,
+    gaming_day: date,
+    counted_cents: int,
+    at: datetime | None = None,
+) -> BoxCount:
+    """Count a table's drop, rake or jackpot box for ``gaming_day`` (CA4).
+
+    The recorded amount is the box account's ledger balance; the variance
+    (counted − recorded) is stored for the reports and booked to over/short.
+
+    Raises :class:`RuleViolation` (CA1) without an open shift at ``cage``;
+    :class:`Conflict` (409, CA4) when that box was counted for that day already.
+    """
+    cents_check(counted_cents, name="counted", positive=False)
+    cage_row = cage_get(code=cage)
+    shift = shift_open_get(cage=cage_row, cashier=cashier)
+    if BoxCount.objects.filter(table=table, box=box, gaming_day=gaming_day).exists():
+        raise _counted_already(table, box, gaming_day)
+    currency = cage_row.currency
+    account = _box_account(box, table, currency)
+    # Lock the box's account so no hand books into it between reading and emptying.
+    recorded = Account.objects.select_for_update().get(pk=account.pk).balance_cents
+    vault = (
+        chart.cage_cash(cage=cage_row.code, currency=currency)
+        if box == BoxCount.Box.DROP
+        else chart.cage_chips(cage=cage_row.code, currency=currency)
+    )
+    at = at or timezone.now()
+    posting = None
+    if recorded or counted_cents:
+        posting = transaction_post(
+            kind=f"{box}_count",
+            legs=[
+                Leg(account, -recorded),
+                Leg(vault, counted_cents),
+                Leg(chart.over_short(currency=currency), recorded - counted_cents),
+            ],
+            posted_by=cashier,
+            reference=f"{box} box {table} {gaming_day.isoformat()}",
+            external_id=f"count:{table}:{box}:{gaming_day.isoformat()}",
+            posted_at=at,
+        )
+    try:
+        with transaction.atomic():
+            return BoxCount.objects.create(
+                cage=cage_row,
+                shift=shift,
+                table=table,
+                box=box,
+                gaming_day=gaming_day,
+                recorded_cents=recorded,
+                counted_cents=counted_cents,
+                variance_cents=counted_cents - recorded,
+                counted_by=cashier,
+                counted_at=at,
+                transaction=posting,
+            )
+    except IntegrityError as exc:
+        raise _counted_already(table, box, gaming_day) from exc
+
+
+def _counted_already(table: str, box: str, gaming_day: date) -> Conflict:
+    return Conflict(
+        _("CA4: the %(box)s box of %(table)s was counted for %(day)s already.")
+        % {"box": box, "table": table, "day": gaming_day.isoformat()},
+        code="counted_already",
+        rule="CA4",
+    )
