@@ -244,3 +244,35 @@ def over_short(*, currency: str | None = None) -> Account:
         type=AccountType.EXPENSE,
         currency=_currency(currency),
     )
+
+
+def jackpot_drops(*, currency: str | None = None) -> Account:
+    """Liability held in trust: hands' jackpot drops before they reach pools (JD1)."""
+    return account_get_or_open(
+        code="jackpot:drops",
+        name="Jackpot drops",
+        type=AccountType.LIABILITY,
+        currency=_currency(currency),
+        non_negative=True,
+    )
+
+
+def table_suspense(*, table: str, currency: str | None = None) -> Account:
+    """Asset: chips a table's stacks hold beyond (or below) the record (HS6)."""
+    return account_get_or_open(
+        code=f"table:{table}:suspense",
+        name=f"Table {table} chip differences",
+        type=AccountType.ASSET,
+        currency=_currency(currency),
+    )
+
+
+def custody(*, player: str, currency: str | None = None) -> Account:
+    """Liability: a player's chips picked up from the table into the cage (BI9)."""
+    return account_get_or_open(
+        code=f"player:{player}:custody",
+        name=f"Player {player} chips in cage custody",
+        type=AccountType.LIABILITY,
+        currency=_currency(currency),
+        non_negative=True,
+    )

@@ -1,13 +1,126 @@
+"""The floor's admin: tables with their seats and stacks, hands, players' nights.
+
+Hands, seats and stack movements are records of what happened: read-only here.
+Changes to money go through the services (corrections need a second person).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
 from rest_framework_api_key.admin import APIKeyModelAdmin
 
-from cardroom.models import Table, TerminalKey
+from cardroom.models import (
+    Absence,
+    Correction,
+    Game,
+    Hand,
+    HandException,
+    HandSeat,
+    Policy,
+    Room,
+    SeatSession,
+    StackMovement,
+    Table,
+    TerminalKey,
+)
+
+
+def euros(cents: int | None) -> str:
+    return "" if cents is None else f"{cents / 100:,.2f}"
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """A record of what happened: viewable, never added, changed or deleted here."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Room)
+class RoomAdmin(admin.ModelAdmin):
+    list_display = ["code", "name", "time_zone", "currency", "gaming_day_cutoff_hour"]
+
+
+class PolicyInline(ReadOnlyInline):
+    model = Policy
+    fields = ["version", "document", "created_at", "created_by"]
+    readonly_fields = fields
+    ordering = ["-version"]
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "room", "min_buy_in", "max_buy_in"]
+    list_filter = ["code", "room"]
+    inlines = [PolicyInline]
+
+    @admin.display(description=_("minimum"))
+    def min_buy_in(self, obj: Game) -> str:
+        return euros(obj.min_buy_in_cents)
+
+    @admin.display(description=_("maximum"))
+    def max_buy_in(self, obj: Game) -> str:
+        return euros(obj.max_buy_in_cents)
+
+
+class OpenSeatInline(ReadOnlyInline):
+    model = SeatSession
+    verbose_name_plural = _("players seated now")
+    fields = ["seat", "player", "stack", "kind", "started_at", "away_since"]
+    readonly_fields = fields
+    ordering = ["seat"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[SeatSession]:
+        return super().get_queryset(request).filter(ended_at__isnull=True)
+
+    @admin.display(description=_("stack"))
+    def stack(self, obj: SeatSession) -> str:
+        return euros(obj.stack_cents)
 
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["code", "name", "seats", "created_at"]
+    list_display = [
+        "code",
+        "name",
+        "game",
+        "status",
+        "seated",
+        "opened_at",
+        "gaming_day",
+    ]
+    list_filter = ["status", "game__code"]
     search_fields = ["code", "name"]
+    readonly_fields = ["status", "opened_at", "closed_at", "gaming_day", "game"]
+    inlines = [OpenSeatInline]
+
+    @admin.display(description=_("seated"))
+    def seated(self, obj: Table) -> int:
+        return obj.sessions.filter(ended_at__isnull=True).count()
 
 
 @admin.register(TerminalKey)
@@ -17,3 +130,181 @@ class TerminalKeyAdmin(APIKeyModelAdmin):
     list_display = [*APIKeyModelAdmin.list_display, "table"]
     list_filter = [*APIKeyModelAdmin.list_filter, "table"]
     autocomplete_fields = ["table"]
+
+
+class MovementInline(ReadOnlyInline):
+    model = StackMovement
+    fields = ["at", "kind", "method", "amount", "recorded_by"]
+    readonly_fields = fields
+
+    @admin.display(description=_("amount"))
+    def amount(self, obj: StackMovement) -> str:
+        return euros(obj.amount_cents)
+
+
+@admin.register(SeatSession)
+class SeatSessionAdmin(ReadOnlyAdmin):
+    """A player's night: where he sat, what he bought in for, his stack."""
+
+    list_display = [
+        "player",
+        "table",
+        "seat",
+        "kind",
+        "stack",
+        "gaming_day",
+        "started_at",
+        "ended_at",
+    ]
+    list_filter = ["gaming_day", "table", "kind"]
+    search_fields = ["player__code", "player__name", "player__nickname"]
+    date_hierarchy = "started_at"
+    inlines = [MovementInline]
+
+    @admin.display(description=_("stack"))
+    def stack(self, obj: SeatSession) -> str:
+        return euros(obj.left_with_cents if obj.ended_at else obj.stack_cents)
+
+
+class HandSeatInline(ReadOnlyInline):
+    model = HandSeat
+    fields = [
+        "seat",
+        "player",
+        "stack_cents",
+        "put_in_cents",
+        "returned_cents",
+        "won_cents",
+        "final_stack_cents",
+        "cards",
+        "description",
+    ]
+    readonly_fields = fields
+
+
+class HandExceptionInline(ReadOnlyInline):
+    model = HandException
+    fields = ["kind", "status", "details", "resolution"]
+    readonly_fields = fields
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyAdmin):
+    """Hands with their settlement and exceptions."""
+
+    list_display = [
+        "__str__",
+        "game",
+        "gaming_day",
+        "ended_at",
+        "pots",
+        "rake",
+        "participants",
+        "status",
+        "flags",
+    ]
+    list_filter = ["gaming_day", "table", "status", "exceptions__kind"]
+    search_fields = ["table__code", "hand_no", "seats__player__code"]
+    date_hierarchy = "ended_at"
+    readonly_fields = [
+        "table",
+        "hand_no",
+        "game",
+        "policy",
+        "gaming_day",
+        "ended_at",
+        "status",
+        "ledger_transaction",
+        "source",
+        "pots_table",
+    ]
+    exclude = ["record", "settlement", "record_hash"]
+    inlines = [HandSeatInline, HandExceptionInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Hand]:
+        return super().get_queryset(request).select_related("table", "game")
+
+    @admin.display(description=_("pots"))
+    def pots(self, obj: Hand) -> str:
+        return euros(obj.pot_cents)
+
+    @admin.display(description=_("rake"))
+    def rake(self, obj: Hand) -> str:
+        return euros(obj.rake_cents)
+
+    @admin.display(description=_("exceptions"))
+    def flags(self, obj: Hand) -> str:
+        return ", ".join(e["code"] for e in obj.settlement.get("exceptions", []))
+
+    @admin.display(description=_("settlement"))
+    def pots_table(self, obj: Hand) -> str:
+        rows = (
+            (
+                i + 1,
+                euros(p["amount"]),
+                ", ".join(map(str, p["eligible"])),
+                euros(p["rake"]),
+                euros(p["jackpot_drop"]),
+                json.dumps(p["winners"]),
+            )
+            for i, p in enumerate(obj.settlement["pots"])
+        )
+        body = format_html_join(
+            "",
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+            "<td>{}</td></tr>",
+            rows,
+        )
+        return format_html(
+            "<table><tr><th>{}</th><th>{}</th><th>{}</th><th>{}</th><th>{}</th>"
+            "<th>{}</th></tr>{}</table>",
+            _("pot"),
+            _("amount"),
+            _("eligible seats"),
+            _("rake"),
+            _("drop"),
+            _("winners"),
+            body,
+        )
+
+
+@admin.register(HandException)
+class HandExceptionAdmin(ReadOnlyAdmin):
+    list_display = ["hand", "kind", "status", "created_at"]
+    list_filter = ["kind", "status"]
+
+
+@admin.register(Correction)
+class CorrectionAdmin(ReadOnlyAdmin):
+    """Pot corrections, held pots and receivables with both people's names."""
+
+    list_display = [
+        "kind",
+        "hand",
+        "table",
+        "from_player",
+        "to_player",
+        "amount",
+        "status",
+        "requested_by",
+        "decided_by",
+        "requested_at",
+    ]
+    list_filter = ["kind", "status"]
+
+    @admin.display(description=_("amount"))
+    def amount(self, obj: Correction) -> str:
+        return euros(obj.amount_cents)
+
+
+@admin.register(Absence)
+class AbsenceAdmin(ReadOnlyAdmin):
+    list_display = [
+        "player",
+        "session",
+        "long_break",
+        "started_at",
+        "ended_at",
+        "picked_up_by",
+    ]
+    list_filter = ["gaming_day", "long_break"]

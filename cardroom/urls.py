@@ -12,7 +12,63 @@ api_v1 = [
     path("auth/logout", core_views.LogoutApi.as_view(), name="logout"),
     path("cage/", include("accounting.api.urls")),
     path("", include("accounting.api.player_urls")),
+    path("tables", floor_views.TableOpenApi.as_view(), name="table-open"),
     path("tables/<slug:table>", floor_views.TableDetailApi.as_view(), name="table"),
+    path(
+        "tables/<slug:table>/close",
+        floor_views.TableCloseApi.as_view(),
+        name="table-close",
+    ),
+    path("tables/<slug:table>/seats", floor_views.SeatApi.as_view(), name="seat"),
+    path(
+        "tables/<slug:table>/seats/<int:seat>/top-ups",
+        floor_views.TopUpApi.as_view(),
+        name="top-up",
+    ),
+    path(
+        "tables/<slug:table>/seats/<int:seat>/leave",
+        floor_views.LeaveApi.as_view(),
+        name="leave",
+    ),
+    path(
+        "tables/<slug:table>/seats/<int:seat>/away",
+        floor_views.AwayApi.as_view(),
+        name="away",
+    ),
+    path(
+        "tables/<slug:table>/seats/<int:seat>/back",
+        floor_views.BackApi.as_view(),
+        name="back",
+    ),
+    path(
+        "tables/<slug:table>/seats/<int:seat>/pick-up",
+        floor_views.PickUpApi.as_view(),
+        name="pick-up",
+    ),
+    path(
+        "custody/<str:player>/return",
+        floor_views.CustodyReturnApi.as_view(),
+        name="custody-return",
+    ),
+    path(
+        "tables/<slug:table>/hands", floor_views.HandRecordApi.as_view(), name="hands"
+    ),
+    path("corrections", floor_views.CorrectionRequestApi.as_view(), name="corrections"),
+    path(
+        "corrections/<int:pk>/approve",
+        floor_views.CorrectionDecideApi.as_view(approve=True),
+        name="correction-approve",
+    ),
+    path(
+        "corrections/<int:pk>/reject",
+        floor_views.CorrectionDecideApi.as_view(approve=False),
+        name="correction-reject",
+    ),
+    path(
+        "tables/<slug:table>/hands/<int:hand_no>/void",
+        floor_views.HandVoidApi.as_view(),
+        name="hand-void",
+    ),
 ]
 
 urlpatterns = [

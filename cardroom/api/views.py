@@ -1,31 +1,542 @@
-"""The floor's REST endpoints."""
+"""The floor's REST endpoints (API.md "Floor set-up" and "Table terminal").
+
+Thin views: each validates its input, calls one service and shapes its answer.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.db import transaction
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.auth import terminal_or_role
-from cardroom.models import Table
+from cardroom import services
+from cardroom.auth import Terminal, terminal_or_role
+from cardroom.models import GAME_CODES, Correction, Hand, StackMovement, Table
+from core.api.permissions import IsFloor, IsManager
+from core.idempotency import idempotent
 from core.roles import Role
+
+TerminalOrFloor = terminal_or_role(Role.FLOOR, Role.MANAGER)
+
+
+def _actor(request: Request) -> dict[str, Any]:
+    """Who is acting: a staff member (``by``) or a table's terminal (``source``)."""
+    if isinstance(request.user, Terminal):
+        return {"by": None, "source": f"terminal:{request.user.key.table.code}"}
+    return {"by": request.user, "source": ""}
+
+
+class ErrorSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "Error"
+
+    error = serializers.DictField(help_text="code, rule, detail, allowed")
 
 
 class TableDetailApi(APIView):
     """The table's set-up, for its own terminal and for the floor."""
 
-    permission_classes = [terminal_or_role(Role.FLOOR, Role.MANAGER)]
+    permission_classes = [TerminalOrFloor]
 
     class OutputSerializer(serializers.ModelSerializer):
-        class Meta:
-            ref_name = "Table"
-            model = Table
-            fields = ["code", "name", "seats"]
+        game = serializers.CharField(source="game.code", allow_null=True)
+        small_blind = serializers.IntegerField(
+            source="game.small_blind_cents", allow_null=True
+        )
+        big_blind = serializers.IntegerField(
+            source="game.big_blind_cents", allow_null=True
+        )
+        min_buy_in = serializers.IntegerField(
+            source="game.min_buy_in_cents", allow_null=True
+        )
+        max_buy_in = serializers.IntegerField(
+            source="game.max_buy_in_cents", allow_null=True
+        )
 
-    @extend_schema(responses={200: OutputSerializer})
+        class Meta:
+            model = Table
+            ref_name = "Table"
+            fields = [
+                "code",
+                "name",
+                "seats",
+                "status",
+                "gaming_day",
+                "opened_at",
+                "game",
+                "small_blind",
+                "big_blind",
+                "min_buy_in",
+                "max_buy_in",
+            ]
+
+    @extend_schema(responses={200: OutputSerializer, 404: ErrorSerializer})
     def get(self, request: Request, table: str) -> Response:
-        obj = get_object_or_404(Table, code=table)
+        obj = get_object_or_404(Table.objects.select_related("game"), code=table)
         return Response(self.OutputSerializer(obj).data)
+
+
+class TableOpenApi(APIView):
+    """Open a table for the current gaming day with its game and policy (manager)."""
+
+    permission_classes = [IsManager]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TableOpenInput"
+
+        code = serializers.SlugField(max_length=16)
+        game = serializers.ChoiceField(choices=GAME_CODES)
+        small_blind = serializers.IntegerField(min_value=1)
+        big_blind = serializers.IntegerField(min_value=1)
+        min_buy_in = serializers.IntegerField(min_value=1)
+        max_buy_in = serializers.IntegerField(
+            min_value=1, allow_null=True, required=False
+        )
+        seats = serializers.IntegerField(min_value=2, max_value=12, default=9)
+        policy = serializers.DictField()
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if attrs["big_blind"] < attrs["small_blind"]:
+                raise serializers.ValidationError("big_blind is below small_blind")
+            top = attrs.get("max_buy_in")
+            if top is not None and top < attrs["min_buy_in"]:
+                raise serializers.ValidationError("max_buy_in is below min_buy_in")
+            return attrs
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: TableDetailApi.OutputSerializer, 409: ErrorSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        table = services.table_open(
+            code=v["code"],
+            game_code=v["game"],
+            small_blind=v["small_blind"],
+            big_blind=v["big_blind"],
+            min_buy_in=v["min_buy_in"],
+            max_buy_in=v.get("max_buy_in"),
+            seats=v["seats"],
+            policy=v["policy"],
+            by=request.user,
+        )
+        return Response(
+            TableDetailApi.OutputSerializer(table).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TableCloseApi(APIView):
+    """Close a table (manager); refused while players sit there."""
+
+    permission_classes = [IsManager]
+
+    @extend_schema(request=None, responses={200: TableDetailApi.OutputSerializer})
+    def post(self, request: Request, table: str) -> Response:
+        obj = get_object_or_404(Table, code=table)
+        obj = services.table_close(table=obj)
+        return Response(TableDetailApi.OutputSerializer(obj).data)
+
+
+class SeatApi(APIView):
+    """Seat a player with a buy-in (BI1, BI4–BI7, WL6)."""
+
+    permission_classes = [TerminalOrFloor]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "SeatInput"
+
+        seat = serializers.IntegerField(min_value=1, max_value=12)
+        player = serializers.CharField(max_length=32)
+        amount = serializers.IntegerField(min_value=1)
+        method = serializers.ChoiceField(choices=StackMovement.Method.choices)
+        house_move = serializers.BooleanField(
+            default=False,
+            help_text="BI7: the house moved him; floor staff only. He keeps his stack.",
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "SeatOutput"
+
+        seat = serializers.IntegerField()
+        player = serializers.CharField()
+        stack = serializers.IntegerField()
+        kind = serializers.CharField()
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: OutputSerializer, 409: ErrorSerializer, 422: ErrorSerializer},
+    )
+    @idempotent
+    def post(self, request: Request, table: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        actor = _actor(request)
+        if v["house_move"] and actor["by"] is None:
+            raise serializers.ValidationError(
+                {"house_move": "Only floor staff record a house move (BI7)."}
+            )
+        session = services.seat_take(
+            table_code=table,
+            seat=v["seat"],
+            player_code=v["player"],
+            amount=v["amount"],
+            method=v["method"],
+            house_move_stack=v["amount"] if v["house_move"] else None,
+            **actor,
+        )
+        out = {
+            "seat": session.seat,
+            "player": session.player.code,
+            "stack": session.stack_cents,
+            "kind": session.kind,
+        }
+        return Response(out, status=status.HTTP_201_CREATED)
+
+
+class TopUpApi(APIView):
+    """Add chips between hands (BI2, BI4)."""
+
+    permission_classes = [TerminalOrFloor]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TopUpInput"
+
+        amount = serializers.IntegerField(min_value=1)
+        method = serializers.ChoiceField(choices=StackMovement.Method.choices)
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TopUpOutput"
+
+        stack = serializers.IntegerField()
+        kind = serializers.CharField()
+
+    @extend_schema(
+        request=InputSerializer, responses={201: OutputSerializer, 422: ErrorSerializer}
+    )
+    @idempotent
+    def post(self, request: Request, table: str, seat: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = services.seat_top_up(
+            table_code=table,
+            seat=seat,
+            amount=data.validated_data["amount"],
+            method=data.validated_data["method"],
+            **_actor(request),
+        )
+        kind = session.movements.latest("at", "pk").kind
+        return Response(
+            {"stack": session.stack_cents, "kind": kind}, status=status.HTTP_201_CREATED
+        )
+
+
+class LeaveApi(APIView):
+    """The player leaves with his stack (BI3); he keeps his chips."""
+
+    permission_classes = [TerminalOrFloor]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "LeaveInput"
+
+        stack = serializers.IntegerField(min_value=0)
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "LeaveOutput"
+
+        player = serializers.CharField()
+        left_with = serializers.IntegerField()
+
+    @extend_schema(
+        request=InputSerializer, responses={200: OutputSerializer, 422: ErrorSerializer}
+    )
+    @idempotent
+    def post(self, request: Request, table: str, seat: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        session = services.seat_leave(
+            table_code=table,
+            seat=seat,
+            stack=data.validated_data["stack"],
+            **_actor(request),
+        )
+        return Response(
+            {"player": session.player.code, "left_with": session.left_with_cents}
+        )
+
+
+class HandSerializer(serializers.Serializer):
+    """The hand record of API.md; the engine checks it in full."""
+
+    class Meta:
+        ref_name = "HandRecord"
+
+    table = serializers.CharField(required=False)
+    hand_no = serializers.IntegerField(min_value=1)
+    game = serializers.CharField()
+    button = serializers.IntegerField(required=False, allow_null=True)
+    started_at = serializers.DateTimeField(required=False, allow_null=True)
+    ended_at = serializers.DateTimeField(required=False, allow_null=True)
+    streets = serializers.IntegerField(min_value=1)
+    board = serializers.ListField(child=serializers.CharField(), required=False)
+    seats = serializers.ListField(child=serializers.DictField(), min_length=1)
+    awarded = serializers.ListField(
+        child=serializers.DictField(), required=False, allow_null=True
+    )
+
+
+class SettlementSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "Settlement"
+
+    table = serializers.CharField()
+    hand_no = serializers.IntegerField()
+    participants = serializers.IntegerField()
+    returned = serializers.ListField(child=serializers.DictField())
+    pots = serializers.ListField(child=serializers.DictField())
+    rake = serializers.IntegerField()
+    jackpot_drop = serializers.IntegerField()
+    seats = serializers.ListField(child=serializers.DictField())
+    exceptions = serializers.ListField(child=serializers.DictField())
+
+
+class HandRecordApi(APIView):
+    """Record a hand: validate, settle, book (API.md). A repeat answers 200."""
+
+    permission_classes = [TerminalOrFloor]
+
+    @extend_schema(
+        request=HandSerializer,
+        responses={
+            201: SettlementSerializer,
+            200: OpenApiResponse(SettlementSerializer, "The same hand, again."),
+            400: ErrorSerializer,
+            409: ErrorSerializer,
+            422: ErrorSerializer,
+        },
+    )
+    @idempotent
+    def post(self, request: Request, table: str) -> Response:
+        HandSerializer(data=request.data).is_valid(raise_exception=True)
+        hand, created = services.hand_record(
+            table_code=table, record=dict(request.data), **_actor(request)
+        )
+        return Response(
+            hand.settlement,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class HandVoidApi(APIView):
+    """Void the table's last hand: every contribution back (RK8)."""
+
+    permission_classes = [TerminalOrFloor]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "VoidInput"
+
+        reason = serializers.CharField(max_length=500)
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "VoidOutput"
+
+        table = serializers.CharField()
+        hand_no = serializers.IntegerField()
+        status = serializers.CharField()
+
+    @extend_schema(
+        request=InputSerializer, responses={200: OutputSerializer, 422: ErrorSerializer}
+    )
+    @idempotent
+    def post(self, request: Request, table: str, hand_no: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        with transaction.atomic():
+            hand: Hand = services.hand_void(
+                table_code=table,
+                hand_no=hand_no,
+                reason=data.validated_data["reason"],
+                **_actor(request),
+            )
+        return Response(
+            {"table": table, "hand_no": hand.hand_no, "status": hand.status}
+        )
+
+
+class CorrectionSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "Correction"
+
+    id = serializers.IntegerField(read_only=True)
+    kind = serializers.ChoiceField(choices=Correction.Kind.choices)
+    table = serializers.CharField(source="table.code")
+    hand_no = serializers.IntegerField(
+        source="hand.hand_no", required=False, allow_null=True
+    )
+    from_player = serializers.CharField(
+        source="from_player.code", required=False, allow_null=True
+    )
+    to_player = serializers.CharField(
+        source="to_player.code", required=False, allow_null=True
+    )
+    held = serializers.IntegerField(source="held_id", required=False, allow_null=True)
+    amount = serializers.IntegerField(source="amount_cents", min_value=1)
+    reason = serializers.CharField(max_length=500)
+    status = serializers.CharField(read_only=True)
+    requested_by = serializers.CharField(source="requested_by.username", read_only=True)
+    decided_by = serializers.CharField(
+        source="decided_by.username", read_only=True, allow_null=True
+    )
+
+
+class CorrectionRequestApi(APIView):
+    """Ask for a pot correction, a hold, a release or a receivable (floor)."""
+
+    permission_classes = [IsFloor]
+
+    @extend_schema(
+        request=CorrectionSerializer,
+        responses={201: CorrectionSerializer, 422: ErrorSerializer},
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = CorrectionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        correction = services.correction_request(
+            kind=v["kind"],
+            table_code=v["table"]["code"],
+            hand_no=(v.get("hand") or {}).get("hand_no"),
+            from_player=(v.get("from_player") or {}).get("code"),
+            to_player=(v.get("to_player") or {}).get("code"),
+            held_id=v.get("held_id"),
+            amount=v["amount_cents"],
+            reason=v["reason"],
+            by=request.user,
+        )
+        return Response(
+            CorrectionSerializer(correction).data, status=status.HTTP_201_CREATED
+        )
+
+
+class CorrectionDecideApi(APIView):
+    """Approve (and book) or reject a correction: another floor person (DC2)."""
+
+    permission_classes = [IsFloor]
+    approve = True
+
+    @extend_schema(request=None, responses={200: CorrectionSerializer})
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        correction = get_object_or_404(Correction, pk=pk)
+        decided = services.correction_decide(
+            correction=correction, approve=self.approve, by=request.user
+        )
+        return Response(CorrectionSerializer(decided).data)
+
+
+class AwayApi(APIView):
+    """The player steps away from his seat; ``long_break`` once a night (BI9)."""
+
+    permission_classes = [TerminalOrFloor]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "AwayInput"
+
+        long_break = serializers.BooleanField(default=False)
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "Absence"
+
+        seat = serializers.IntegerField(source="session.seat")
+        player = serializers.CharField(source="player.code")
+        long_break = serializers.BooleanField()
+        started_at = serializers.DateTimeField()
+        ended_at = serializers.DateTimeField(allow_null=True)
+
+    @extend_schema(
+        request=InputSerializer, responses={201: OutputSerializer, 422: ErrorSerializer}
+    )
+    def post(self, request: Request, table: str, seat: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        absence = services.seat_away(
+            table_code=table, seat=seat, long_break=data.validated_data["long_break"]
+        )
+        return Response(
+            self.OutputSerializer(absence).data, status=status.HTTP_201_CREATED
+        )
+
+
+class BackApi(APIView):
+    """The player is back at his seat (BI9)."""
+
+    permission_classes = [TerminalOrFloor]
+
+    @extend_schema(request=None, responses={200: AwayApi.OutputSerializer})
+    def post(self, request: Request, table: str, seat: int) -> Response:
+        absence = services.seat_back(table_code=table, seat=seat)
+        return Response(AwayApi.OutputSerializer(absence).data)
+
+
+class PickUpApi(APIView):
+    """After 30 minutes away, the floor picks up his chips into custody (BI9)."""
+
+    permission_classes = [IsFloor]
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "PickUp"
+
+        player = serializers.CharField()
+        in_custody = serializers.IntegerField()
+
+    @extend_schema(
+        request=None, responses={200: OutputSerializer, 422: ErrorSerializer}
+    )
+    @idempotent
+    def post(self, request: Request, table: str, seat: int) -> Response:
+        session = services.seat_pick_up(table_code=table, seat=seat, by=request.user)
+        return Response(
+            {"player": session.player.code, "in_custody": session.left_with_cents}
+        )
+
+
+class CustodyReturnApi(APIView):
+    """Give a player back the chips held in custody for him (BI9)."""
+
+    permission_classes = [IsFloor]
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "CustodyReturn"
+
+        player = serializers.CharField()
+        returned = serializers.IntegerField()
+
+    @extend_schema(
+        request=None, responses={200: OutputSerializer, 422: ErrorSerializer}
+    )
+    @idempotent
+    def post(self, request: Request, player: str) -> Response:
+        held = services.custody_return(player_code=player, by=request.user)
+        return Response({"player": player, "returned": held})

@@ -129,6 +129,7 @@ class Allowance:
     min_rule: str
     max_rule: str
     short_min: int | None = None
+    pot_limit: bool = False
 
     def as_allowed(self) -> dict[str, int | None]:
         allowed: dict[str, int | None] = {"min": self.min, "max": self.max}
@@ -178,6 +179,7 @@ def seat_allowance(
         # BI7: the house moved him; he keeps his stack even below the minimum.
         top = house_move_stack if tmax is None else max(house_move_stack, tmax)
         return Allowance(Kind.TRANSFER, house_move_stack, top, "BI7", "BI7")
+    pot_limit = stakes.structure is Structure.POT_LIMIT
 
     kind, lo, hi, lo_rule, hi_rule = Kind.BUY_IN, tmin, tmax, "BI1", "BI1"
     last = night.last_departure_today()
@@ -209,7 +211,7 @@ def seat_allowance(
 
     ran_out = last is not None and last.stack == 0
     short = _short_allowed(stakes, night) if ran_out and lo == tmin else None
-    return Allowance(kind, lo, hi, lo_rule, hi_rule, short)
+    return Allowance(kind, lo, hi, lo_rule, hi_rule, short, pot_limit)
 
 
 def top_up_allowance(*, stack: int, stakes: Stakes, night: PlayerNight) -> Allowance:
@@ -220,11 +222,14 @@ def top_up_allowance(*, stack: int, stakes: Stakes, night: PlayerNight) -> Allow
     stack of at least the minimum, or a short buy-in where BI4 allows it.
     """
     tmin, tmax = stakes.min_buy_in, stakes.max_buy_in
+    pot_limit = stakes.structure is Structure.POT_LIMIT
     room = None if tmax is None else max(tmax - stack, 0)
     if stack >= stakes.big_blind:
-        return Allowance(Kind.TOP_UP, 1, room, "BI2", "BI2")
+        return Allowance(Kind.TOP_UP, 1, room, "BI2", "BI2", None, pot_limit)
     short = _short_allowed(stakes, night) if stack == 0 else None
-    return Allowance(Kind.TOP_UP, max(tmin - stack, 1), room, "BI2", "BI2", short)
+    return Allowance(
+        Kind.TOP_UP, max(tmin - stack, 1), room, "BI2", "BI2", short, pot_limit
+    )
 
 
 def decide(amount: int, allowance: Allowance, *, what: str = "buy-in") -> Kind:
@@ -261,7 +266,8 @@ def decide(amount: int, allowance: Allowance, *, what: str = "buy-in") -> Kind:
             detail + f" A short buy-in is at least {short}.",
             allowance.as_allowed(),
         )
-    if allowance.min_rule in ("BI1", "BI2") and amount * 2 >= allowance.min:
+    short_shaped = allowance.pot_limit and amount * 2 >= allowance.min
+    if allowance.min_rule in ("BI1", "BI2") and short_shaped:
         raise BuyInRefused(
             "short_buy_in_not_allowed",
             "BI4",

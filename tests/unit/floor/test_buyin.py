@@ -91,6 +91,7 @@ class TestBI4:
         """BI4: never the first buy-in of the day."""
         err = refused(seat, PLO12, 5_000, night())
         assert (err.code, err.rule) == ("short_buy_in_not_allowed", "BI4")
+        assert refused(seat, NL12, 5_000, night()).rule == "BI1"
 
     def test_short_buy_in_only_once_per_day(self):
         """BI4: the second short buy-in of a day is refused."""
@@ -98,9 +99,9 @@ class TestBI4:
         assert refused(seat, PLO12, 5_000, n).rule == "BI4"
 
     def test_short_buy_in_is_refused_in_no_limit(self):
-        """BI4: pot-limit games only."""
+        """BI4: pot-limit games only; in no limit the minimum (BI1) stands."""
         n = night(left("T01", NL12, 0, 5), buy_ins=1)
-        assert refused(seat, NL12, 5_000, n).rule == "BI4"
+        assert refused(seat, NL12, 5_000, n).rule == "BI1"
 
     def test_top_up_after_running_out_may_be_short(self):
         """BI4 through a top-up: a seated player who ran out may buy short once."""

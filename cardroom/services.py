@@ -1,0 +1,1143 @@
+"""Writes of the floor: tables, seats, buy-ins, hands, and their corrections.
+
+Every function is keyword-only and atomic; each movement of chips or cash is one
+balanced ledger transaction posted in the same database transaction as the floor's
+own rows, so a failure anywhere leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+
+from accounting import chart
+from accounting.cage.players import cash_activity_record
+from accounting.models import Account, Player
+from accounting.services import Leg, transaction_post, transaction_reverse
+from cardroom.domain.buyin import (
+    BI6_WINDOW,
+    BuyInRefused,
+    Departure,
+    PlayerNight,
+    decide,
+    seat_allowance,
+    top_up_allowance,
+)
+from cardroom.domain.errors import HandError
+from cardroom.domain.hand_record import parse_hand, parse_policy
+from cardroom.domain.settlement import settle_record
+from cardroom.models import (
+    Absence,
+    Correction,
+    Game,
+    Hand,
+    HandException,
+    HandSeat,
+    Policy,
+    Room,
+    SeatSession,
+    StackMovement,
+    Table,
+)
+from core.api.errors import ApiError, Conflict, RuleViolation
+
+
+def refusal(error: BuyInRefused) -> RuleViolation:
+    """Turn a domain refusal into the API's 422 with its rule and amounts (BI11)."""
+    return RuleViolation(
+        error.detail, code=error.code, rule=error.rule, allowed=error.allowed
+    )
+
+
+def hand_refusal(error: HandError) -> ApiError:
+    """Turn an engine refusal into the API's error (400, or 422 under a rule)."""
+    return ApiError(
+        error.detail,
+        code=error.code,
+        rule=error.rule,
+        allowed=error.allowed,
+        status_code=422 if error.rule else 400,
+    )
+
+
+# Rooms, games, tables ---------------------------------------------------------------
+
+
+def room_default() -> Room:
+    """Return the room, creating it from the settings' defaults on first use."""
+    room = Room.objects.order_by("pk").first()
+    if room is None:
+        room = Room.objects.create(
+            code="main",
+            name=_("Card room"),
+            time_zone=settings.TIME_ZONE,
+            currency=settings.CARDROOM_CURRENCY,
+            gaming_day_cutoff_hour=settings.CARDROOM_GAMING_DAY_CUTOFF_HOUR,
+        )
+    return room
+
+
+def policy_publish(
+    *, game: Game, document: dict[str, Any], by: AbstractBaseUser | None
+) -> Policy:
+    """Add a policy version for ``game``; it applies from the next hand (RK7).
+
+    Raises :class:`ApiError` (400) when the engine can't read the policy.
+    """
+    try:
+        parse_policy(document)
+    except HandError as error:
+        raise hand_refusal(error) from error
+    latest = game.policies.aggregate(v=Max("version"))["v"] or 0
+    return Policy.objects.create(
+        game=game, version=latest + 1, document=document, created_by=by
+    )
+
+
+@transaction.atomic
+def table_open(
+    *,
+    code: str,
+    game_code: str,
+    small_blind: int,
+    big_blind: int,
+    min_buy_in: int,
+    max_buy_in: int | None,
+    seats: int,
+    policy: dict[str, Any],
+    by: AbstractBaseUser | None,
+    now: datetime | None = None,
+) -> Table:
+    """Open table ``code`` for the current gaming day with its game and policy.
+
+    The game (code and stakes) is the room's; a policy different from the game's
+    current one becomes its next version (RK7). Raises :class:`Conflict` when the
+    table is already open.
+    """
+    now = now or timezone.now()
+    room = room_default()
+    game, _created = Game.objects.get_or_create(
+        room=room,
+        code=game_code,
+        small_blind_cents=small_blind,
+        big_blind_cents=big_blind,
+        defaults={"min_buy_in_cents": min_buy_in, "max_buy_in_cents": max_buy_in},
+    )
+    if (game.min_buy_in_cents, game.max_buy_in_cents) != (min_buy_in, max_buy_in):
+        game.min_buy_in_cents, game.max_buy_in_cents = min_buy_in, max_buy_in
+        game.save(update_fields=["min_buy_in_cents", "max_buy_in_cents"])
+    current = game.policies.order_by("-version").first()
+    if current is None or current.document != policy:
+        policy_publish(game=game, document=policy, by=by)
+    table, _created = Table.objects.select_for_update().get_or_create(
+        code=code, defaults={"seats": seats, "room": room}
+    )
+    if table.status == Table.Status.OPEN:
+        raise Conflict(
+            _("Table %(t)s is already open.") % {"t": code}, code="table_open"
+        )
+    table.room, table.game, table.seats = room, game, seats
+    table.status, table.opened_at, table.closed_at = Table.Status.OPEN, now, None
+    table.gaming_day = room.gaming_day(now)
+    table.save()
+    return table
+
+
+@transaction.atomic
+def table_close(*, table: Table, now: datetime | None = None) -> Table:
+    """Close an open table. Raises :class:`RuleViolation` while players sit there."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.status != Table.Status.OPEN:
+        raise Conflict(_("The table is not open."), code="table_closed")
+    seated = table.sessions.filter(ended_at__isnull=True).count()
+    if seated:
+        raise RuleViolation(
+            _("%(n)d players still sit at the table; move or cash them out first.")
+            % {"n": seated},
+            code="table_has_players",
+            rule="WL3",
+        )
+    table.status, table.closed_at = Table.Status.CLOSED, now or timezone.now()
+    table.save(update_fields=["status", "closed_at"])
+    return table
+
+
+def _open_table(code: str, *, lock: bool = True) -> Table:
+    qs = Table.objects.select_related("room", "game")
+    if lock:
+        qs = qs.select_for_update(of=("self",))
+    table = qs.filter(code=code).first()
+    if table is None:
+        raise ApiError(
+            _("No table %(t)s.") % {"t": code}, code="not_found", status_code=404
+        )
+    if table.status != Table.Status.OPEN or table.game is None:
+        raise RuleViolation(
+            _("Table %(t)s is closed.") % {"t": code}, code="table_closed", rule="BI8"
+        )
+    return table
+
+
+def _player(code: str) -> Player:
+    player = Player.objects.filter(code=code).first()
+    if player is None:
+        raise RuleViolation(
+            _("Player %(p)s is not registered; register him first.") % {"p": code},
+            code="unknown_player",
+            rule="BI10",
+        )
+    return player
+
+
+# A player's night -------------------------------------------------------------------
+
+
+def player_night(*, player: Player, room: Room, now: datetime) -> PlayerNight:
+    """Gather what BI4–BI6 and WL6 need about ``player`` on today's gaming day."""
+    day = room.gaming_day(now)
+    seated = (
+        SeatSession.objects.filter(player=player, ended_at__isnull=True)
+        .select_related("table")
+        .first()
+    )
+    movements = StackMovement.objects.filter(player=player, gaming_day=day)
+    buy_in_kinds = [
+        StackMovement.Kind.BUY_IN,
+        StackMovement.Kind.SHORT_BUY_IN,
+        StackMovement.Kind.RETURN,
+        StackMovement.Kind.TRANSFER,
+        StackMovement.Kind.TOP_UP,
+    ]
+    buy_ins = movements.filter(kind__in=buy_in_kinds).count()
+    short_used = movements.filter(kind=StackMovement.Kind.SHORT_BUY_IN).exists()
+    left = (
+        SeatSession.objects.filter(player=player, ended_at__isnull=False)
+        .filter(Q(gaming_day=day) | Q(ended_at__gte=now - BI6_WINDOW))
+        .select_related("table", "game")
+        .order_by("ended_at")
+    )
+    departures = tuple(
+        Departure(
+            s.table.code,
+            s.game.stakes,
+            s.left_with_cents or 0,
+            s.ended_at,
+            room.gaming_day(s.ended_at),
+        )
+        for s in left
+    )
+    return PlayerNight(
+        gaming_day=day,
+        seated_at=seated.table.code if seated else None,
+        buy_ins_today=buy_ins,
+        short_buy_in_used=short_used,
+        departures=departures,
+    )
+
+
+# Seats, top-ups, leaving ------------------------------------------------------------
+
+
+def _buy_in_legs(
+    *, table: Table, player: Player, amount: int, method: str
+) -> list[Leg]:
+    """Cash into the drop box and chips from the tray, or chips he brings (CA3)."""
+    stack = chart.player_stack(player=player.code, table=table.code)
+    if method == StackMovement.Method.CASH:
+        return [
+            Leg(chart.table_drop_box(table=table.code), amount),
+            Leg(stack, -amount),
+            Leg(chart.table_tray(table=table.code), -amount),
+            Leg(chart.chip_float(), amount),
+        ]
+    return [Leg(chart.player_chips(player=player.code), amount), Leg(stack, -amount)]
+
+
+def _record_movement(
+    *,
+    session: SeatSession,
+    kind: str,
+    method: str,
+    amount: int,
+    legs: list[Leg],
+    now: datetime,
+    source: str,
+    by: AbstractBaseUser | None,
+) -> StackMovement:
+    reference = f"{session.table.code} seat {session.seat} {session.player.code}"
+    if method == StackMovement.Method.CASH:
+        # CA5: cash at the tables counts toward the identity threshold too.
+        cash_activity_record(
+            player=session.player,
+            amount_cents=amount,
+            kind=f"table_{kind}",
+            reference=reference,
+            at=now,
+            gaming_day=session.table.room.gaming_day(now),
+        )
+    txn = transaction_post(
+        kind=f"seat_{kind}",
+        legs=legs,
+        posted_by=by,
+        source=source if by is None else "",
+        reference=reference,
+        posted_at=now,
+    )
+    return StackMovement.objects.create(
+        session=session,
+        player=session.player,
+        kind=kind,
+        method=method,
+        amount_cents=amount,
+        gaming_day=session.table.room.gaming_day(now),
+        at=now,
+        ledger_transaction=txn,
+        recorded_by=by,
+    )
+
+
+@transaction.atomic
+def seat_take(
+    *,
+    table_code: str,
+    seat: int,
+    player_code: str,
+    amount: int,
+    method: str,
+    house_move_stack: int | None = None,
+    source: str = "",
+    by: AbstractBaseUser | None = None,
+    now: datetime | None = None,
+) -> SeatSession:
+    """Seat a player with a buy-in (API.md ``POST seats``).
+
+    Decides the amount under BI1, BI4–BI7 and WL6 and books it: cash into the drop
+    box with chips from the tray, or the player's own chips (BI5 transfers).
+    Raises :class:`RuleViolation` with the rule and the amounts allowed.
+    """
+    now = now or timezone.now()
+    table = _open_table(table_code)
+    player = _player(player_code)
+    # Serialise a player's seat requests: two terminals seating him at once see each
+    # other's session instead of both passing the one-seat check.
+    Player.objects.select_for_update().filter(pk=player.pk).first()
+    if not 1 <= seat <= table.seats:
+        raise RuleViolation(
+            _("Seat %(s)d doesn't exist at this table (1–%(n)d).")
+            % {"s": seat, "n": table.seats},
+            code="no_such_seat",
+            rule="HS1",
+            allowed={"min": 1, "max": table.seats},
+        )
+    if table.sessions.filter(seat=seat, ended_at__isnull=True).exists():
+        raise Conflict(_("Seat %(s)d is taken.") % {"s": seat}, code="seat_taken")
+    assert table.game is not None and table.room is not None
+    night = player_night(player=player, room=table.room, now=now)
+    try:
+        allowance = seat_allowance(
+            table=table.code,
+            stakes=table.game.stakes,
+            night=night,
+            now=now,
+            house_move_stack=house_move_stack,
+        )
+        kind = decide(amount, allowance)
+    except BuyInRefused as error:
+        raise refusal(error) from error
+    session = SeatSession.objects.create(
+        table=table,
+        game=table.game,
+        seat=seat,
+        player=player,
+        kind=kind.value,
+        house_move=house_move_stack is not None,
+        gaming_day=night.gaming_day,
+        started_at=now,
+        stack_cents=amount,
+    )
+    _record_movement(
+        session=session,
+        kind=kind.value,
+        method=method,
+        amount=amount,
+        legs=_buy_in_legs(table=table, player=player, amount=amount, method=method),
+        now=now,
+        source=source,
+        by=by,
+    )
+    return session
+
+
+def _open_session(table: Table, seat: int) -> SeatSession:
+    session = (
+        SeatSession.objects.select_for_update(of=("self",))
+        .select_related("player", "table", "table__room")
+        .filter(table=table, seat=seat, ended_at__isnull=True)
+        .first()
+    )
+    if session is None:
+        raise ApiError(
+            _("Nobody sits in seat %(s)d.") % {"s": seat},
+            code="seat_empty",
+            status_code=404,
+        )
+    return session
+
+
+@transaction.atomic
+def seat_top_up(
+    *,
+    table_code: str,
+    seat: int,
+    amount: int,
+    method: str,
+    source: str = "",
+    by: AbstractBaseUser | None = None,
+    now: datetime | None = None,
+) -> SeatSession:
+    """Add chips to a seated player's stack between hands (BI2, BI4).
+
+    Raises :class:`RuleViolation` (BI2, BI4) with the amounts allowed.
+    """
+    now = now or timezone.now()
+    table = _open_table(table_code)
+    session = _open_session(table, seat)
+    assert table.game is not None and table.room is not None
+    night = player_night(player=session.player, room=table.room, now=now)
+    try:
+        allowance = top_up_allowance(
+            stack=session.stack_cents, stakes=table.game.stakes, night=night
+        )
+        kind = decide(amount, allowance, what="top-up")
+    except BuyInRefused as error:
+        raise refusal(error) from error
+    _record_movement(
+        session=session,
+        kind=kind.value,
+        method=method,
+        amount=amount,
+        legs=_buy_in_legs(
+            table=table, player=session.player, amount=amount, method=method
+        ),
+        now=now,
+        source=source,
+        by=by,
+    )
+    session.stack_cents += amount
+    session.save(update_fields=["stack_cents"])
+    return session
+
+
+@transaction.atomic
+def seat_leave(
+    *,
+    table_code: str,
+    seat: int,
+    stack: int,
+    source: str = "",
+    by: AbstractBaseUser | None = None,
+    now: datetime | None = None,
+) -> SeatSession:
+    """End a seat session; the player takes his stack with him (BI3, API.md).
+
+    His chips move from his stack at the table to the chips he carries, to cash out
+    at the cage or to play on under BI5. A reported stack other than the one the
+    floor knows is refused (HS6): the terminal must report what the hands left.
+    """
+    now = now or timezone.now()
+    table = _open_table(table_code, lock=False)
+    session = _open_session(table, seat)
+    if stack != session.stack_cents:
+        raise RuleViolation(
+            _("The stack reported (%(r)d) differs from the recorded %(k)d.")
+            % {"r": stack, "k": session.stack_cents},
+            code="stack_mismatch",
+            rule="HS6",
+            allowed={"min": session.stack_cents, "max": session.stack_cents},
+        )
+    if stack:
+        _record_movement(
+            session=session,
+            kind=StackMovement.Kind.LEAVE,
+            method=StackMovement.Method.CHIPS,
+            amount=stack,
+            legs=[
+                Leg(
+                    chart.player_stack(player=session.player.code, table=table.code),
+                    stack,
+                ),
+                Leg(chart.player_chips(player=session.player.code), -stack),
+            ],
+            now=now,
+            source=source,
+            by=by,
+        )
+    session.ended_at, session.left_with_cents = now, stack
+    session.stack_cents = 0
+    session.save(update_fields=["ended_at", "left_with_cents", "stack_cents"])
+    return session
+
+
+# Hands ------------------------------------------------------------------------------
+
+
+def _fingerprint(record: dict[str, Any]) -> str:
+    return hashlib.sha256(
+        json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+
+
+def _when(value: str | None, fallback: datetime) -> datetime:
+    parsed = parse_datetime(value) if value else None
+    if parsed is None:
+        return fallback
+    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed)
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    table_code: str,
+    record: dict[str, Any],
+    source: str = "",
+    by: AbstractBaseUser | None = None,
+    now: datetime | None = None,
+) -> tuple[Hand, bool]:
+    """Validate, settle and book a hand; return it and whether it is new.
+
+    The natural key ``(table, hand_no)`` makes a repeat return the first booking;
+    another record with the same number is a :class:`Conflict`. The table row is
+    locked for the booking, so hands of one table book one after another. Seats
+    must be held by open sessions of those players (HS6); a stack other than the
+    one the session knows is booked as reported and raised as ``stack_mismatch``.
+    Raises :class:`ApiError` (400/422) for a record the engine refuses.
+    """
+    now = now or timezone.now()
+    if record.get("table") not in (None, table_code):
+        raise ApiError(
+            _("The record names table %(r)s but was posted for %(t)s.")
+            % {"r": record.get("table"), "t": table_code},
+            code="wrong_table",
+            status_code=400,
+        )
+    record = {**record, "table": table_code}
+    fingerprint = _fingerprint(record)
+    table = _open_table(table_code)
+    hand_no = record.get("hand_no")
+    existing = Hand.objects.filter(table=table, hand_no=hand_no).first()
+    if existing is not None:
+        if existing.record_hash != fingerprint:
+            raise Conflict(
+                _("Hand %(n)s was already recorded with other content.")
+                % {"n": hand_no},
+                code="hand_conflict",
+            )
+        return existing, False
+    assert table.game is not None and table.room is not None
+    if record.get("game") != table.game.code:
+        raise RuleViolation(
+            _("The table deals %(g)s, not %(r)s.")
+            % {"g": table.game.code, "r": record.get("game")},
+            code="wrong_game",
+            rule="HS9",
+            allowed={"game": table.game.code},
+        )
+    policy = table.game.current_policy()
+    try:
+        parsed = parse_hand(record)
+        settlement = settle_record(parsed, parse_policy(policy.document))
+    except HandError as error:
+        raise hand_refusal(error) from error
+
+    last = table.hands.aggregate(n=Max("hand_no"))["n"]
+    if last is not None and parsed.hand_no <= last:
+        raise Conflict(
+            _("Hand numbers increase at a table; the last was %(n)d.") % {"n": last},
+            code="hand_out_of_order",
+        )
+    sessions = {
+        s.seat: s
+        for s in SeatSession.objects.select_for_update(of=("self",))
+        .select_related("player")
+        .filter(table=table, ended_at__isnull=True)
+    }
+    exceptions: list[dict[str, Any]] = list(settlement["exceptions"])
+    for seat in parsed.seats:
+        session = sessions.get(seat.seat)
+        if session is None or session.player.code != seat.player:
+            raise RuleViolation(
+                _("Seat %(s)d is not held by %(p)s at this table.")
+                % {"s": seat.seat, "p": seat.player},
+                code="seat_not_held",
+                rule="HS6",
+                allowed={
+                    "seats": {
+                        str(n): s.player.code for n, s in sorted(sessions.items())
+                    }
+                },
+            )
+        if seat.stack != session.stack_cents:
+            exceptions.append(
+                {
+                    "code": "stack_mismatch",
+                    "rule": "HS6",
+                    "detail": "The stack reported differs from the one recorded after "
+                    "the player's last hand; booked as reported, for review.",
+                    "seat": seat.seat,
+                    "player": seat.player,
+                    "reported": seat.stack,
+                    "recorded": session.stack_cents,
+                }
+            )
+    won = {s["seat"]: s["won"] for s in settlement["seats"]}
+    paid = dict(parsed.awarded) if parsed.awarded is not None else won
+    if parsed.awarded is not None and sum(paid.values()) != sum(won.values()):
+        raise RuleViolation(
+            _(
+                "The amounts pushed (%(p)d) differ from the pots after rake and drop"
+                " (%(w)d); chips can't appear or vanish."
+            )
+            % {"p": sum(paid.values()), "w": sum(won.values())},
+            code="awarded_total_mismatch",
+            rule="HS7",
+            allowed={"total": sum(won.values())},
+        )
+    ended = _when(parsed.ended_at, now)
+    hand = Hand.objects.create(
+        table=table,
+        hand_no=parsed.hand_no,
+        game=table.game,
+        policy=policy,
+        gaming_day=table.room.gaming_day(ended),
+        started_at=_when(parsed.started_at, ended) if parsed.started_at else None,
+        ended_at=ended,
+        record=record,
+        record_hash=fingerprint,
+        settlement={**settlement, "exceptions": exceptions},
+        pot_cents=sum(p["amount"] for p in settlement["pots"]),
+        rake_cents=settlement["rake"],
+        jackpot_drop_cents=settlement["jackpot_drop"],
+        participants=settlement["participants"],
+        source=source,
+    )
+    legs: list[Leg] = []
+    seat_rows = []
+    for row in settlement["seats"]:
+        session = sessions[row["seat"]]
+        returned, got = row["returned"], paid.get(row["seat"], 0)
+        final = row["stack"] - row["put_in"] + returned + got
+        account = chart.player_stack(player=session.player.code, table=table.code)
+        legs.append(Leg(account, row["put_in"] - returned - got))
+        drift = row["stack"] - session.stack_cents
+        if drift:
+            # HS6: booked as reported; the difference waits in suspense for review.
+            legs += [
+                Leg(account, -drift),
+                Leg(chart.table_suspense(table=table.code), drift),
+            ]
+        seat_in = next(s for s in parsed.seats if s.seat == row["seat"])
+        seat_rows.append(
+            HandSeat(
+                hand=hand,
+                seat=row["seat"],
+                player=session.player,
+                session=session,
+                stack_cents=row["stack"],
+                put_in_cents=row["put_in"],
+                returned_cents=returned,
+                won_cents=got,
+                final_stack_cents=final,
+                present=seat_in.present,
+                folded=seat_in.folded,
+                cards=next(
+                    (
+                        s.get("cards")
+                        for s in record["seats"]
+                        if s["seat"] == row["seat"]
+                    ),
+                    None,
+                ),
+                description=row.get("hand") or "",
+            )
+        )
+        session.stack_cents = final
+        session.last_hand_no = parsed.hand_no
+    rake, drop = settlement["rake"], settlement["jackpot_drop"]
+    if rake:
+        legs += [
+            Leg(chart.rake_revenue(), -rake),
+            Leg(chart.table_rake_box(table=table.code), rake),
+            Leg(chart.chip_float(), -rake),
+        ]
+    if drop:
+        legs += [
+            Leg(chart.jackpot_drops(), -drop),
+            Leg(chart.table_jackpot_box(table=table.code), drop),
+            Leg(chart.chip_float(), -drop),
+        ]
+    if any(leg.amount_cents for leg in legs):
+        hand.ledger_transaction = transaction_post(
+            kind="hand",
+            legs=legs,
+            posted_by=by,
+            source=source if by is None else "",
+            reference=str(hand),
+            external_id=f"hand:{table.code}:{parsed.hand_no}",
+            posted_at=ended,
+        )
+        hand.save(update_fields=["ledger_transaction"])
+    HandSeat.objects.bulk_create(seat_rows)
+    SeatSession.objects.bulk_update(sessions.values(), ["stack_cents", "last_hand_no"])
+    HandException.objects.bulk_create(
+        HandException(hand=hand, kind=e["code"], details=e) for e in exceptions
+    )
+    return hand, True
+
+
+@transaction.atomic
+def hand_void(
+    *,
+    table_code: str,
+    hand_no: int,
+    reason: str,
+    source: str = "",
+    by: AbstractBaseUser | None = None,
+) -> Hand:
+    """Void a hand: every contribution back, no rake, no drop (RK8).
+
+    Books the reversal of the hand's ledger transaction and restores the stacks.
+    Only the table's last hand can be voided, while its players still sit there.
+    Raises :class:`RuleViolation` (RK8) otherwise and :class:`ApiError` (409) for a
+    hand already voided.
+    """
+    table = _open_table(table_code)
+    hand = Hand.objects.select_for_update().filter(table=table, hand_no=hand_no).first()
+    if hand is None:
+        raise ApiError(
+            _("No hand %(n)s.") % {"n": hand_no}, code="not_found", status_code=404
+        )
+    if hand.status == Hand.Status.VOIDED:
+        raise ApiError(
+            _("The hand is already void."), code="already_void", status_code=409
+        )
+    if table.hands.filter(hand_no__gt=hand_no).exists():
+        raise RuleViolation(
+            _("Only the last hand at a table can be voided; later hands were dealt."),
+            code="void_too_late",
+            rule="RK8",
+        )
+    seats = list(hand.seats.select_related("session"))
+    sessions = {
+        s.pk: s
+        for s in SeatSession.objects.select_for_update()
+        .select_related("player")
+        .filter(pk__in=[x.session_id for x in seats])
+    }
+    if any(sessions[x.session_id].ended_at is not None for x in seats):
+        raise RuleViolation(
+            _("A player of this hand has left; void it before anyone leaves."),
+            code="void_too_late",
+            rule="RK8",
+        )
+    if hand.ledger_transaction is not None:
+        transaction_reverse(
+            original=hand.ledger_transaction,
+            requested_by=by,
+            source=source,
+            reason=reason or "void",
+            kind="hand_void",
+        )
+    for session in sessions.values():
+        # The session's stack is its ledger balance again, drift of HS6 included.
+        account = chart.player_stack(player=session.player.code, table=table.code)
+        session.stack_cents = Account.objects.get(pk=account.pk).balance_cents
+        session.save(update_fields=["stack_cents"])
+    hand.status = Hand.Status.VOIDED
+    hand.save(update_fields=["status"])
+    return hand
+
+
+# Absence (BI9) -------------------------------------------------------------------
+
+LONG_BREAK = timedelta(minutes=30)
+
+
+@transaction.atomic
+def seat_away(
+    *,
+    table_code: str,
+    seat: int,
+    long_break: bool = False,
+    now: datetime | None = None,
+) -> Absence:
+    """Mark a seated player away; a long break is once per gaming day (BI9).
+
+    Raises :class:`RuleViolation` (BI9) for a second long break the same night and
+    :class:`Conflict` when he is already away.
+    """
+    now = now or timezone.now()
+    table = _open_table(table_code, lock=False)
+    session = _open_session(table, seat)
+    if session.absences.filter(ended_at__isnull=True).exists():
+        raise Conflict(_("The player is already away."), code="already_away")
+    assert table.room is not None
+    day = table.room.gaming_day(now)
+    if (
+        long_break
+        and Absence.objects.filter(
+            player=session.player, gaming_day=day, long_break=True
+        ).exists()
+    ):
+        raise RuleViolation(
+            _("BI9: one long break per gaming day; he had his tonight."),
+            code="long_break_used",
+            rule="BI9",
+        )
+    session.away_since = now
+    session.save(update_fields=["away_since"])
+    return Absence.objects.create(
+        session=session,
+        player=session.player,
+        gaming_day=day,
+        long_break=long_break,
+        started_at=now,
+    )
+
+
+@transaction.atomic
+def seat_back(*, table_code: str, seat: int, now: datetime | None = None) -> Absence:
+    """The player is back at his seat (BI9)."""
+    table = _open_table(table_code, lock=False)
+    session = _open_session(table, seat)
+    absence = session.absences.filter(ended_at__isnull=True).first()
+    if absence is None:
+        raise Conflict(_("The player is not away."), code="not_away")
+    absence.ended_at = now or timezone.now()
+    absence.save(update_fields=["ended_at"])
+    session.away_since = None
+    session.save(update_fields=["away_since"])
+    return absence
+
+
+@transaction.atomic
+def seat_pick_up(
+    *,
+    table_code: str,
+    seat: int,
+    by: AbstractBaseUser,
+    now: datetime | None = None,
+) -> SeatSession:
+    """Pick up an absent player's chips into cage custody and free the seat (BI9).
+
+    Allowed after more than 30 minutes away; the ledger transaction names the floor
+    person. Raises :class:`RuleViolation` (BI9) earlier or when he isn't away.
+    """
+    now = now or timezone.now()
+    table = _open_table(table_code, lock=False)
+    session = _open_session(table, seat)
+    absence = session.absences.select_for_update().filter(ended_at__isnull=True).first()
+    if absence is None or now - absence.started_at <= LONG_BREAK:
+        away = 0 if absence is None else int((now - absence.started_at).total_seconds())
+        raise RuleViolation(
+            _("BI9: chips are picked up only after 30 minutes away."),
+            code="not_away_long_enough",
+            rule="BI9",
+            allowed={
+                "away_seconds_min": int(LONG_BREAK.total_seconds()) + 1,
+                "away_seconds": away,
+            },
+        )
+    stack = session.stack_cents
+    player = session.player
+    if stack:
+        _record_movement(
+            session=session,
+            kind=StackMovement.Kind.PICK_UP,
+            method=StackMovement.Method.CHIPS,
+            amount=stack,
+            legs=[
+                Leg(chart.player_stack(player=player.code, table=table.code), stack),
+                Leg(chart.custody(player=player.code), -stack),
+            ],
+            now=now,
+            source="",
+            by=by,
+        )
+    absence.ended_at, absence.picked_up_by = now, by
+    absence.save(update_fields=["ended_at", "picked_up_by"])
+    session.ended_at, session.left_with_cents, session.stack_cents = now, stack, 0
+    session.away_since = None
+    session.save(
+        update_fields=["ended_at", "left_with_cents", "stack_cents", "away_since"]
+    )
+    return session
+
+
+@transaction.atomic
+def custody_return(
+    *, player_code: str, by: AbstractBaseUser, now: datetime | None = None
+) -> int:
+    """Give a player the chips held in custody for him (BI9); return how many.
+
+    They become chips he carries: to sit down with (BI5 applies) or to cash out.
+    Raises :class:`RuleViolation` (BI9) when nothing is held for him.
+    """
+    player = _player(player_code)
+    account = chart.custody(player=player.code)
+    held = Account.objects.select_for_update().get(pk=account.pk).balance_cents
+    if held <= 0:
+        raise RuleViolation(
+            _("BI9: no chips are held for %(p)s.") % {"p": player.code},
+            code="nothing_in_custody",
+            rule="BI9",
+        )
+    transaction_post(
+        kind="custody_return",
+        legs=[Leg(account, held), Leg(chart.player_chips(player=player.code), -held)],
+        posted_by=by,
+        reference=f"custody {player.code}",
+        posted_at=now or timezone.now(),
+    )
+    return held
+
+
+# Corrections: pot corrections, held pots, receivables (HS7, HS8, DC1–DC3) --------
+
+
+def _chips_of(player: Player, table: Table) -> tuple[Account, SeatSession | None]:
+    """Where a player's chips are now: his stack at the table, or what he carries."""
+    session = (
+        SeatSession.objects.select_for_update()
+        .filter(player=player, table=table, ended_at__isnull=True)
+        .first()
+    )
+    if session is not None:
+        return chart.player_stack(player=player.code, table=table.code), session
+    return chart.player_chips(player=player.code), None
+
+
+def _sync(*sessions: SeatSession | None) -> None:
+    """Make open sessions' stacks their ledger balances after a correction."""
+    for session in sessions:
+        if session is None:
+            continue
+        account = chart.player_stack(
+            player=session.player.code, table=session.table.code
+        )
+        session.stack_cents = Account.objects.get(pk=account.pk).balance_cents
+        session.save(update_fields=["stack_cents"])
+
+
+def _dc1(hand: Hand) -> None:
+    if hand.status == Hand.Status.VOIDED:
+        raise RuleViolation(_("The hand was voided."), code="hand_voided", rule="RK8")
+    if hand.table.hands.filter(hand_no__gt=hand.hand_no).exists():
+        raise RuleViolation(
+            _(
+                "DC1: a pot ruling is asked for before the next hand at the table"
+                " starts; hand %(n)d was dealt since."
+            )
+            % {"n": hand.table.hands.aggregate(n=Max("hand_no"))["n"]},
+            code="ruling_too_late",
+            rule="DC1",
+        )
+
+
+@transaction.atomic
+def correction_request(
+    *,
+    kind: str,
+    table_code: str,
+    amount: int,
+    reason: str,
+    by: AbstractBaseUser,
+    hand_no: int | None = None,
+    from_player: str | None = None,
+    to_player: str | None = None,
+    held_id: int | None = None,
+    now: datetime | None = None,
+) -> Correction:
+    """Ask for a correction; nothing moves until another person approves (DC2).
+
+    Pot corrections and holds name a hand and must be asked for before the next
+    hand at that table (DC1, HS7, HS8); a release names an approved hold and pays
+    at most what it still holds; a receivable names the player who owes (DC3).
+    Raises :class:`RuleViolation` with the rule that refuses it.
+    """
+    table = Table.objects.filter(code=table_code).first()
+    if table is None:
+        raise ApiError(
+            _("No table %(t)s.") % {"t": table_code}, code="not_found", status_code=404
+        )
+    if not reason.strip():
+        raise RuleViolation(
+            _("DC2: a correction says why."), code="reason_required", rule="DC2"
+        )
+    hand = None
+    if hand_no is not None:
+        hand = (
+            Hand.objects.select_related("table")
+            .filter(table=table, hand_no=hand_no)
+            .first()
+        )
+        if hand is None:
+            raise ApiError(
+                _("No hand %(n)s.") % {"n": hand_no}, code="not_found", status_code=404
+            )
+    needs = {
+        Correction.Kind.POT_CORRECTION: ("hand", "from", "to"),
+        Correction.Kind.HOLD: ("hand", "from"),
+        Correction.Kind.RELEASE: ("held", "to"),
+        Correction.Kind.RECEIVABLE: ("from",),
+    }[Correction.Kind(kind)]
+    given = {"hand": hand, "from": from_player, "to": to_player, "held": held_id}
+    missing = [n for n in needs if given[n] is None]
+    if missing:
+        raise ApiError(
+            _("A %(k)s needs: %(m)s.") % {"k": kind, "m": ", ".join(missing)},
+            code="invalid",
+        )
+    if hand is not None and kind in (
+        Correction.Kind.POT_CORRECTION,
+        Correction.Kind.HOLD,
+    ):
+        _dc1(hand)
+    held = None
+    if kind == Correction.Kind.RELEASE:
+        held = (
+            Correction.objects.select_for_update()
+            .filter(
+                pk=held_id, kind=Correction.Kind.HOLD, status=Correction.Status.APPROVED
+            )
+            .first()
+        )
+        if held is None:
+            raise RuleViolation(
+                _("HS8: no approved hold %(id)s.") % {"id": held_id},
+                code="no_such_hold",
+                rule="HS8",
+            )
+        left = held.amount_cents - sum(
+            r.amount_cents
+            for r in held.releases.exclude(status=Correction.Status.REJECTED)
+        )
+        if amount > left:
+            raise RuleViolation(
+                _("HS8: the hold has %(left)d left to release.") % {"left": left},
+                code="above_held",
+                rule="HS8",
+                allowed={"max": left},
+            )
+    return Correction.objects.create(
+        kind=kind,
+        hand=hand or (held.hand if held else None),
+        table=table,
+        from_player=_player(from_player) if from_player else None,
+        to_player=_player(to_player) if to_player else None,
+        held=held,
+        amount_cents=amount,
+        reason=reason,
+        requested_by=by,
+        requested_at=now or timezone.now(),
+    )
+
+
+@transaction.atomic
+def correction_decide(
+    *,
+    correction: Correction,
+    approve: bool,
+    by: AbstractBaseUser,
+    now: datetime | None = None,
+) -> Correction:
+    """Approve (and book) or reject a correction; the decider is another person.
+
+    Raises :class:`RuleViolation` (DC2) when the asker decides, :class:`Conflict`
+    when it was decided already, :class:`InsufficientFunds` when the chips aren't
+    there any more.
+    """
+    c = (
+        Correction.objects.select_for_update(of=("self",))
+        .select_related("table", "from_player", "to_player")
+        .get(pk=correction.pk)
+    )
+    if c.status != Correction.Status.PENDING:
+        raise Conflict(_("This correction was decided already."), code="decided")
+    if c.requested_by_id == by.pk:
+        raise RuleViolation(
+            _("DC2: corrections of money need two different staff."),
+            code="four_eyes",
+            rule="DC2",
+        )
+    c.decided_by, c.decided_at = by, now or timezone.now()
+    if not approve:
+        c.status = Correction.Status.REJECTED
+        c.save()
+        return c
+    amount, table = c.amount_cents, c.table
+    touched: list[SeatSession | None] = []
+    legs: list[Leg] = []
+    if c.kind == Correction.Kind.RECEIVABLE:
+        legs.append(Leg(chart.receivables(player=c.from_player.code), amount))
+        if c.to_player is not None:
+            account, session = _chips_of(c.to_player, table)
+            touched.append(session)
+            legs += [
+                Leg(account, -amount),
+                Leg(chart.table_tray(table=table.code), -amount),
+                Leg(chart.chip_float(), amount),
+            ]
+        else:
+            legs.append(Leg(chart.over_short(), -amount))
+    else:
+        if c.from_player is not None:
+            account, session = _chips_of(c.from_player, table)
+            touched.append(session)
+            legs.append(Leg(account, amount))
+        else:
+            legs.append(Leg(chart.escrow(), amount))
+        if c.to_player is not None:
+            account, session = _chips_of(c.to_player, table)
+            touched.append(session)
+            legs.append(Leg(account, -amount))
+        else:
+            legs.append(Leg(chart.escrow(), -amount))
+    c.ledger_transaction = transaction_post(
+        kind=c.kind,
+        legs=legs,
+        posted_by=by,
+        approved_by=c.requested_by,
+        reference=str(c.hand or table),
+        memo=c.reason,
+        posted_at=c.decided_at,
+    )
+    c.status = Correction.Status.APPROVED
+    c.save()
+    _sync(*touched)
+    return c
+
+
+__all__ = [
+    "correction_decide",
+    "correction_request",
+    "hand_record",
+    "hand_void",
+    "player_night",
+    "policy_publish",
+    "room_default",
+    "seat_leave",
+    "seat_take",
+    "seat_top_up",
+    "table_close",
+    "table_open",
+]

@@ -1,0 +1,230 @@
+"""Hands recorded through the terminal API: settled, booked, idempotent (HS, RK8)."""
+
+from __future__ import annotations
+
+import random
+from unittest import mock
+
+import pytest
+from django.db.models import Sum
+
+from accounting.models import Account, Transaction
+from accounting.selectors import trial_balance
+from cardroom import services
+from cardroom.models import Hand, HandException, HandSeat, SeatSession
+from tests.api.floor.conftest import post_hand, random_hand, seat
+
+pytestmark = pytest.mark.django_db
+
+
+def balance(code: str) -> int:
+    account = Account.objects.filter(code=code).first()
+    return account.balance_cents if account else 0
+
+
+def heads_up(hand_no: int = 1, **changes):
+    """P-1 (aces) and P-2 (kings) all in for 5,000 each: P-1 wins 9,500 after rake."""
+    hand = {
+        "table": "T01",
+        "hand_no": hand_no,
+        "game": "NLHE",
+        "button": 1,
+        "streets": 4,
+        "board": ["2c", "7d", "9h", "Js", "3d"],
+        "seats": [
+            {
+                "seat": 1,
+                "player": "P-1",
+                "stack": 20_000,
+                "present": True,
+                "put_in": 5_000,
+                "folded": False,
+                "cards": ["Ah", "Ad"],
+            },
+            {
+                "seat": 2,
+                "player": "P-2",
+                "stack": 20_000,
+                "present": True,
+                "put_in": 5_000,
+                "folded": False,
+                "cards": ["Kh", "Kd"],
+            },
+        ],
+    }
+    hand.update(changes)
+    return hand
+
+
+@pytest.fixture
+def t01(clock, open_table, players):
+    t = open_table("T01")
+    assert seat(t, "T01", 1, "P-1", 20_000).status_code == 201
+    assert seat(t, "T01", 2, "P-2", 20_000).status_code == 201
+    return t
+
+
+def ledger_agrees_with_sessions() -> None:
+    for s in SeatSession.objects.filter(ended_at__isnull=True).select_related("player"):
+        code = f"player:{s.player.code}:table:{s.table.code}"
+        assert balance(code) == s.stack_cents, code
+    tb = trial_balance()
+    assert tb.balanced and tb.cached_balances_agree
+
+
+def test_hand_is_settled_and_booked(t01):
+    """201 with the settlement; stacks, rake revenue and the ledger agree."""
+    answer = post_hand(t01, "T01", heads_up())
+    assert answer.status_code == 201, answer.content
+    body = answer.json()
+    assert body["rake"] == 500
+    assert [(s["seat"], s["final_stack"]) for s in body["seats"]] == [
+        (1, 24_500),
+        (2, 15_000),
+    ]
+    stacks = dict(SeatSession.objects.values_list("seat", "stack_cents"))
+    assert stacks == {1: 24_500, 2: 15_000}
+    assert balance("revenue:rake") == 500
+    assert balance("table:T01:rake_box") == 500
+    ledger_agrees_with_sessions()
+
+
+def test_repeat_returns_the_first_settlement_and_other_content_conflicts(t01):
+    """The natural key (table, hand_no): same hand 200, other content 409."""
+    first = post_hand(t01, "T01", heads_up())
+    again = post_hand(t01, "T01", heads_up())
+    assert again.status_code == 200 and again.json() == first.json()
+    other = heads_up(board=["2c", "7d", "9h", "Js", "4d"])
+    assert post_hand(t01, "T01", other).status_code == 409
+    assert Hand.objects.count() == 1 and balance("revenue:rake") == 500
+
+
+def test_hand_numbers_increase(t01):
+    """An older hand number than the last is refused."""
+    post_hand(t01, "T01", heads_up(hand_no=5))
+    late = heads_up(hand_no=4)
+    late["seats"][0]["stack"], late["seats"][1]["stack"] = 24_500, 15_000
+    assert post_hand(t01, "T01", late).json()["error"]["code"] == "hand_out_of_order"
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"seat": 3}, "seat_not_held"),
+        ({"player": "P-404"}, "seat_not_held"),
+        ({"cards": ["Ah", "Kh"]}, "duplicate_card"),
+    ],
+)
+def test_bad_hands_are_refused_and_write_nothing(t01, change, code):
+    """Unknown seat or player, duplicate cards: refused, nothing booked."""
+    hand = heads_up()
+    hand["seats"][0].update(change)
+    before = Transaction.objects.count()
+    answer = post_hand(t01, "T01", hand)
+    assert answer.status_code in (400, 422)
+    assert answer.json()["error"]["code"] == code
+    assert Hand.objects.count() == 0 and Transaction.objects.count() == before
+
+
+def test_closed_table_refuses_hands(clock, open_table, players, manager):
+    """A hand for a closed table is refused."""
+    t = open_table("T01")
+    manager.post("/api/v1/tables/T01/close")
+    assert post_hand(t, "T01", heads_up()).status_code == 422
+
+
+def test_stack_mismatch_is_booked_as_reported_and_raised(t01):
+    """HS6: a reported stack other than the session's books as reported, flagged."""
+    hand = heads_up()
+    hand["seats"][1]["stack"] = 21_000
+    answer = post_hand(t01, "T01", hand)
+    assert answer.status_code == 201
+    kinds = [e["code"] for e in answer.json()["exceptions"]]
+    assert kinds == ["stack_mismatch"]
+    assert HandException.objects.get().details["recorded"] == 20_000
+    assert SeatSession.objects.get(seat=2).stack_cents == 16_000
+    assert balance("table:T01:suspense") == 1_000
+    ledger_agrees_with_sessions()
+
+
+def test_mispaid_pot_is_booked_as_paid_and_flagged(t01):
+    """HS7: the dealer pushed the pot to the loser; booked as paid, flagged."""
+    answer = post_hand(t01, "T01", heads_up(awarded=[{"seat": 2, "amount": 9_500}]))
+    assert answer.status_code == 201
+    assert "mispaid_pot" in [e["code"] for e in answer.json()["exceptions"]]
+    assert SeatSession.objects.get(seat=2).stack_cents == 24_500
+    ledger_agrees_with_sessions()
+
+
+def test_void_gives_every_contribution_back(t01):
+    """RK8: a voided hand returns everything; no rake, no drop."""
+    post_hand(t01, "T01", heads_up())
+    answer = t01.post(
+        "/api/v1/tables/T01/hands/1/void", {"reason": "foul deck"}, format="json"
+    )
+    assert answer.status_code == 200 and answer.json()["status"] == "voided"
+    assert dict(SeatSession.objects.values_list("seat", "stack_cents")) == {
+        1: 20_000,
+        2: 20_000,
+    }
+    assert balance("revenue:rake") == 0
+    ledger_agrees_with_sessions()
+    again = t01.post("/api/v1/tables/T01/hands/1/void", {"reason": "x"}, format="json")
+    assert again.status_code == 409
+
+
+def test_only_the_last_hand_can_be_voided(t01):
+    """RK8: after the next hand the void is refused."""
+    post_hand(t01, "T01", heads_up())
+    second = heads_up(hand_no=2)
+    second["seats"][0]["stack"], second["seats"][1]["stack"] = 24_500, 15_000
+    assert post_hand(t01, "T01", second).status_code == 201
+    answer = t01.post("/api/v1/tables/T01/hands/1/void", {"reason": "x"}, format="json")
+    assert answer.status_code == 422 and answer.json()["error"]["rule"] == "RK8"
+
+
+@pytest.mark.parametrize("where", ["ledger", "seats"])
+def test_failure_mid_booking_leaves_nothing_and_the_retry_books_once(t01, where):
+    """A crash after the hand row and before the ledger (or after it) undoes all."""
+    target = (
+        "cardroom.services.transaction_post"
+        if where == "ledger"
+        else "cardroom.models.HandSeat.objects.bulk_create"
+    )
+    with (
+        mock.patch(target, side_effect=RuntimeError("power cut")),
+        pytest.raises(RuntimeError),
+    ):
+        services.hand_record(table_code="T01", record=heads_up(), source="test")
+    assert Hand.objects.count() == 0 and HandSeat.objects.count() == 0
+    assert balance("revenue:rake") == 0
+    assert dict(SeatSession.objects.values_list("seat", "stack_cents")) == {
+        1: 20_000,
+        2: 20_000,
+    }
+    answer = post_hand(t01, "T01", heads_up())
+    assert answer.status_code == 201
+    assert post_hand(t01, "T01", heads_up()).status_code == 200
+    assert Hand.objects.count() == 1
+    ledger_agrees_with_sessions()
+
+
+def test_many_random_hands_keep_the_books_straight(t01, players):
+    """Hundreds of random hands: stacks equal ledger balances, rake adds up."""
+    rng = random.Random(7)
+    for s, p in [(3, "P-3"), (4, "P-4"), (5, "P-5"), (6, "P-6")]:
+        assert seat(t01, "T01", s, p, 30_000).status_code == 201
+    for n in range(1, 201):
+        stacks = {
+            s.seat: (s.player.code, s.stack_cents)
+            for s in SeatSession.objects.filter(ended_at__isnull=True).select_related(
+                "player"
+            )
+        }
+        if sum(1 for _, st in stacks.values() if st) < 2:
+            break
+        answer = post_hand(t01, "T01", random_hand(rng, "T01", n, stacks))
+        assert answer.status_code == 201, answer.content
+    rake = Hand.objects.aggregate(r=Sum("rake_cents"))["r"]
+    assert rake > 0 and balance("revenue:rake") == rake
+    ledger_agrees_with_sessions()
