@@ -1,0 +1,43 @@
+"""Where the apps that build on the floor plug into it, named in settings.
+
+The floor knows no app above it (DESIGN.md: dependencies point one way); these
+settings name, by import path, the functions of those apps it calls:
+
+- ``CARDROOM_JACKPOT_DROP_LEGS``: ``f(*, room, table, amount_cents) -> list[Leg]``,
+  crediting a hand's jackpot drop to the room's pools (JD4). Without it the drop is
+  credited to the one account ``jackpot:drops``.
+- ``CARDROOM_HAND_BOOKED``: functions ``f(hand_id: int)`` called after the
+  transaction that booked a hand commits (jackpot qualification, BB1, HM1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils.module_loading import import_string
+
+from accounting import chart
+from accounting.services import Leg
+
+
+def jackpot_drop_legs(*, room: Any, table: Any, amount_cents: int) -> list[Leg]:
+    """Return the legs crediting a hand's drop to the jackpot pools (JD1, JD4)."""
+    path = getattr(settings, "CARDROOM_JACKPOT_DROP_LEGS", None)
+    if path:
+        legs: list[Leg] = import_string(path)(
+            room=room, table=table, amount_cents=amount_cents
+        )
+        return legs
+    return [Leg(chart.jackpot_drops(), -amount_cents)]
+
+
+def after_hand_booked(hand_id: int) -> None:
+    """Call the ``CARDROOM_HAND_BOOKED`` functions once the booking commits."""
+    receivers: list[Callable[[int], Any]] = [
+        import_string(path) for path in getattr(settings, "CARDROOM_HAND_BOOKED", [])
+    ]
+    for receiver in receivers:
+        transaction.on_commit(lambda r=receiver: r(hand_id))
