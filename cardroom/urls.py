@@ -12,6 +12,8 @@ api_v1 = [
     path("auth/logout", core_views.LogoutApi.as_view(), name="logout"),
     path("cage/", include("accounting.api.urls")),
     path("", include("accounting.api.player_urls")),
+    path("waitlist/", include("waitlist.api.urls")),
+    path("", include("waitlist.api.root_urls")),
     path("tables", floor_views.TableOpenApi.as_view(), name="table-open"),
     path("tables/<slug:table>", floor_views.TableDetailApi.as_view(), name="table"),
     path(
@@ -75,6 +77,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", core_views.HealthApi.as_view(), name="healthz"),
     path("api/v1/", include((api_v1, "api"), namespace="v1")),
+    path("board", include("waitlist.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

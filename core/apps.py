@@ -7,6 +7,11 @@ class CoreConfig(AppConfig):
     verbose_name = _("Infrastructure")
 
     def ready(self) -> None:
+        from django.db.models.signals import post_migrate
+
         from . import logging
+        from .roles import create_role_groups
 
         logging.configure()
+        # Also after a test flush, which empties the groups the migration made.
+        post_migrate.connect(create_role_groups, sender=self)

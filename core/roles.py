@@ -25,3 +25,11 @@ def has_role(user: AbstractBaseUser | AnonymousUser, *roles: Role | str) -> bool
         names = set(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
         user._role_names = names  # type: ignore[union-attr]
     return bool(names.intersection(str(r) for r in roles))
+
+
+def create_role_groups(**kwargs: object) -> None:
+    """Make sure a group exists for every role (post_migrate receiver)."""
+    from django.contrib.auth.models import Group
+
+    for role in Role:
+        Group.objects.get_or_create(name=role.value)

@@ -1,0 +1,77 @@
+"""The public board's page (WL11): served with no login, refreshing by itself."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import translation
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_GET
+
+from cardroom.models import Room
+
+REFRESH_SECONDS = 5
+
+GAME_NAMES = {
+    "NLHE": _("No-limit Hold'em"),
+    "PLHE": _("Pot-limit Hold'em"),
+    "LHE": _("Limit Hold'em"),
+    "PLO": _("Pot-limit Omaha"),
+    "PLO5": _("Five-card Omaha"),
+    "COURCHEVEL": _("Courchevel"),
+    "PLO8": _("Omaha hi-lo"),
+    "STUD": _("Seven-card stud"),
+    "STUD8": _("Stud hi-lo"),
+    "RAZZ": _("Razz"),
+    "SOKO": _("Sökö"),
+}
+
+
+def board_language(request: HttpRequest, room: Room | None) -> str:
+    """Return the board's language: ``?lang=`` for one screen, else the room's
+    setting, else the browser's."""
+    known = {code for code, _name in settings.LANGUAGES}
+    for choice in (request.GET.get("lang"), room.language if room else None):
+        if choice in known:
+            return choice
+    return translation.get_language_from_request(request)
+
+
+@require_GET
+def board_page(request: HttpRequest) -> HttpResponse:
+    """Render the board; its script fetches ``/api/v1/board`` every few seconds."""
+    room = Room.objects.order_by("pk").first()
+    language = board_language(request, room)
+    with translation.override(language):
+        labels = {
+            "games": str(_("Games")),
+            "jackpots": str(_("Jackpots")),
+            # Both forms: the script picks one by the number it shows.
+            "seats_free": [ngettext("seat free", "seats free", n) for n in (1, 2)],
+            "full": str(_("full")),
+            "players": [ngettext("player", "players", n) for n in (1, 2)],
+            "waiting": str(_("Waiting list")),
+            "nobody": str(_("Nobody waiting")),
+            "called": str(_("called")),
+            "reserve": str(_("reserve")),
+            "no_games": str(_("No games open right now")),
+            "offline": str(_("Reconnecting…")),
+            "game_names": {code: str(name) for code, name in GAME_NAMES.items()},
+        }
+        response = render(
+            request,
+            "waitlist/board.html",
+            {
+                "room": room,
+                "language": language,
+                "labels": labels,
+                "refresh_ms": REFRESH_SECONDS * 1000,
+            },
+        )
+    response["Content-Language"] = language
+    response["Cache-Control"] = "no-store"
+    patch_vary_headers(response, ["Accept-Language"])
+    return response
