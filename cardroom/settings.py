@@ -234,6 +234,11 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
+# The floor's hooks (cardroom/hooks.py): the jackpots split each drop between the
+# room's pools (JD4) and qualify each hand once its booking commits (BB1, HM1).
+CARDROOM_JACKPOT_DROP_LEGS = "jackpots.services.drop_legs"
+CARDROOM_HAND_BOOKED = ["jackpots.tasks.hand_booked"]
+
 # Logs: one JSON object a line, with the request id (django-structlog).
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")
 LOGGING = {

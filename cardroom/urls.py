@@ -11,6 +11,7 @@ api_v1 = [
     path("auth/login", core_views.LoginApi.as_view(), name="login"),
     path("auth/logout", core_views.LogoutApi.as_view(), name="logout"),
     path("cage/", include("accounting.api.urls")),
+    path("jackpots/", include("jackpots.api.urls")),
     path("", include("accounting.api.player_urls")),
     path("waitlist/", include("waitlist.api.urls")),
     path("", include("waitlist.api.root_urls")),

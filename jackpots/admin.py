@@ -1,0 +1,269 @@
+"""The jackpots in the admin: pools with their amounts, categories, hits, months.
+
+Pools are started and changed through the services (their ledger accounts, the
+history of changes). Hits and months are records: the floor verifies and managers
+approve them with the actions here or through the API, never by editing a field.
+Access follows the staff roles (Django groups), as in the cage's admin.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from accounting.admin import ReadOnlyAdmin, RoleAdmin, _money
+from core.api.errors import ApiError
+from core.roles import Role
+from jackpots import services
+from jackpots.models import (
+    Award,
+    Category,
+    CategoryVersion,
+    Hit,
+    Month,
+    MonthHand,
+    Pool,
+)
+
+READERS = (Role.FLOOR, Role.MANAGER, Role.AUDITOR)
+EDITABLE = [
+    "name",
+    "drop_ratio",
+    "reserve_percent",
+    "games",
+    "payout_percent",
+    "month_close_day",
+    "month_close_hour",
+    "active",
+]
+
+
+@admin.register(Pool)
+class PoolAdmin(RoleAdmin):
+    readers = READERS
+    editors = (Role.MANAGER,)
+    list_display = ["name", "room", "code", "kind", "amount", "reserve", "active"]
+    list_filter = ["room", "kind", "active"]
+    readonly_fields = ["amount", "reserve", "seed_cents", "created_at", "created_by"]
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        identity = ["room", "code", "kind", "starts_on"]
+        return [*identity, *EDITABLE, *self.readonly_fields]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        fixed = list(self.readonly_fields)
+        # The database keeps a pool's room, code and kind (and its accounts) fixed.
+        return [*fixed, "room", "code", "kind", "starts_on"] if obj else fixed
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Pool]:
+        return (
+            super().get_queryset(request).select_related("account", "reserve_account")
+        )
+
+    @admin.display(description=_("amount"))
+    def amount(self, pool: Pool) -> str:
+        if not pool.pk:
+            return "—"
+        return _money(pool.account.balance_cents, pool.account.currency)
+
+    @admin.display(description=_("reserve"))
+    def reserve(self, pool: Pool) -> str:
+        if not pool.pk:
+            return "—"
+        return _money(pool.reserve_account.balance_cents, pool.account.currency)
+
+    def save_model(
+        self, request: HttpRequest, obj: Pool, form: Any, change: bool
+    ) -> None:
+        if change:
+            services.pool_update(
+                pool=obj,
+                by=request.user,
+                **{f: getattr(obj, f) for f in form.changed_data if f in EDITABLE},
+            )
+            return
+        created = services.pool_create(
+            room=obj.room,
+            code=obj.code,
+            name=obj.name,
+            kind=obj.kind,
+            by=request.user,
+            starts_on=obj.starts_on,
+            **{f: getattr(obj, f) for f in EDITABLE if f not in ("name", "active")},
+        )
+        obj.pk = created.pk
+
+
+class VersionInline(admin.TabularInline):
+    model = CategoryVersion
+    extra = 0
+    can_delete = False
+    ordering = ["-version"]
+    fields = [
+        "version",
+        "active",
+        "pool_code",
+        "games",
+        "min_losing_hand",
+        "card_use",
+        "min_participants",
+        "min_pot_cents",
+        "payout_percent",
+        "loser_part",
+        "winner_part",
+        "table_part",
+        "note",
+        "created_at",
+        "created_by",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Category)
+class CategoryAdmin(ReadOnlyAdmin):
+    """Versions are published through the API (manager): append-only (BB2)."""
+
+    readers = READERS
+    list_display = ["code", "name"]
+    inlines = [VersionInline]
+
+
+class AwardInline(admin.TabularInline):
+    model = Award
+    extra = 0
+    can_delete = False
+    fields = [
+        "seat",
+        "player",
+        "role",
+        "part",
+        "sharing",
+        "amount",
+        "status",
+        "payable",
+    ]
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=_("amount"))
+    def amount(self, award: Award) -> str:
+        return _money(award.amount_cents, award.pool.account.currency)
+
+
+def _decide(
+    modeladmin: admin.ModelAdmin,
+    request: HttpRequest,
+    rows: QuerySet[Any],
+    decide: Any,
+) -> None:
+    done = 0
+    for row in rows:
+        try:
+            decide(row, request.user)
+            done += 1
+        except ApiError as error:
+            modeladmin.message_user(request, f"{row}: {error.detail}", messages.ERROR)
+    if done:
+        modeladmin.message_user(
+            request, _("%(n)d done.") % {"n": done}, messages.SUCCESS
+        )
+
+
+@admin.register(Hit)
+class HitAdmin(ReadOnlyAdmin):
+    readers = READERS
+    list_display = [
+        "id",
+        "hand",
+        "category",
+        "status",
+        "pool_amount",
+        "payout",
+        "verified_by",
+        "approved_by",
+    ]
+    list_filter = ["status", "category", "pool"]
+    list_select_related = ["hand__table", "category", "pool__account"]
+    inlines = [AwardInline]
+    actions = ["verify", "approve"]
+
+    @admin.display(description=_("pool at the hand"))
+    def pool_amount(self, hit: Hit) -> str:
+        return _money(hit.pool_cents, hit.pool.account.currency)
+
+    @admin.display(description=_("pays"))
+    def payout(self, hit: Hit) -> str:
+        return _money(hit.payout_cents, hit.pool.account.currency)
+
+    @admin.action(description=_("Verify the selected hits (floor, BB5)"))
+    def verify(self, request: HttpRequest, hits: QuerySet[Hit]) -> None:
+        _decide(self, request, hits, lambda h, by: services.hit_verify(hit=h, by=by))
+
+    @admin.action(description=_("Approve and book the selected hits (manager, BB5)"))
+    def approve(self, request: HttpRequest, hits: QuerySet[Hit]) -> None:
+        ordered = hits.order_by("hand_ended_at", "pk")
+        _decide(
+            self, request, ordered, lambda h, by: services.hit_approve(hit=h, by=by)
+        )
+
+
+@admin.register(Month)
+class MonthAdmin(ReadOnlyAdmin):
+    readers = READERS
+    list_display = ["pool", "month", "status", "best_hand", "payout", "approved_by"]
+    list_filter = ["status", "pool"]
+    list_select_related = ["pool__account", "approved_by"]
+    inlines = [AwardInline]
+    actions = ["approve"]
+
+    @admin.display(description=_("pays"))
+    def payout(self, month: Month) -> str:
+        return _money(month.payout_cents, month.pool.account.currency)
+
+    @admin.action(description=_("Approve and book the selected months (manager)"))
+    def approve(self, request: HttpRequest, months: QuerySet[Month]) -> None:
+        _decide(
+            self,
+            request,
+            months.order_by("month"),
+            lambda m, by: services.month_approve(month=m, by=by),
+        )
+
+
+@admin.register(Award)
+class AwardAdmin(ReadOnlyAdmin):
+    readers = (*READERS, Role.CASHIER)
+    list_display = ["id", "pool", "player", "role", "amount", "status", "payable"]
+    list_filter = ["status", "role", "pool"]
+    search_fields = ["player__code"]
+    list_select_related = ["pool__account", "player", "payable"]
+
+    @admin.display(description=_("amount"))
+    def amount(self, award: Award) -> str:
+        return _money(award.amount_cents, award.pool.account.currency)
+
+
+@admin.register(MonthHand)
+class MonthHandAdmin(ReadOnlyAdmin):
+    """The hand-of-the-month standings: best hand first (HM4)."""
+
+    readers = READERS
+    list_display = ["month", "pool", "description", "player", "hand", "ended_at"]
+    list_filter = ["pool", "month"]
+    ordering = ["-month", "-key", "ended_at"]
+    list_select_related = ["pool", "player", "hand__table"]

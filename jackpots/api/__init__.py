@@ -1,0 +1,1 @@
+"""The jackpots' REST endpoints (serializers, views, urls)."""

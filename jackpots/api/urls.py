@@ -1,0 +1,67 @@
+"""The jackpots' endpoints, included under ``/api/v1/jackpots/``."""
+
+from django.urls import path
+
+from jackpots.api import views
+
+urlpatterns = [
+    path("summary", views.SummaryApi.as_view(), name="jackpot-summary"),
+    path("pools", views.PoolListApi.as_view(), name="jackpot-pools"),
+    path("pools/<int:pool_id>", views.PoolDetailApi.as_view(), name="jackpot-pool"),
+    path(
+        "pools/<int:pool_id>/seed",
+        views.PoolSeedApi.as_view(),
+        name="jackpot-pool-seed",
+    ),
+    path(
+        "pools/<int:pool_id>/history",
+        views.PoolHistoryApi.as_view(),
+        name="jackpot-pool-history",
+    ),
+    path(
+        "pools/<int:pool_id>/standings",
+        views.StandingsApi.as_view(),
+        name="jackpot-pool-standings",
+    ),
+    path("categories", views.CategoryListApi.as_view(), name="jackpot-categories"),
+    path(
+        "categories/<slug:code>",
+        views.CategoryDetailApi.as_view(),
+        name="jackpot-category",
+    ),
+    path(
+        "categories/<slug:code>/versions",
+        views.CategoryVersionApi.as_view(),
+        name="jackpot-category-versions",
+    ),
+    path("hits", views.HitListApi.as_view(), name="jackpot-hits"),
+    path("hits/<int:hit_id>", views.HitDetailApi.as_view(), name="jackpot-hit"),
+    path(
+        "hits/<int:hit_id>/verify",
+        views.HitVerifyApi.as_view(),
+        name="jackpot-hit-verify",
+    ),
+    path(
+        "hits/<int:hit_id>/approve",
+        views.HitApproveApi.as_view(),
+        name="jackpot-hit-approve",
+    ),
+    path(
+        "hits/<int:hit_id>/reject",
+        views.HitRejectApi.as_view(),
+        name="jackpot-hit-reject",
+    ),
+    path("months", views.MonthListApi.as_view(), name="jackpot-months"),
+    path("months/<int:month_id>", views.MonthDetailApi.as_view(), name="jackpot-month"),
+    path(
+        "months/<int:month_id>/approve",
+        views.MonthApproveApi.as_view(),
+        name="jackpot-month-approve",
+    ),
+    path(
+        "months/<int:month_id>/reject",
+        views.MonthRejectApi.as_view(),
+        name="jackpot-month-reject",
+    ),
+    path("awards", views.AwardListApi.as_view(), name="jackpot-awards"),
+]

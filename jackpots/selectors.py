@@ -1,0 +1,203 @@
+"""Reads of the jackpots: pool amounts from the ledger, history, standings, lists.
+
+A pool's amount is always its ledger balance (JD6): the accounts' balances, moved
+only by entries in the same statement, which the trial balance checks against the
+sum of the entries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from django.db.models import Q, QuerySet, Sum
+
+from accounting.models import Account, Entry
+from cardroom.models import Hand
+from jackpots.domain.months import standings
+from jackpots.models import Award, Hit, Month, MonthHand, Pool
+
+AWARD_KIND = "jackpot_award"
+
+
+def pool_amount_at(*, pool: Pool, at: datetime) -> int:
+    """Return what a jackpot at ``at`` may pay from: the pool's ledger balance at
+    that moment, less what jackpots booked since took (BB4).
+
+    For a hit, ``at`` is its hand's end: the balance after that hand's drop (the
+    hand is posted at its end time). Awards of earlier hits approved later are
+    taken off, so a second hit is paid from what the first left; drops and seeds
+    after ``at`` belong to the next jackpot.
+    """
+    total = Entry.objects.filter(account_id=pool.account_id).aggregate(
+        s=Sum(
+            "amount_cents",
+            filter=Q(transaction__posted_at__lte=at) | Q(transaction__kind=AWARD_KIND),
+        )
+    )["s"]
+    # A pool is a liability: its balance is the negated sum of its entries.
+    return -(total or 0)
+
+
+@dataclass(frozen=True, slots=True)
+class PoolAmounts:
+    """A pool as the board shows it (JD6)."""
+
+    pool: Pool
+    amount_cents: int
+    reserve_cents: int
+
+
+def pool_amounts(*, pools: QuerySet[Pool]) -> list[PoolAmounts]:
+    """Return each pool's amount and reserve: their ledger balances (JD6)."""
+    rows = list(pools.select_related("account", "reserve_account", "room"))
+    return [
+        PoolAmounts(p, p.account.balance_cents, p.reserve_account.balance_cents)
+        for p in rows
+    ]
+
+
+def board_pools(*, room: str | None = None) -> list[PoolAmounts]:
+    """The pools for the public board, in the rooms' order (WL11, JD6): the active
+    ones, and retired ones while they still hold players' money (JD5)."""
+    pools = Pool.objects.filter(
+        Q(active=True)
+        | Q(account__balance_cents__gt=0)
+        | Q(reserve_account__balance_cents__gt=0)
+    ).order_by("room_id", "pk")
+    if room:
+        pools = pools.filter(room__code=room)
+    return pool_amounts(pools=pools)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryLine:
+    """One posting on a pool's account, with the account's balance after it."""
+
+    kind: str
+    reference: str
+    memo: str
+    posted_at: datetime
+    amount_cents: int
+    balance_cents: int | None
+    transaction: int
+
+
+def pool_history(
+    *,
+    pool: Pool,
+    reserve: bool = False,
+    kind: str | None = None,
+    limit: int = 100,
+    offset: int = 0,
+) -> list[HistoryLine]:
+    """Return the postings on a pool (or its reserve), newest first (JD6).
+
+    Amounts are in the account's normal sign (positive adds to the pool). Without
+    a ``kind`` filter each line carries the balance after it, counted back from
+    the account's balance, so a page costs its own rows and those before it.
+    """
+    account = pool.reserve_account if reserve else pool.account
+    entries = (
+        Entry.objects.filter(account=account)
+        .select_related("transaction")
+        .order_by("-transaction__posted_at", "-transaction_id")
+    )
+    if kind:
+        entries = entries.filter(transaction__kind=kind)
+    rows = list(entries[offset : offset + limit])
+    balance: int | None = None
+    if not kind:
+        newer = sum(entries[:offset].values_list("amount_cents", flat=True))
+        balance = Account.objects.get(pk=account.pk).balance_cents + newer
+    lines = []
+    for e in rows:
+        lines.append(
+            HistoryLine(
+                kind=e.transaction.kind,
+                reference=e.transaction.reference,
+                memo=e.transaction.memo,
+                posted_at=e.transaction.posted_at,
+                amount_cents=-e.amount_cents,
+                balance_cents=balance,
+                transaction=e.transaction_id,
+            )
+        )
+        if balance is not None:
+            balance += e.amount_cents
+    return lines
+
+
+def month_entries(*, pool: Pool, month: date) -> QuerySet[MonthHand]:
+    """The hands of a pool's month, best first, equal hands earlier first (HM2)."""
+    return (
+        MonthHand.objects.filter(
+            pool=pool, month=month, hand__status=Hand.Status.BOOKED
+        )
+        .select_related("player", "hand__table")
+        .order_by("-key", "ended_at", "hand_id", "seat")
+    )
+
+
+def month_best_hands(*, pool: Pool, month: date) -> list[MonthHand]:
+    """The month's best hand, or its tied best hands, earlier first (HM1, HM2)."""
+    best = month_entries(pool=pool, month=month).first()
+    if best is None:
+        return []
+    return list(month_entries(pool=pool, month=month).filter(key=best.key))
+
+
+def month_standings(*, pool: Pool, month: date, limit: int = 10) -> list[MonthHand]:
+    """Each player's best hand of the month, best first: the leader and the
+    standings while the month runs (HM4).
+
+    Read through the standings index, only as far as ``limit`` players.
+    """
+    return standings(
+        month_entries(pool=pool, month=month).iterator(chunk_size=200), limit
+    )
+
+
+def hit_list(*, status: str | None = None, pool: int | None = None) -> QuerySet[Hit]:
+    hits = Hit.objects.select_related(
+        "hand__table",
+        "category",
+        "category_version",
+        "pool",
+        "verified_by",
+        "approved_by",
+        "rejected_by",
+    ).prefetch_related(
+        "awards__player", "awards__pool", "awards__hand__table", "awards__payable"
+    )
+    if status:
+        hits = hits.filter(status=status)
+    if pool:
+        hits = hits.filter(pool_id=pool)
+    return hits
+
+
+def award_list(
+    *, status: str | None = None, player: str | None = None, pool: int | None = None
+) -> QuerySet[Award]:
+    awards = Award.objects.select_related(
+        "player", "pool", "hand__table", "payable"
+    ).order_by("-pk")
+    if status:
+        awards = awards.filter(status=status)
+    if player:
+        awards = awards.filter(player__code=player)
+    if pool:
+        awards = awards.filter(pool_id=pool)
+    return awards
+
+
+def month_list(*, pool: int | None = None) -> QuerySet[Month]:
+    months = Month.objects.select_related(
+        "pool", "closed_by", "approved_by", "rejected_by"
+    ).prefetch_related(
+        "awards__player", "awards__pool", "awards__hand__table", "awards__payable"
+    )
+    if pool:
+        months = months.filter(pool_id=pool)
+    return months

@@ -1,0 +1,159 @@
+"""The month closed by the scheduled task through a real Celery worker (HM3).
+
+A worker process (``celery -A cardroom worker``) runs against the configured broker
+— kombu's filesystem transport here, Redis in CI — and the test database. The hands
+of last month are queued for qualification and the beat schedule's entry for the
+month's close is sent as beat sends it; the worker qualifies the hands, closes the
+month and creates the pending awards. The worker listens on a queue of its own, so
+it takes nothing queued by anyone else.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.db import connection
+
+from cardroom.celery import app as celery_app
+from jackpots import tasks
+from jackpots.models import Hit, Month, QualifiedHand
+from tests.api.floor.conftest import HELSINKI
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def database_url() -> str:
+    """The test database as a URL for the worker's settings (DATABASE_URL)."""
+    params = connection.get_connection_params()
+    name = connection.settings_dict["NAME"]
+    user = quote(params.get("user") or "", safe="")
+    password = params.get("password")
+    login = f"{user}:{quote(password, safe='')}" if password else user
+    host = str(params.get("host") or "")
+    if host.startswith("/"):
+        # A Unix socket folder: django-environ reads it from the path.
+        return f"postgres://{login}@/{quote(host, safe='')}/{name}"
+    port = params.get("port") or 5432
+    return f"postgres://{login}@{host}:{port}/{name}"
+
+
+def last_month() -> date:
+    today = datetime.now(HELSINKI).date().replace(day=1)
+    return (today - timedelta(days=1)).replace(day=1)
+
+
+@pytest.fixture
+def worker(tmp_path):
+    """Start a worker on a queue of its own; stop it when the test ends."""
+    queue = f"jackpots-test-{uuid.uuid4().hex[:8]}"
+    log = tmp_path / "worker.log"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "DATABASE_URL": database_url(),
+        "CONN_MAX_AGE": "0",
+    }
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "cardroom",
+                "worker",
+                "--queues",
+                queue,
+                "--hostname",
+                f"{queue}@%h",
+                "--pool",
+                "solo",
+                "--without-heartbeat",
+                "--without-gossip",
+                "--without-mingle",
+                "--loglevel",
+                "INFO",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        yield queue, process, log
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+def wait_for(condition, *, process, log, seconds: float = 90) -> None:
+    """Poll ``condition`` until it holds, the worker dies or time runs out."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        if process.poll() is not None:
+            pytest.fail(f"the worker stopped:\n{log.read_text()[-4000:]}")
+        time.sleep(0.25)
+    pytest.fail(f"the worker did not finish in time:\n{log.read_text()[-4000:]}")
+
+
+@pytest.mark.broker
+@pytest.mark.django_db(transaction=True)
+def test_the_scheduled_task_closes_last_month_through_a_worker(
+    clock, pools, dealer, settings, worker
+):
+    queue, process, log = worker
+    month = last_month()
+    pools["month"].starts_on = month
+    pools["month"].save(update_fields=["starts_on"])
+    # The hands are queued to the worker's queue below, not by the floor's hook.
+    settings.CARDROOM_HAND_BOOKED = []
+    clock.set(f"{month:%Y-%m}-10T21:00")
+    dealer.ordinary()
+    clock.advance(hours=1)
+    bad_beat = dealer.bad_beat()
+    clock.advance(hours=1)
+    best = dealer.deal("Ac Kc Qc 5s 2d", {1: "Jc Tc", 2: "Ks Kd"})  # royal flush
+    hands = [bad_beat.pk - 1, bad_beat.pk, best.pk]
+
+    for hand_id in hands:
+        tasks.qualify_hand_task.apply_async((hand_id,), queue=queue)
+    # What beat sends at the scheduled time: the entry the app registers when it
+    # is finalized, as in the beat process.
+    celery_app.loader.import_default_modules()
+    celery_app.finalize(auto=True)
+    entry = celery_app.conf.beat_schedule[tasks.CLOSE_MONTHS]
+    assert entry["task"] == tasks.close_months_task.name
+    celery_app.send_task(
+        entry["task"], args=entry["args"], kwargs=entry["kwargs"], queue=queue
+    )
+
+    wait_for(
+        lambda: Month.objects.filter(pool=pools["month"], month=month).exists(),
+        process=process,
+        log=log,
+    )
+    closed = Month.objects.get(pool=pools["month"], month=month)
+    assert closed.status == Month.Status.PENDING
+    assert closed.closed_source == "beat" and closed.closed_by is None
+    assert closed.best_hand == "royal flush"
+    [award] = closed.awards.select_related("player")
+    assert (award.player.code, award.hand_id) == ("P-1", best.pk)
+    assert award.amount_cents == closed.payout_cents == 3 * 25
+    assert QualifiedHand.objects.filter(hand_id__in=hands).count() == 3
+    hit = Hit.objects.get()
+    assert (hit.hand_id, hit.status) == (bad_beat.pk, Hit.Status.PENDING)
+    assert "close_months_task" in log.read_text()
