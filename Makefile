@@ -20,6 +20,7 @@ install: $(STAMP)
 run: install
 	DEBUG=true $(PY) manage.py migrate --no-input
 	DEBUG=true $(PY) manage.py demo_room
+	DEBUG=true $(PY) manage.py demo_jackpots
 	DEBUG=true $(PY) manage.py serve
 
 test: install
