@@ -20,10 +20,10 @@ from __future__ import annotations
 import pgtrigger
 from django.conf import settings
 from django.db import models
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from accounting.domain.cage import receipt_no
+from core.records import append_only, never_deleted, staff_fk
 
 
 class AccountType(models.TextChoices):
@@ -208,28 +208,6 @@ def _room_currency() -> str:
     return settings.CARDROOM_CURRENCY
 
 
-def _staff(verbose_name: Promise, *, optional: bool = False) -> models.ForeignKey:
-    """A staff member who signed something: kept for ever (PROTECT)."""
-    return models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=optional,
-        blank=optional,
-        related_name="+",
-        verbose_name=verbose_name,
-    )
-
-
-def _never_deleted(prefix: str) -> pgtrigger.Protect:
-    return pgtrigger.Protect(name=f"{prefix}_never_deleted", operation=pgtrigger.Delete)
-
-
-def _append_only(prefix: str) -> pgtrigger.Protect:
-    return pgtrigger.Protect(
-        name=f"{prefix}_append_only", operation=pgtrigger.Update | pgtrigger.Delete
-    )
-
-
 class Player(models.Model):
     """A registered player (BI10), known to terminals and the cage by ``code``.
 
@@ -266,9 +244,9 @@ class Player(models.Model):
     id_verified_at = models.DateTimeField(
         _("identity verified at"), null=True, blank=True
     )
-    id_verified_by = _staff(_("identity verified by"), optional=True)
+    id_verified_by = staff_fk(_("identity verified by"), optional=True)
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
-    registered_by = _staff(_("registered by"), optional=True)
+    registered_by = staff_fk(_("registered by"), optional=True)
 
     class Meta:
         verbose_name = _("player")
@@ -283,7 +261,7 @@ class Player(models.Model):
             ),
         ]
         triggers = [
-            _never_deleted("player"),
+            never_deleted("player"),
             pgtrigger.ReadOnly(name="player_code_fixed", fields=["code"]),
         ]
 
@@ -337,7 +315,7 @@ class Cage(models.Model):
             ),
         ]
         triggers = [
-            _never_deleted("cage"),
+            never_deleted("cage"),
             pgtrigger.ReadOnly(name="cage_identity_fixed", fields=["code", "currency"]),
         ]
 
@@ -379,7 +357,7 @@ class Shift(models.Model):
     counted_cash_cents = models.BigIntegerField(_("counted cash"), null=True)
     counted_chips_cents = models.BigIntegerField(_("counted chips"), null=True)
     needs_sign_off = models.BooleanField(_("needs sign-off"), default=False)
-    signed_off_by = _staff(_("signed off by"), optional=True)
+    signed_off_by = staff_fk(_("signed off by"), optional=True)
     signed_off_at = models.DateTimeField(_("signed off"), null=True, blank=True)
     sign_off_note = models.CharField(_("sign-off note"), max_length=500, blank=True)
 
@@ -435,7 +413,7 @@ class Shift(models.Model):
             ),
         ]
         triggers = [
-            _never_deleted("shift"),
+            never_deleted("shift"),
             pgtrigger.FSM(
                 name="shift_status_moves_forward",
                 field="status",
@@ -504,8 +482,8 @@ class Payable(models.Model):
         help_text=_("What it is for: bad beat hit 12, hand of the month 2026-11…"),
     )
     memo = models.CharField(_("memo"), max_length=500, blank=True)
-    approved_by = _staff(_("approved by"))
-    created_by = _staff(_("created by"), optional=True)
+    approved_by = staff_fk(_("approved by"))
+    created_by = staff_fk(_("created by"), optional=True)
     booking = models.ForeignKey(
         Transaction,
         on_delete=models.PROTECT,
@@ -542,7 +520,7 @@ class Payable(models.Model):
             ),
         ]
         triggers = [
-            _never_deleted("payable"),
+            never_deleted("payable"),
             pgtrigger.FSM(
                 name="payable_paid_once",
                 field="status",
@@ -608,7 +586,7 @@ class Receipt(models.Model):
         verbose_name=_("award paid"),
     )
     player_signed = models.BooleanField(_("signed by the player"), default=False)
-    issued_by = _staff(_("cashier"))
+    issued_by = staff_fk(_("cashier"))
     issued_at = models.DateTimeField(_("issued"))
 
     class Meta:
@@ -642,7 +620,7 @@ class Receipt(models.Model):
                 ),
             ),
         ]
-        triggers = [_append_only("receipt")]
+        triggers = [append_only("receipt")]
 
     def __str__(self) -> str:
         return self.no
@@ -690,7 +668,7 @@ class CashTransaction(models.Model):
             ),
         ]
         indexes = [models.Index(fields=["player", "gaming_day"])]
-        triggers = [_append_only("cash_transaction")]
+        triggers = [append_only("cash_transaction")]
 
     def __str__(self) -> str:
         return f"{self.gaming_day} {self.kind} {self.amount_cents}"
@@ -721,7 +699,7 @@ class TableSlip(models.Model):
     )
     table = models.CharField(_("table"), max_length=16)
     amount_cents = models.BigIntegerField(_("amount"))
-    requested_by = _staff(_("requested by (floor)"))
+    requested_by = staff_fk(_("requested by (floor)"))
     requested_at = models.DateTimeField(_("requested"))
     shift = models.ForeignKey(
         Shift,
@@ -731,7 +709,7 @@ class TableSlip(models.Model):
         related_name="slips",
         verbose_name=_("shift"),
     )
-    issued_by = _staff(_("issued by (cashier)"), optional=True)
+    issued_by = staff_fk(_("issued by (cashier)"), optional=True)
     issued_at = models.DateTimeField(_("issued"), null=True, blank=True)
     transaction = models.OneToOneField(
         Transaction,
@@ -779,7 +757,7 @@ class TableSlip(models.Model):
             ),
         ]
         triggers = [
-            _never_deleted("slip"),
+            never_deleted("slip"),
             pgtrigger.FSM(
                 name="slip_issued_once",
                 field="status",
@@ -837,7 +815,7 @@ class BoxCount(models.Model):
     recorded_cents = models.BigIntegerField(_("recorded"))
     counted_cents = models.BigIntegerField(_("counted"))
     variance_cents = models.BigIntegerField(_("variance"))
-    counted_by = _staff(_("counted by"))
+    counted_by = staff_fk(_("counted by"))
     counted_at = models.DateTimeField(_("counted"))
     transaction = models.OneToOneField(
         Transaction,
@@ -869,7 +847,7 @@ class BoxCount(models.Model):
                 name="box_count_adds_up",
             ),
         ]
-        triggers = [_append_only("box_count")]
+        triggers = [append_only("box_count")]
 
     def __str__(self) -> str:
         return f"{self.gaming_day} {self.table} {self.box}"

@@ -13,29 +13,14 @@ from __future__ import annotations
 
 import pghistory
 import pgtrigger
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounting.models import Account, Payable, Player, Transaction
 from cardroom.models import Hand, Room
+from core.records import never_deleted, staff_fk
 
 _CODE_REGEX = r"^[a-z0-9][a-z0-9_-]*$"
-
-
-def _staff(verbose_name: str, *, optional: bool = True) -> models.ForeignKey:
-    return models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=optional,
-        blank=optional,
-        related_name="+",
-        verbose_name=verbose_name,
-    )
-
-
-def _never_deleted(prefix: str) -> pgtrigger.Protect:
-    return pgtrigger.Protect(name=f"{prefix}_never_deleted", operation=pgtrigger.Delete)
 
 
 @pghistory.track()
@@ -121,7 +106,7 @@ class Pool(models.Model):
         verbose_name=_("reserve account"),
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    created_by = _staff(_("created by"))
+    created_by = staff_fk(_("created by"), optional=True)
 
     class Meta:
         verbose_name = _("jackpot pool")
@@ -151,7 +136,7 @@ class Pool(models.Model):
             ),
         ]
         triggers = [
-            _never_deleted("pool"),
+            never_deleted("pool"),
             pgtrigger.ReadOnly(
                 name="pool_identity_fixed",
                 fields=["room", "code", "kind", "account", "reserve_account"],
@@ -174,7 +159,7 @@ class Category(models.Model):
         verbose_name_plural = _("bad-beat categories")
         ordering = ["code"]
         triggers = [
-            _never_deleted("category"),
+            never_deleted("category"),
             pgtrigger.ReadOnly(name="category_code_fixed", fields=["code"]),
         ]
 
@@ -217,7 +202,7 @@ class CategoryVersion(models.Model):
     table_part = models.PositiveSmallIntegerField(_("table's part"))
     note = models.CharField(_("why"), max_length=500, blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
-    created_by = _staff(_("created by"))
+    created_by = staff_fk(_("created by"), optional=True)
 
     class Meta:
         verbose_name = _("category version")
@@ -319,12 +304,12 @@ class Hit(models.Model):
     pool_cents = models.BigIntegerField(_("pool at the hand"))
     payout_cents = models.BigIntegerField(_("pays"))
     found_at = models.DateTimeField(_("found"))
-    verified_by = _staff(_("verified by"))
+    verified_by = staff_fk(_("verified by"), optional=True)
     verified_at = models.DateTimeField(_("verified"), null=True, blank=True)
     verification_note = models.CharField(_("verification"), max_length=500, blank=True)
-    approved_by = _staff(_("approved by"))
+    approved_by = staff_fk(_("approved by"), optional=True)
     approved_at = models.DateTimeField(_("approved"), null=True, blank=True)
-    rejected_by = _staff(_("rejected by"))
+    rejected_by = staff_fk(_("rejected by"), optional=True)
     rejected_at = models.DateTimeField(_("rejected"), null=True, blank=True)
     rejection_reason = models.CharField(_("why rejected"), max_length=500, blank=True)
     booking = models.OneToOneField(
@@ -394,7 +379,7 @@ class Hit(models.Model):
             ),
         ]
         triggers = [
-            _never_deleted("hit"),
+            never_deleted("hit"),
             pgtrigger.FSM(
                 name="hit_status_forward",
                 field="status",
@@ -447,16 +432,16 @@ class Month(models.Model):
     payout_cents = models.BigIntegerField(_("pays"))
     best_hand = models.CharField(_("best hand"), max_length=120, blank=True)
     closed_at = models.DateTimeField(_("closed"))
-    closed_by = _staff(_("closed by"))
+    closed_by = staff_fk(_("closed by"), optional=True)
     closed_source = models.CharField(
         _("closed by process"),
         max_length=32,
         blank=True,
         help_text=_("The scheduled task or the command, when no person closed it."),
     )
-    approved_by = _staff(_("approved by"))
+    approved_by = staff_fk(_("approved by"), optional=True)
     approved_at = models.DateTimeField(_("approved"), null=True, blank=True)
-    rejected_by = _staff(_("rejected by"))
+    rejected_by = staff_fk(_("rejected by"), optional=True)
     rejected_at = models.DateTimeField(_("rejected"), null=True, blank=True)
     rejection_reason = models.CharField(_("why rejected"), max_length=500, blank=True)
     booking = models.OneToOneField(
@@ -524,7 +509,7 @@ class Month(models.Model):
             ),
         ]
         triggers = [
-            _never_deleted("month"),
+            never_deleted("month"),
             pgtrigger.FSM(
                 name="month_status_forward",
                 field="status",
@@ -677,7 +662,7 @@ class Award(models.Model):
             ),
         ]
         triggers = [
-            _never_deleted("award"),
+            never_deleted("award"),
             pgtrigger.FSM(
                 name="award_status_forward",
                 field="status",

@@ -6,29 +6,12 @@ the scheduled sweep), when, why (the rule and a reason) and what it touched.
 
 from __future__ import annotations
 
-import pgtrigger
-from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.records import append_only, staff_fk
+
 ACTIVE = ("waiting", "called")
-
-
-def _staff(verbose_name: str | None = None) -> models.ForeignKey:
-    return models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=verbose_name,
-    )
-
-
-def _append_only(name: str) -> pgtrigger.Protect:
-    return pgtrigger.Protect(
-        name=f"{name}_append_only", operation=pgtrigger.Update | pgtrigger.Delete
-    )
 
 
 class WaitingList(models.Model):
@@ -109,7 +92,7 @@ class Entry(models.Model):
         _("status"), max_length=8, choices=Status.choices, default=Status.WAITING
     )
     joined_at = models.DateTimeField(_("joined"))
-    joined_by = _staff(_("added by"))
+    joined_by = staff_fk(_("added by"), optional=True)
     draw_no = models.PositiveSmallIntegerField(_("place in the draw"), null=True)
     table = models.ForeignKey(
         "cardroom.Table",
@@ -222,12 +205,12 @@ class TableBreak(models.Model):
     at = models.DateTimeField(_("broken at"))
     seed = models.BigIntegerField(_("draw seed"))
     order = models.JSONField(_("draw"))
-    by = _staff(_("broken by"))
+    by = staff_fk(_("broken by"), optional=True)
 
     class Meta:
         verbose_name = _("broken table")
         verbose_name_plural = _("broken tables")
-        triggers = [_append_only("table_break")]
+        triggers = [append_only("table_break")]
 
     def __str__(self) -> str:
         return f"{self.table_id} {self.at:%H:%M}"
@@ -249,9 +232,9 @@ class MustMove(models.Model):
         verbose_name=_("main game"),
     )
     started_at = models.DateTimeField(_("started"))
-    started_by = _staff(_("started by"))
+    started_by = staff_fk(_("started by"), optional=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
-    ended_by = _staff(_("ended by"))
+    ended_by = staff_fk(_("ended by"), optional=True)
 
     class Meta:
         verbose_name = _("must-move game")
@@ -286,7 +269,7 @@ class Bar(models.Model):
     entry = models.ForeignKey(
         Entry, on_delete=models.PROTECT, related_name="+", null=True, blank=True
     )
-    by = _staff(_("recorded by"))
+    by = staff_fk(_("recorded by"), optional=True)
 
     class Meta:
         verbose_name = _("bar from a game")
@@ -296,7 +279,7 @@ class Bar(models.Model):
                 condition=models.Q(until__gt=models.F("since")), name="bar_ends_later"
             ),
         ]
-        triggers = [_append_only("bar")]
+        triggers = [append_only("bar")]
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.game} → {self.until:%H:%M}"
@@ -332,9 +315,9 @@ class Lockup(models.Model):
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
     note = models.CharField(_("note"), max_length=200, blank=True)
     locked_at = models.DateTimeField(_("locked"))
-    locked_by = _staff(_("locked by"))
+    locked_by = staff_fk(_("locked by"), optional=True)
     released_at = models.DateTimeField(_("released"), null=True, blank=True)
-    released_by = _staff(_("released by"))
+    released_by = staff_fk(_("released by"), optional=True)
     release = models.CharField(
         _("why released"), max_length=16, choices=Release.choices, blank=True
     )
@@ -370,9 +353,9 @@ class KeptApart(models.Model):
     )
     reason = models.CharField(_("reason"), max_length=300)
     created_at = models.DateTimeField(_("since"))
-    created_by = _staff(_("decided by"))
+    created_by = staff_fk(_("decided by"), optional=True)
     ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
-    ended_by = _staff(_("ended by"))
+    ended_by = staff_fk(_("ended by"), optional=True)
 
     class Meta:
         verbose_name = _("pair kept apart")
@@ -414,7 +397,7 @@ class TimeCollection(models.Model):
     charged = models.JSONField(_("charged"))
     exempt = models.JSONField(_("exempt"))
     total_cents = models.BigIntegerField(_("total"))
-    by = _staff(_("collected by"))
+    by = staff_fk(_("collected by"), optional=True)
     source = models.CharField(_("source"), max_length=64, blank=True)
 
     class Meta:
@@ -430,7 +413,7 @@ class TimeCollection(models.Model):
                 name="time_amounts_and_period",
             ),
         ]
-        triggers = [_append_only("time_collection")]
+        triggers = [append_only("time_collection")]
 
     def __str__(self) -> str:
         return f"{self.table_id} {self.period_start:%H:%M}"
@@ -490,7 +473,7 @@ class Event(models.Model):
         null=True,
         blank=True,
     )
-    by = _staff(_("by"))
+    by = staff_fk(_("by"), optional=True)
     source = models.CharField(
         _("source"),
         max_length=64,
@@ -502,7 +485,7 @@ class Event(models.Model):
         verbose_name = _("waiting list event")
         verbose_name_plural = _("waiting list events")
         ordering = ["at", "pk"]
-        triggers = [_append_only("waitlist_event")]
+        triggers = [append_only("waitlist_event")]
 
     def __str__(self) -> str:
         return f"{self.at:%H:%M:%S} {self.kind}"
