@@ -31,10 +31,26 @@ def _currency(currency: str | None) -> str:
     return currency or settings.CARDROOM_CURRENCY
 
 
+CHIP_FLOAT = "equity:chip_float"
+RAKE_REVENUE = "revenue:rake"
+
+
+def player_stack_code(*, player: str, table: str) -> str:
+    return f"player:{player}:table:{table}"
+
+
+def table_rake_box_code(*, table: str) -> str:
+    return f"table:{table}:rake_box"
+
+
+def table_jackpot_box_code(*, table: str) -> str:
+    return f"table:{table}:jackpot_box"
+
+
 def chip_float(*, currency: str | None = None) -> Account:
     """Equity matching the chips in the house's hands at face value."""
     return account_get_or_open(
-        code="equity:chip_float",
+        code=CHIP_FLOAT,
         name="Chip float (house chips at face value)",
         type=AccountType.EQUITY,
         currency=_currency(currency),
@@ -120,7 +136,7 @@ def table_drop_box(*, table: str, currency: str | None = None) -> Account:
 def table_rake_box(*, table: str, currency: str | None = None) -> Account:
     """Asset: the rake chips taken at a table, until counted (CA4)."""
     return account_get_or_open(
-        code=f"table:{table}:rake_box",
+        code=table_rake_box_code(table=table),
         name=f"Table {table} rake box",
         type=AccountType.ASSET,
         currency=_currency(currency),
@@ -131,7 +147,7 @@ def table_rake_box(*, table: str, currency: str | None = None) -> Account:
 def table_jackpot_box(*, table: str, currency: str | None = None) -> Account:
     """Asset: the jackpot drop chips taken at a table, until counted (JD1, CA4)."""
     return account_get_or_open(
-        code=f"table:{table}:jackpot_box",
+        code=table_jackpot_box_code(table=table),
         name=f"Table {table} jackpot box",
         type=AccountType.ASSET,
         currency=_currency(currency),
@@ -153,7 +169,7 @@ def player_chips(*, player: str, currency: str | None = None) -> Account:
 def player_stack(*, player: str, table: str, currency: str | None = None) -> Account:
     """Liability: a player's stack on a table (BI3 table stakes, HS6)."""
     return account_get_or_open(
-        code=f"player:{player}:table:{table}",
+        code=player_stack_code(player=player, table=table),
         name=f"Player {player} stack at {table}",
         type=AccountType.LIABILITY,
         currency=_currency(currency),
@@ -164,7 +180,7 @@ def player_stack(*, player: str, table: str, currency: str | None = None) -> Acc
 def rake_revenue(*, currency: str | None = None) -> Account:
     """Revenue: pot rake (RK1–RK3, RK7)."""
     return account_get_or_open(
-        code="revenue:rake",
+        code=RAKE_REVENUE,
         name="Rake revenue",
         type=AccountType.REVENUE,
         currency=_currency(currency),

@@ -186,6 +186,7 @@ def transaction_post(
     reference: str = "",
     memo: str = "",
     external_id: str | None = None,
+    external_id_is_new: bool = False,
     approved_by: AbstractBaseUser | None = None,
     reverses: Transaction | None = None,
     posted_at: datetime | None = None,
@@ -203,7 +204,7 @@ def transaction_post(
     """
     netted = _net(legs)
     _check(netted)
-    if external_id is not None:
+    if external_id is not None and not external_id_is_new:
         existing = Transaction.objects.filter(external_id=external_id).first()
         if existing is not None:
             return _same_or_conflict(existing, netted)

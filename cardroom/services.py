@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -492,6 +492,35 @@ def seat_leave(
 # Hands ------------------------------------------------------------------------------
 
 
+def _hand_accounts(table: Table, players: list[str]) -> dict[str, Account]:
+    """Fetch, in one query, the accounts a hand at ``table`` moves that are open.
+
+    The chart opens the others on first use (the first hand of a seat or table).
+    """
+    codes = [chart.player_stack_code(player=p, table=table.code) for p in players]
+    codes += [
+        chart.RAKE_REVENUE,
+        chart.CHIP_FLOAT,
+        chart.table_rake_box_code(table=table.code),
+        chart.table_jackpot_box_code(table=table.code),
+    ]
+    return Account.objects.in_bulk(codes, field_name="code")
+
+
+def _sessions_update(sessions: list[SeatSession]) -> None:
+    """Write the sessions' new stacks and last hand in one statement."""
+    if not sessions:
+        return
+    rows = ", ".join(["(%s::bigint, %s::bigint, %s::bigint)"] * len(sessions))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {SeatSession._meta.db_table} AS s SET stack_cents = v.stack,"  # noqa: S608
+            f" last_hand_no = v.hand_no FROM (VALUES {rows}) AS v (id, stack, hand_no)"
+            " WHERE s.id = v.id",
+            [x for s in sessions for x in (s.pk, s.stack_cents, s.last_hand_no)],
+        )
+
+
 def _fingerprint(record: dict[str, Any]) -> str:
     return hashlib.sha256(
         json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
@@ -535,7 +564,14 @@ def hand_record(
     fingerprint = _fingerprint(record)
     table = _open_table(table_code)
     hand_no = record.get("hand_no")
-    existing = Hand.objects.filter(table=table, hand_no=hand_no).first()
+    # Hand numbers increase at a table: a number above the last one is new, so the
+    # natural key needs a look only for a number at or below it (a repeat).
+    last = table.hands.aggregate(n=Max("hand_no"))["n"]
+    existing = (
+        Hand.objects.filter(table=table, hand_no=hand_no).first()
+        if last is not None and isinstance(hand_no, int) and hand_no <= last
+        else None
+    )
     if existing is not None:
         if existing.record_hash != fingerprint:
             raise Conflict(
@@ -560,7 +596,6 @@ def hand_record(
     except HandError as error:
         raise hand_refusal(error) from error
 
-    last = table.hands.aggregate(n=Max("hand_no"))["n"]
     if last is not None and parsed.hand_no <= last:
         raise Conflict(
             _("Hand numbers increase at a table; the last was %(n)d.") % {"n": last},
@@ -631,13 +666,16 @@ def hand_record(
         participants=settlement["participants"],
         source=source,
     )
+    accounts = _hand_accounts(table, [s.player.code for s in sessions.values()])
     legs: list[Leg] = []
     seat_rows = []
     for row in settlement["seats"]:
         session = sessions[row["seat"]]
         returned, got = row["returned"], paid.get(row["seat"], 0)
         final = row["stack"] - row["put_in"] + returned + got
-        account = chart.player_stack(player=session.player.code, table=table.code)
+        account = accounts.get(
+            chart.player_stack_code(player=session.player.code, table=table.code)
+        ) or chart.player_stack(player=session.player.code, table=table.code)
         legs.append(Leg(account, row["put_in"] - returned - got))
         drift = row["stack"] - session.stack_cents
         if drift:
@@ -674,18 +712,34 @@ def hand_record(
         session.stack_cents = final
         session.last_hand_no = parsed.hand_no
     rake, drop = settlement["rake"], settlement["jackpot_drop"]
+    chip_float = accounts.get(chart.CHIP_FLOAT) or chart.chip_float()
     if rake:
         legs += [
-            Leg(chart.rake_revenue(), -rake),
-            Leg(chart.table_rake_box(table=table.code), rake),
-            Leg(chart.chip_float(), -rake),
+            Leg(accounts.get(chart.RAKE_REVENUE) or chart.rake_revenue(), -rake),
+            Leg(
+                accounts.get(chart.table_rake_box_code(table=table.code))
+                or chart.table_rake_box(table=table.code),
+                rake,
+            ),
+            Leg(chip_float, -rake),
         ]
     if drop:
         legs += hooks.jackpot_drop_legs(room=table.room, table=table, amount_cents=drop)
         legs += [
-            Leg(chart.table_jackpot_box(table=table.code), drop),
-            Leg(chart.chip_float(), -drop),
+            Leg(
+                accounts.get(chart.table_jackpot_box_code(table=table.code))
+                or chart.table_jackpot_box(table=table.code),
+                drop,
+            ),
+            Leg(chip_float, -drop),
         ]
+    HandSeat.objects.bulk_create(seat_rows)
+    _sessions_update(list(sessions.values()))
+    HandException.objects.bulk_create(
+        HandException(hand=hand, kind=e["code"], details=e) for e in exceptions
+    )
+    # Last: the entries lock the accounts every table's hands move (chip float,
+    # rake revenue, jackpot pools) until the commit, so they go in just before it.
     if any(leg.amount_cents for leg in legs):
         hand.ledger_transaction = transaction_post(
             kind="hand",
@@ -694,14 +748,10 @@ def hand_record(
             source=source if by is None else "",
             reference=str(hand),
             external_id=f"hand:{table.code}:{parsed.hand_no}",
+            external_id_is_new=True,
             posted_at=ended,
         )
         hand.save(update_fields=["ledger_transaction"])
-    HandSeat.objects.bulk_create(seat_rows)
-    SeatSession.objects.bulk_update(sessions.values(), ["stack_cents", "last_hand_no"])
-    HandException.objects.bulk_create(
-        HandException(hand=hand, kind=e["code"], details=e) for e in exceptions
-    )
     hooks.after_hand_booked(hand.pk)
     return hand, True
 

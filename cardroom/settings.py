@@ -88,7 +88,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "pghistory.middleware.HistoryMiddleware",
+    "core.history.HistoryMiddleware",
     # Last, so it sees the lockout flag set while authenticating.
     "axes.middleware.AxesMiddleware",
 ]
