@@ -8,6 +8,8 @@ COPY core core
 COPY accounting accounting
 COPY jackpots jackpots
 COPY waitlist waitlist
+COPY reports reports
+COPY locale locale
 COPY manage.py ./
 RUN pip install --no-cache-dir . \
     && SECRET_KEY=build DATABASE_URL=postgres://build@localhost/build \

@@ -75,6 +75,7 @@ INSTALLED_APPS = [
     "cardroom",
     "jackpots",
     "waitlist",
+    "reports",
 ]
 
 MIDDLEWARE = [

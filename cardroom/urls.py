@@ -12,6 +12,7 @@ api_v1 = [
     path("auth/logout", core_views.LogoutApi.as_view(), name="logout"),
     path("cage/", include("accounting.api.urls")),
     path("jackpots/", include("jackpots.api.urls")),
+    path("reports/", include("reports.api.urls")),
     path("", include("accounting.api.player_urls")),
     path("waitlist/", include("waitlist.api.urls")),
     path("", include("waitlist.api.root_urls")),

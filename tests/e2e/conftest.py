@@ -6,4 +6,3 @@ from __future__ import annotations
 from tests.api.floor.conftest import stock_tray
 
 __all__ = ["stock_tray"]
-

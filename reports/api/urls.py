@@ -1,0 +1,15 @@
+"""The reports' endpoints, included under ``/api/v1/reports/``."""
+
+from django.urls import path
+
+from reports.api import views
+
+urlpatterns = [
+    path("", views.ReportListApi.as_view(), name="reports"),
+    path("<int:report_id>", views.ReportDetailApi.as_view(), name="report"),
+    path(
+        "<int:report_id>/<str:fmt>",
+        views.ReportFileApi.as_view(),
+        name="report-file",
+    ),
+]

@@ -1,0 +1,258 @@
+"""The reports' REST endpoints (API.md "Auditor"): list, read, download, produce.
+
+Thin views: validate, call one service or selector, shape the answer. Auditors and
+managers read every report and may have one produced for a finished period; only a
+manager may ask for a new version of a stored one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from core.api.errors import ApiError
+from core.api.permissions import IsAuditor
+from reports import services
+from reports.models import Report
+from reports.render import FORMATS, render
+
+KINDS = ", ".join(Report.Kind.values)
+
+
+def kind_field(**kwargs: Any) -> serializers.RegexField:
+    """A report kind. Not a ChoiceField: its enum would collide in the schema with
+    the other apps' fields named ``kind``."""
+    return serializers.RegexField(
+        "^(" + "|".join(Report.Kind.values) + ")$",
+        help_text=_("The report: %(kinds)s.") % {"kinds": KINDS},
+        **kwargs,
+    )
+
+
+class ReportSerializer(serializers.ModelSerializer):
+    """A stored report's identity, without its figures."""
+
+    kind = kind_field()
+    generated_by = serializers.SerializerMethodField()
+    files = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Report
+        ref_name = "Report"
+        fields = [
+            "id",
+            "kind",
+            "period_start",
+            "period_end",
+            "version",
+            "reason",
+            "generated_at",
+            "generated_by",
+            "source",
+            "digest",
+            "checks_total",
+            "checks_failed",
+            "duration_ms",
+            "files",
+        ]
+
+    def get_generated_by(self, report: Report) -> str | None:
+        user = report.generated_by
+        return None if user is None else user.get_username()
+
+    def get_files(self, report: Report) -> dict[str, str]:
+        return {fmt: f"/api/v1/reports/{report.pk}/{fmt}" for fmt in FORMATS}
+
+
+class ReportDataSerializer(ReportSerializer):
+    """A stored report with its figures (sections, checks, charts)."""
+
+    data = serializers.JSONField()
+
+    class Meta(ReportSerializer.Meta):
+        ref_name = "ReportWithData"
+        fields = [*ReportSerializer.Meta.fields, "data"]
+
+
+class OutcomeSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "ReportOutcome"
+
+    created = serializers.BooleanField(
+        help_text="False when the period's report was stored already."
+    )
+    detail = serializers.CharField()
+    report = ReportSerializer()
+
+
+class ReportListApi(APIView):
+    """Stored reports, newest period first; produce one for a finished period."""
+
+    permission_classes = [IsAuditor]
+
+    class FilterSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "ReportFilter"
+
+        kind = kind_field(required=False)
+        day = serializers.DateField(
+            required=False, help_text=_("Reports whose period includes this day.")
+        )
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "ReportInput"
+
+        kind = kind_field()
+        first = serializers.DateField(
+            required=False, help_text=_("The first gaming day.")
+        )
+        last = serializers.DateField(
+            required=False, help_text=_("The last gaming day (default: first).")
+        )
+        month = serializers.RegexField(
+            r"^\d{4}-\d{2}$",
+            required=False,
+            help_text=_("Instead of first and last: a calendar month, 2026-11."),
+        )
+        new_version = serializers.BooleanField(
+            default=False, help_text=_("Managers only: store a new version.")
+        )
+        reason = serializers.CharField(
+            max_length=500, required=False, allow_blank=True, default=""
+        )
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if "month" in attrs:
+                first, last = services.month_bounds(
+                    serializers.DateField().to_internal_value(attrs["month"] + "-01")
+                )
+                attrs["first"], attrs["last"] = first, last
+            if "first" not in attrs:
+                raise serializers.ValidationError(
+                    {"first": _("Give the first gaming day or a month.")}
+                )
+            return attrs
+
+    @extend_schema(
+        parameters=[FilterSerializer],
+        responses={200: ReportSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        reports = Report.objects.select_related("generated_by").defer("data")
+        if "kind" in filters.validated_data:
+            reports = reports.filter(kind=filters.validated_data["kind"])
+        if "day" in filters.validated_data:
+            day = filters.validated_data["day"]
+            reports = reports.filter(period_start__lte=day, period_end__gte=day)
+        paginator = LimitOffsetPagination()
+        page = paginator.paginate_queryset(reports, request, view=self)
+        return paginator.get_paginated_response(ReportSerializer(page, many=True).data)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: OutcomeSerializer, 200: OutcomeSerializer},
+    )
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        outcome = services.report_generate(
+            kind=v["kind"],
+            first=v["first"],
+            last=v.get("last"),
+            source="api",
+            by=request.user,
+            new_version=v["new_version"],
+            reason=v["reason"],
+        )
+        body = {
+            "created": outcome.created,
+            "detail": outcome.detail,
+            "report": ReportSerializer(outcome.report).data,
+        }
+        return Response(
+            body, status=status.HTTP_201_CREATED if outcome.created else 200
+        )
+
+
+class ReportDetailApi(APIView):
+    """A stored report with its figures."""
+
+    permission_classes = [IsAuditor]
+
+    @extend_schema(responses={200: ReportDataSerializer})
+    def get(self, request: Request, report_id: int) -> Response:
+        report = get_object_or_404(
+            Report.objects.select_related("generated_by"), pk=report_id
+        )
+        return Response(ReportDataSerializer(report).data)
+
+
+def meta_of(report: Report) -> dict[str, str]:
+    """The identity printed at the head of every file of ``report``."""
+    by = report.generated_by.get_username() if report.generated_by else report.source
+    meta = {
+        "report": f"#{report.pk} {report.get_kind_display()} {report.period_label}",
+        "version": str(report.version),
+        "generated": f"{report.generated_at.isoformat(timespec='seconds')} by {by}",
+        "digest": f"sha256 {report.digest}",
+    }
+    if report.reason:
+        meta["reason"] = report.reason
+    return meta
+
+
+def file_response(report: Report, fmt: str) -> HttpResponse:
+    """Answer ``report`` as a file download in ``fmt`` (csv, xlsx, pdf)."""
+    content = render(report.data, fmt, meta=meta_of(report))
+    response = HttpResponse(content, content_type=FORMATS[fmt])
+    name = f"{report.kind}-{report.period_label}-v{report.version}.{fmt}"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+class ReportFileApi(APIView):
+    """A stored report as a CSV, XLSX or PDF file (the PDF with its charts)."""
+
+    permission_classes = [IsAuditor]
+
+    @extend_schema(
+        operation_id="api_v1_reports_file",
+        parameters=[
+            OpenApiParameter(
+                "fmt", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(FORMATS)
+            )
+        ],
+        responses={
+            (200, "application/octet-stream"): OpenApiResponse(
+                response=OpenApiTypes.BINARY,
+                description="text/csv, XLSX or application/pdf",
+            )
+        },
+    )
+    def get(self, request: Request, report_id: int, fmt: str) -> HttpResponse:
+        if fmt not in FORMATS:
+            raise ApiError(
+                _("Reports are files of these formats: %(f)s.")
+                % {"f": ", ".join(FORMATS)},
+                code="unknown_format",
+                status_code=404,
+                allowed={"formats": list(FORMATS)},
+            )
+        report = get_object_or_404(
+            Report.objects.select_related("generated_by"), pk=report_id
+        )
+        return file_response(report, fmt)

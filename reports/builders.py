@@ -1,0 +1,911 @@
+"""The three reports, assembled from the selectors into stored documents.
+
+Each builder returns the JSON document of :mod:`reports.document`: sections of
+figures, the reconciliation checks that tie them to the ledger, and chart data.
+``progress`` is told the name of each section as it is done (the management
+commands show it as a progress bar).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+
+from accounting.domain.cage import DrawerMovements
+from accounting.domain.money import Money
+from accounting.models import Receipt, Shift, TableSlip
+from cardroom.models import StackMovement
+from reports import jackpot_sources
+from reports import selectors as q
+from reports.document import BOOL, INT, MONEY, TEXT, Checks, Column, Section
+from reports.selectors import HAND_KINDS, AccountMovements, Period
+
+Progress = Callable[[str], None]
+CASH, CHIPS = StackMovement.Method.CASH, StackMovement.Method.CHIPS
+
+
+def _quiet(step: str) -> None:
+    """No progress to show."""
+
+
+def _document(
+    *,
+    kind: str,
+    title: str,
+    period: Period,
+    now: datetime,
+    sections: list[Section],
+    charts: list[dict[str, Any]],
+) -> dict[str, Any]:
+    return {
+        "kind": kind,
+        "title": title,
+        "period": {
+            "first": period.first.isoformat(),
+            "last": period.last.isoformat(),
+            "start": period.start.isoformat(),
+            "end": period.end.isoformat(),
+        },
+        "room": {
+            "name": str(period.room.name),
+            "time_zone": period.room.time_zone,
+            "cutoff_hour": period.room.gaming_day_cutoff_hour,
+        },
+        "currency": period.room.currency,
+        "as_of": now.isoformat(),
+        "sections": [s.as_json() for s in sections],
+        "charts": charts,
+    }
+
+
+def _hours(room_cutoff: int) -> list[int]:
+    """The local hours of a gaming day in order, from the cut-off (BI8)."""
+    return [(room_cutoff + h) % 24 for h in range(24)]
+
+
+# --- Jackpot funds (shared by the daily audit and the jackpot report) ---------------
+
+
+def jackpot_funds(
+    ledger: dict[str, AccountMovements], checks: Checks
+) -> tuple[Section, int]:
+    """Reconcile each jackpot account: opening + drops + in − out = closing (JD5).
+
+    ``closing`` is from the entries up to the period's end; the ledger's figure is
+    the cached balance less what was posted after the end. Returns the section and
+    the drops of the period over all jackpot accounts (raw credits, as cents).
+    """
+    section = Section(
+        key="jackpot_funds",
+        title=_("Jackpot fund reconciliation"),
+        columns=[
+            Column("account", _("account")),
+            Column("opening", _("opening"), MONEY),
+            Column("drops", _("drops"), MONEY),
+            Column("awards", _("awards and other out"), MONEY),
+            Column("other_in", _("other in"), MONEY),
+            Column("closing", _("closing"), MONEY),
+            Column("ledger_closing", _("ledger balance at end"), MONEY),
+            Column("out_by_kind", _("out by kind")),
+        ],
+        note=_(
+            "opening + drops + other in − awards and other out = closing, per "
+            "account, from the entries; checked against the account's balance."
+        ),
+    )
+    total_drops = 0
+    for code, account in sorted(ledger.items()):
+        if not code.startswith("jackpot:"):
+            continue
+        # Liabilities: a credit (negative entry) adds to the fund.
+        drops = -account.net(*HAND_KINDS)
+        debit, credit = account.net_except(*HAND_KINDS)
+        out_kinds = ", ".join(
+            f"{k} {Money(d, account.currency)}"
+            for k, (d, _c) in sorted(account.by_kind.items())
+            if k not in HAND_KINDS and d
+        )
+        closing = account.opening + drops - credit - debit
+        section.add(
+            account=code,
+            opening=account.opening,
+            drops=drops,
+            awards=debit,
+            other_in=-credit,
+            closing=closing,
+            ledger_closing=account.closing_from_cache,
+            out_by_kind=out_kinds,
+        )
+        if account.cache_checked:
+            # Otherwise the balance at the end is the cache's by construction; the
+            # daily audit's continuity check tests it.
+            checks.compare(
+                _("%(account)s closing balance") % {"account": code},
+                closing,
+                account.closing_from_cache,
+            )
+        total_drops += drops
+    return section, total_drops
+
+
+def _awards_check(
+    period: Period, ledger: dict[str, AccountMovements], checks: Checks
+) -> None:
+    """What approved hits and months booked = what left the pools as awards."""
+    out = sum(
+        account.by_kind.get(jackpot_sources.AWARD_KIND, (0, 0))[0]
+        for code, account in ledger.items()
+        if code.startswith("jackpot:")
+    )
+    checks.compare(
+        _("jackpot awards booked (BB5, HM3)"),
+        jackpot_sources.awards_booked(period=period),
+        out,
+    )
+
+
+# --- The daily audit ------------------------------------------------------------------
+
+
+def daily_audit(
+    *, period: Period, now: datetime, progress: Progress = _quiet
+) -> dict[str, Any]:
+    """Build the daily audit of ``period`` (one gaming day, or several)."""
+    checks = Checks()
+    previous = q.previous_closings(period=period)
+    ledger = q.ledger_movements(period=period, since_start=previous is not None)
+    progress(_("ledger"))
+    hands = q.hands_by_table(period=period)
+    movements = q.movements_by_table(period=period)
+    slips = q.slips_by_table(period=period)
+    boxes = q.table_accounts(ledger)
+    progress(_("tables"))
+
+    tables = sorted(set(hands) | set(movements) | set(slips) | set(boxes))
+    hands_section = Section(
+        key="tables_hands",
+        title=_("Tables: hands, rake and drop"),
+        columns=[
+            Column("table", _("table")),
+            Column("dealt", _("hands dealt"), INT),
+            Column("voided", _("voided"), INT),
+            Column("raked", _("raked hands"), INT),
+            Column("pots", _("pots"), MONEY),
+            Column("rake", _("rake"), MONEY),
+            Column("drop", _("jackpot drop"), MONEY),
+            Column("time", _("time collection"), MONEY),
+        ],
+        note=_(
+            "Hands dealt include voided ones (RK8); pots, rake and drop are of the "
+            "booked hands. Time collection (RK6) is from the ledger."
+        ),
+    )
+    chips_section = Section(
+        key="tables_chips",
+        title=_("Tables: buy-ins, fills and credits"),
+        columns=[
+            Column("table", _("table")),
+            Column("buy_ins_cash", _("buy-ins, cash"), MONEY),
+            Column("buy_ins_chips", _("buy-ins, chips"), MONEY),
+            Column("left_with", _("players left with"), MONEY),
+            Column("picked_up", _("picked up (BI9)"), MONEY),
+            Column("fills", _("fills"), MONEY),
+            Column("fill_slips", _("fill slips"), INT),
+            Column("credits", _("credits"), MONEY),
+            Column("credit_slips", _("credit slips"), INT),
+        ],
+        note=_("Buy-ins include top-ups, returns and transfers (BI2, BI5)."),
+    )
+    empty: dict[str, AccountMovements] = {}
+    for t in tables:
+        h = hands.get(t, {})
+        m = movements.get(t, {})
+        s = slips.get(t, {})
+        box = boxes.get(t, empty)
+        rake_box, jackpot_box = box.get("rake_box"), box.get("jackpot_box")
+        drop_box, tray = box.get("drop_box"), box.get("tray")
+        hands_section.add(
+            table=t,
+            dealt=h.get("dealt", 0),
+            voided=h.get("voided", 0),
+            raked=h.get("raked", 0),
+            pots=h.get("pots", 0),
+            rake=h.get("rake", 0),
+            drop=h.get("drop", 0),
+            time=rake_box.net("time_collection") if rake_box else 0,
+        )
+        cash = sum(m.get((k, CASH), 0) for k in q.BUY_IN_KINDS)
+        fills, credits = (
+            s.get(TableSlip.Kind.FILL, (0, 0)),
+            s.get(TableSlip.Kind.CREDIT, (0, 0)),
+        )
+        chips_section.add(
+            table=t,
+            buy_ins_cash=cash,
+            buy_ins_chips=sum(m.get((k, CHIPS), 0) for k in q.BUY_IN_KINDS),
+            left_with=m.get((StackMovement.Kind.LEAVE, CHIPS), 0),
+            picked_up=m.get((StackMovement.Kind.PICK_UP, CHIPS), 0),
+            fills=fills[1],
+            fill_slips=fills[0],
+            credits=credits[1],
+            credit_slips=credits[0],
+        )
+        seat_kinds = [f"seat_{k}" for k in q.BUY_IN_KINDS]
+        for what, records, account in [
+            (_("rake"), h.get("rake", 0), rake_box and rake_box.net(*HAND_KINDS)),
+            (
+                _("jackpot drop"),
+                h.get("drop", 0),
+                jackpot_box and jackpot_box.net(*HAND_KINDS),
+            ),
+            (_("cash buy-ins"), cash, drop_box and drop_box.net(*seat_kinds)),
+            (_("fills"), fills[1], tray and tray.net("fill")),
+            (_("credits"), credits[1], tray and -tray.net("credit")),
+        ]:
+            if records or account:
+                checks.compare(f"{t} {what}", records, account or 0)
+
+    counts = q.box_counts(period=period)
+    count_section = Section(
+        key="box_counts",
+        title=_("Drop, rake and jackpot box counts (CA4)"),
+        columns=[
+            Column("table", _("table")),
+            Column("box", _("box")),
+            Column("day_records", _("the day's records"), MONEY),
+            Column("recorded", _("recorded"), MONEY),
+            Column("counted", _("counted"), MONEY),
+            Column("variance", _("variance"), MONEY),
+            Column("counted_by", _("counted by")),
+            Column("counted_at", _("counted at")),
+        ],
+        note=_(
+            "Recorded is the box's ledger balance when counted; variance is counted "
+            "− recorded. The day's records are what the day's hands and buy-ins put "
+            "in the box; they differ from recorded when the box held money of "
+            "another day."
+        ),
+    )
+    for c in counts:
+        h, m = hands.get(c.table, {}), movements.get(c.table, {})
+        rake_box = boxes.get(c.table, empty).get("rake_box")
+        day_records = {
+            "drop": sum(m.get((k, CASH), 0) for k in q.BUY_IN_KINDS),
+            "rake": h.get("rake", 0)
+            + (rake_box.net("time_collection") if rake_box else 0),
+            "jackpot": h.get("drop", 0),
+        }[c.box]
+        count_section.add(
+            table=c.table,
+            box=c.box,
+            day_records=day_records,
+            recorded=c.recorded,
+            counted=c.counted,
+            variance=c.variance,
+            counted_by=c.counted_by,
+            counted_at=period.local(c.counted_at),
+        )
+        checks.compare(
+            f"{c.table} {c.box} box: {_('emptied')}", c.recorded, c.ledger_emptied
+        )
+        checks.compare(
+            f"{c.table} {c.box} box: {_('variance')}", c.variance, c.ledger_variance
+        )
+    progress(_("box counts"))
+
+    shift_section, drawer_section = _shifts(period, checks)
+    progress(_("cage shifts"))
+
+    funds, drops = jackpot_funds(ledger, checks)
+    hand_drops = sum(h["drop"] for h in hands.values())
+    checks.compare(_("jackpot drops of the hands"), hand_drops, drops)
+    _awards_check(period, ledger, checks)
+    progress(_("jackpot funds"))
+
+    exception_sections = _exceptions(period)
+    progress(_("exceptions"))
+
+    trial = _trial_balance(ledger, checks, previous)
+    progress(_("trial balance"))
+
+    by_hour = q.rake_by_hour(period=period)
+    hours = _hours(period.room.gaming_day_cutoff_hour)
+    chart_tables = sorted({t for t, _h in by_hour})
+    charts = [
+        {
+            "key": "rake_by_hour",
+            "title": _("Rake by hour and table"),
+            "type": "stacked_bar",
+            "x": [f"{h:02d}" for h in hours],
+            "x_label": _("hour (local)"),
+            "y_label": period.room.currency,
+            "series": [
+                {"name": t, "values": [by_hour.get((t, h), 0) for h in hours]}
+                for t in chart_tables
+            ],
+        }
+    ]
+    return _document(
+        kind="daily_audit",
+        title=_("Daily audit"),
+        period=period,
+        now=now,
+        sections=[
+            checks,
+            hands_section,
+            chips_section,
+            count_section,
+            shift_section,
+            drawer_section,
+            funds,
+            *exception_sections,
+            trial,
+        ],
+        charts=charts,
+    )
+
+
+def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
+    shifts = Section(
+        key="shifts",
+        title=_("Cashier shifts (CA1)"),
+        columns=[
+            Column("shift", _("shift"), INT),
+            Column("cage", _("cage")),
+            Column("cashier", _("cashier")),
+            Column("status", _("status")),
+            Column("opened_at", _("opened")),
+            Column("closed_at", _("closed")),
+            Column("needs_sign_off", _("needs sign-off"), BOOL),
+            Column("signed_off_by", _("signed off by")),
+        ],
+    )
+    drawers = Section(
+        key="shift_drawers",
+        title=_("Shift drawers: float, movements, count, over/short"),
+        columns=[
+            Column("shift", _("shift"), INT),
+            Column("side", _("drawer")),
+            Column("opening", _("float"), MONEY),
+            Column("purchases", _("chip purchases"), MONEY),
+            Column("redemptions", _("redemptions"), MONEY),
+            Column("payouts", _("award payouts"), MONEY),
+            Column("fills", _("fills"), MONEY),
+            Column("credits", _("credits"), MONEY),
+            Column("expected", _("expected"), MONEY),
+            Column("counted", _("counted"), MONEY),
+            Column("over_short", _("over/short"), MONEY),
+        ],
+        note=_(
+            "Expected is the drawer's ledger balance at the close; an open shift "
+            "has none yet."
+        ),
+    )
+    for line in q.shifts(period=period):
+        s = line.shift
+        shifts.add(
+            shift=s.pk,
+            cage=s.cage.code,
+            cashier=s.cashier.get_username(),
+            status=s.status,
+            opened_at=period.local(s.opened_at),
+            closed_at=period.local(s.closed_at),
+            needs_sign_off=s.needs_sign_off,
+            signed_off_by=s.signed_off_by.get_username() if s.signed_off_by else "",
+        )
+        moves = DrawerMovements(
+            opening_cash=s.opening_cash_cents,
+            opening_chips=s.opening_chips_cents,
+            purchases=line.receipts.get(Receipt.Kind.PURCHASE, 0),
+            redemptions=line.receipts.get(Receipt.Kind.REDEMPTION, 0),
+            payouts=line.receipts.get(Receipt.Kind.AWARD_PAYOUT, 0),
+            fills=line.slips.get(TableSlip.Kind.FILL, 0),
+            credits=line.slips.get(TableSlip.Kind.CREDIT, 0),
+        )
+        closed = s.status != Shift.Status.OPEN
+        for side, opening, expected, counted, over_short, ledger, from_moves in [
+            (
+                "cash",
+                s.opening_cash_cents,
+                s.expected_cash_cents,
+                s.counted_cash_cents,
+                s.over_short_cash_cents,
+                line.ledger_over_short_cash,
+                moves.expected_cash,
+            ),
+            (
+                "chips",
+                s.opening_chips_cents,
+                s.expected_chips_cents,
+                s.counted_chips_cents,
+                s.over_short_chips_cents,
+                line.ledger_over_short_chips,
+                moves.expected_chips,
+            ),
+        ]:
+            drawers.add(
+                shift=s.pk,
+                side=side,
+                opening=opening,
+                purchases=moves.purchases,
+                redemptions=moves.redemptions,
+                payouts=moves.payouts if side == "cash" else 0,
+                fills=moves.fills if side == "chips" else 0,
+                credits=moves.credits if side == "chips" else 0,
+                expected=expected,
+                counted=counted,
+                over_short=over_short,
+            )
+            if closed:
+                label = _("shift %(id)d %(side)s") % {"id": s.pk, "side": side}
+                checks.compare(f"{label}: {_('over/short')}", over_short or 0, ledger)
+                checks.compare(
+                    f"{label}: {_('expected from receipts and slips')}",
+                    from_moves,
+                    expected or 0,
+                )
+    return shifts, drawers
+
+
+def _describe(details: dict[str, Any]) -> str:
+    """One line for a hand exception's details."""
+    skip = {"code", "rule", "detail"}
+    parts = [f"{k} {v}" for k, v in details.items() if k not in skip]
+    return "; ".join(parts) or str(details.get("detail", ""))
+
+
+def _exceptions(period: Period) -> list[Section]:
+    raised = q.hand_exceptions(period=period)
+    voids = q.voided_hands(period=period)
+    fixes = q.corrections(period=period)
+    holds = q.open_holds()
+    summary = Section(
+        key="exceptions_summary",
+        title=_("Exceptions of the day"),
+        columns=[
+            Column("what", _("what")),
+            Column("status", _("status")),
+            Column("count", _("count"), INT),
+        ],
+        note=_(
+            "Stack mismatches (HS6), mispaid pots (HS7), bad-beat candidates (BB1), "
+            "voids (RK8), corrections (HS7, HS8, DC2–DC3) and held pots still open."
+        ),
+    )
+    tally: dict[tuple[str, str], int] = defaultdict(int)
+    for e in raised:
+        tally[(e["kind"], e["status"])] += 1
+    for _v in voids:
+        tally[("void", "booked")] += 1
+    for c in fixes:
+        tally[(f"correction: {c['kind']}", c["status"])] += 1
+    for _h in holds:
+        tally[("held pot", "open")] += 1
+    for (what, status), n in sorted(tally.items()):
+        summary.add(what=what, status=status, count=n)
+
+    exceptions = Section(
+        key="hand_exceptions",
+        title=_("Hand exceptions"),
+        columns=[
+            Column("table", _("table")),
+            Column("hand_no", _("hand"), INT),
+            Column("kind", _("kind")),
+            Column("status", _("status")),
+            Column("details", _("details")),
+            Column("resolved_by", _("resolved by")),
+            Column("resolution", _("resolution")),
+        ],
+    )
+    for e in raised:
+        exceptions.add(
+            table=e["hand__table__code"],
+            hand_no=e["hand__hand_no"],
+            kind=e["kind"],
+            status=e["status"],
+            details=_describe(e["details"]),
+            resolved_by=e["resolved_by__username"] or "",
+            resolution=e["resolution"],
+        )
+    voided = Section(
+        key="voids",
+        title=_("Voided hands (RK8)"),
+        columns=[
+            Column("table", _("table")),
+            Column("hand_no", _("hand"), INT),
+            Column("pots", _("pots"), MONEY),
+            Column("rake", _("rake returned"), MONEY),
+            Column("drop", _("drop returned"), MONEY),
+            Column("posting", _("posting")),
+            Column("reversal", _("reversal")),
+            Column("by", _("voided by")),
+            Column("reason", _("reason")),
+        ],
+    )
+    for v in voids:
+        voided.add(
+            table=v["table__code"],
+            hand_no=v["hand_no"],
+            pots=v["pot_cents"],
+            rake=v["rake_cents"],
+            drop=v["jackpot_drop_cents"],
+            posting=_ref(v["ledger_transaction"]),
+            reversal=_ref(v["ledger_transaction__reversed_by"]),
+            by=v["ledger_transaction__reversed_by__posted_by__username"]
+            or v["ledger_transaction__reversed_by__source"]
+            or "",
+            reason=v["ledger_transaction__reversed_by__memo"] or "",
+        )
+    corrected = Section(
+        key="corrections",
+        title=_("Corrections (HS7, HS8, DC2, DC3)"),
+        columns=[
+            Column("id", _("id"), INT),
+            Column("kind", _("kind")),
+            Column("status", _("status")),
+            Column("table", _("table")),
+            Column("hand_no", _("hand"), INT),
+            Column("amount", _("amount"), MONEY),
+            Column("from_player", _("from")),
+            Column("to_player", _("to")),
+            Column("requested_by", _("asked by")),
+            Column("decided_by", _("decided by")),
+            Column("posting", _("posting")),
+            Column("reason", _("reason")),
+        ],
+    )
+    for c in fixes:
+        corrected.add(
+            id=c["id"],
+            kind=c["kind"],
+            status=c["status"],
+            table=c["table__code"],
+            hand_no=c["hand__hand_no"],
+            amount=c["amount_cents"],
+            from_player=c["from_player__code"] or "",
+            to_player=c["to_player__code"] or "",
+            requested_by=c["requested_by__username"],
+            decided_by=c["decided_by__username"] or "",
+            posting=_ref(c["ledger_transaction"]),
+            reason=c["reason"],
+        )
+    held = Section(
+        key="open_holds",
+        title=_("Held pots still open (HS8)"),
+        columns=[
+            Column("id", _("id"), INT),
+            Column("table", _("table")),
+            Column("hand_no", _("hand"), INT),
+            Column("gaming_day", _("gaming day")),
+            Column("held", _("held"), MONEY),
+            Column("released", _("released"), MONEY),
+            Column("still_held", _("still held"), MONEY),
+            Column("posting", _("posting")),
+            Column("reason", _("reason")),
+        ],
+        note=_("Every approved hold not yet released in full, whenever it was made."),
+    )
+    for h in holds:
+        held.add(
+            id=h["id"],
+            table=h["table__code"],
+            hand_no=h["hand__hand_no"],
+            gaming_day=(
+                h["hand__gaming_day"].isoformat() if h["hand__gaming_day"] else ""
+            ),
+            held=h["amount_cents"],
+            released=h["released"],
+            still_held=h["amount_cents"] - h["released"],
+            posting=_ref(h["ledger_transaction"]),
+            reason=h["reason"],
+        )
+    return [summary, exceptions, voided, corrected, held]
+
+
+def _ref(transaction_id: int | None) -> str:
+    return f"#{transaction_id}" if transaction_id else ""
+
+
+def _trial_balance(
+    ledger: dict[str, AccountMovements],
+    checks: Checks,
+    previous: tuple[str, dict[str, int]] | None,
+) -> Section:
+    """Every account's opening, movements and closing, and the checks on them.
+
+    The first audit (no audit of the day before) adds up every entry ever posted
+    and checks each account's cached balance against that sum (DESIGN.md). Later
+    ones read only their own period's entries and check continuity instead: each
+    account's opening, from its cached balance, must be the closing the previous
+    audit stored. A cache gone wrong, or a posting dated into an audited day after
+    its audit, shows as a difference.
+    """
+    section = Section(
+        key="trial_balance",
+        title=_("Trial balance"),
+        columns=[
+            Column("account", _("account")),
+            Column("type", _("type")),
+            Column("currency", _("currency")),
+            Column("previous_closing", _("closing of the previous audit"), MONEY),
+            Column("opening", _("opening"), MONEY),
+            Column("debits", _("debits"), MONEY),
+            Column("credits", _("credits"), MONEY),
+            Column("closing", _("closing"), MONEY),
+            Column("ledger_closing", _("balance at end (cached)"), MONEY),
+        ],
+        note=(
+            _(
+                "Balances in each account's normal sign; accounts with no balance "
+                "and no movement in the period are left out."
+            )
+            + " "
+            + (
+                _(
+                    "First audit: every entry added up, each cached balance checked "
+                    "against the sum."
+                )
+                if previous is None
+                else _(
+                    "Opening from the cached balance less the period's and later "
+                    "entries, checked against audit %(prev)s."
+                )
+                % {"prev": previous[0]}
+            )
+        ),
+    )
+    closings = previous[1] if previous is not None else {}
+    debit_balances: dict[str, int] = defaultdict(int)
+    credit_balances: dict[str, int] = defaultdict(int)
+    sums: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for code, a in sorted(ledger.items()):
+        raw_closing = a.before + a.during
+        if raw_closing > 0:
+            debit_balances[a.currency] += raw_closing
+        else:
+            credit_balances[a.currency] -= raw_closing
+        if previous is None:
+            records, found = a.normal * a.total, a.cached_balance
+            label = _("%(account)s cached balance = sum of its entries")
+        else:
+            records, found = closings.get(code, 0), a.opening
+            label = _("%(account)s opening = previous closing")
+        sums[a.currency][0] += abs(records)
+        sums[a.currency][1] += abs(found)
+        if records != found:
+            checks.compare(label % {"account": code}, records, found)
+        if not (a.before or a.debits or a.credits or code in closings):
+            continue
+        section.add(
+            account=code,
+            type=a.type,
+            currency=a.currency,
+            previous_closing=closings.get(code) if previous is not None else None,
+            opening=a.opening,
+            debits=a.debits,
+            credits=-a.credits,
+            closing=a.closing,
+            ledger_closing=a.closing_from_cache,
+        )
+    for currency in sorted(set(debit_balances) | set(credit_balances)):
+        checks.compare(
+            _("trial balance %(c)s: debit balances = credit balances")
+            % {"c": currency},
+            debit_balances[currency],
+            credit_balances[currency],
+        )
+        checks.compare(
+            (
+                _("%(c)s cached balances = sums of entries (Σ of balances)")
+                if previous is None
+                else _("%(c)s openings = previous closings (Σ of balances)")
+            )
+            % {"c": currency},
+            sums[currency][0],
+            sums[currency][1],
+        )
+    return section
+
+
+# --- The jackpot report ---------------------------------------------------------------
+
+
+def jackpot_report(
+    *, period: Period, now: datetime, progress: Progress = _quiet
+) -> dict[str, Any]:
+    """Build the jackpot report of ``period``: funds, drops by day, hits, standings."""
+    checks = Checks()
+    ledger = q.ledger_movements(period=period, code_prefix="jackpot:")
+    funds, drops = jackpot_funds(ledger, checks)
+    hands = q.hands_by_table(period=period)
+    checks.compare(
+        _("jackpot drops of the hands"), sum(h["drop"] for h in hands.values()), drops
+    )
+    _awards_check(period, ledger, checks)
+    progress(_("funds"))
+
+    daily = q.jackpot_daily(period=period)
+    days = [
+        period.first + timedelta(days=n)
+        for n in range((period.last - period.first).days + 1)
+    ]
+    contributions = Section(
+        key="contributions",
+        title=_("Contributions per day"),
+        columns=[
+            Column("gaming_day", _("gaming day")),
+            Column("account", _("account")),
+            Column("drops", _("drops"), MONEY),
+            Column("other", _("other movements"), MONEY),
+            Column("closing", _("closing"), MONEY),
+        ],
+        note=_("Drops are the hands' (JD1); other movements are awards and transfers."),
+    )
+    series = []
+    for code, account in sorted(ledger.items()):
+        balance = account.opening
+        values = []
+        for day in days:
+            raw_drops, raw_other = daily.get((code, day), (0, 0))
+            balance += account.normal * (raw_drops + raw_other)
+            values.append(balance)
+            if raw_drops or raw_other:
+                contributions.add(
+                    gaming_day=day.isoformat(),
+                    account=code,
+                    drops=account.normal * raw_drops,
+                    other=account.normal * raw_other,
+                    closing=balance,
+                )
+        series.append({"name": code, "values": values})
+        checks.compare(
+            _("%(account)s closing by day") % {"account": code},
+            balance,
+            account.closing,
+        )
+    progress(_("contributions"))
+
+    hits = jackpot_sources.hits_and_awards(period=period)
+    progress(_("hits and awards"))
+    standings = jackpot_sources.hand_of_the_month_standings(
+        period=period, month=period.last.replace(day=1)
+    )
+    progress(_("hand of the month"))
+    charts = [
+        {
+            "key": "pools_over_time",
+            "title": _("Jackpot pools over time"),
+            "type": "line",
+            "x": [d.isoformat() for d in days],
+            "x_label": _("gaming day"),
+            "y_label": period.room.currency,
+            "series": series,
+        }
+    ]
+    return _document(
+        kind="jackpot",
+        title=_("Jackpot report"),
+        period=period,
+        now=now,
+        sections=[checks, funds, contributions, hits, standings],
+        charts=charts,
+    )
+
+
+# --- Player activity ------------------------------------------------------------------
+
+
+def player_activity(
+    *, period: Period, now: datetime, progress: Progress = _quiet
+) -> dict[str, Any]:
+    """Build the player activity of ``period`` for the floor and AML review (CA5)."""
+    cash = q.player_cash(period=period)
+    moves = q.player_movements(period=period)
+    progress(_("cash and buy-ins"))
+    played = q.player_hands(period=period)
+    progress(_("hands"))
+    seated = q.player_time_seated(period=period, now=now)
+    progress(_("time seated"))
+    codes = set(cash) | set(moves) | set(played) | set(seated)
+    names = q.players_named(codes)
+    threshold = settings.CARDROOM_IDENTITY_THRESHOLD_CENTS
+    players = Section(
+        key="players",
+        title=_("Players"),
+        columns=[
+            Column("player", _("player")),
+            Column("name", _("name")),
+            Column("id_verified", _("identity verified"), BOOL),
+            Column("hands", _("hands"), INT),
+            Column("tables", _("tables"), INT),
+            Column("minutes_seated", _("minutes seated"), INT),
+            Column("buy_ins_cash", _("buy-ins, cash"), MONEY),
+            Column("buy_ins_chips", _("buy-ins, chips"), MONEY),
+            Column("left_with", _("left tables with"), MONEY),
+            Column("net", _("won − put in"), MONEY),
+            Column("chips_bought", _("chips bought at the cage"), MONEY),
+            Column("cashed_out", _("cashed out at the cage"), MONEY),
+            Column("award_payouts", _("award payouts"), MONEY),
+            Column("cash_total", _("cash transactions (CA5)"), MONEY),
+            Column("ca5", _("CA5 threshold reached"), BOOL),
+        ],
+        note=_(
+            "Cash transactions are the CA5 log: cash buy-ins at the tables, chip "
+            "purchases, redemptions and award payouts at the cage. Threshold: "
+            "%(t)d cents in a gaming day."
+        )
+        % {"t": threshold},
+    )
+    review = Section(
+        key="ca5_review",
+        title=_("Identity threshold reached (CA5)"),
+        columns=[
+            Column("player", _("player")),
+            Column("name", _("name")),
+            Column("cash_total", _("cash transactions"), MONEY),
+            Column("id_verified", _("identity verified"), BOOL),
+            Column("flag", _("flag"), TEXT),
+        ],
+        note=_(
+            "Players whose cash transactions reached the threshold, for AML review."
+        ),
+    )
+    for code in sorted(codes):
+        c, m, h = cash.get(code, {}), moves.get(code, {}), played.get(code, {})
+        who = names.get(code, {"name": "", "id_verified": False})
+        total = sum(c.values())
+        reached = total >= threshold
+        players.add(
+            player=code,
+            name=who["name"],
+            id_verified=who["id_verified"],
+            hands=h.get("hands", 0),
+            tables=h.get("tables", 0),
+            minutes_seated=seated.get(code, {}).get("seconds", 0) // 60,
+            buy_ins_cash=sum(m.get((k, CASH), 0) for k in q.BUY_IN_KINDS),
+            buy_ins_chips=sum(m.get((k, CHIPS), 0) for k in q.BUY_IN_KINDS),
+            left_with=m.get((StackMovement.Kind.LEAVE, CHIPS), 0),
+            net=h.get("net", 0) or 0,
+            chips_bought=c.get(Receipt.Kind.PURCHASE, 0),
+            cashed_out=c.get(Receipt.Kind.REDEMPTION, 0),
+            award_payouts=c.get(Receipt.Kind.AWARD_PAYOUT, 0),
+            cash_total=total,
+            ca5=reached,
+        )
+        if reached:
+            review.add(
+                player=code,
+                name=who["name"],
+                cash_total=total,
+                id_verified=who["id_verified"],
+                flag=_("review") if who["id_verified"] else _("NO VERIFIED IDENTITY"),
+            )
+    progress(_("players"))
+    return _document(
+        kind="player_activity",
+        title=_("Player activity"),
+        period=period,
+        now=now,
+        sections=[review, players],
+        charts=[],
+    )
+
+
+BUILDERS: dict[str, Callable[..., dict[str, Any]]] = {
+    "daily_audit": daily_audit,
+    "jackpot": jackpot_report,
+    "player_activity": player_activity,
+}
+
+
+def steps(kind: str) -> int:
+    """How many progress steps the builder of ``kind`` reports."""
+    return {"daily_audit": 7, "jackpot": 4, "player_activity": 4}[kind]
+
+
+__all__ = ["BUILDERS", "daily_audit", "jackpot_report", "player_activity", "steps"]

@@ -1,0 +1,115 @@
+"""The shape of a stored report: sections of typed columns, checks and charts.
+
+Every report is one JSON document; the CSV, XLSX and PDF renderers read nothing else.
+Money columns hold integer cents (``type: money``); the renderers format them.
+
+    {"kind": "daily_audit", "title": …, "period": {…}, "room": {…}, "currency": "EUR",
+     "as_of": "…", "sections": [{"key", "title", "note", "columns": [{"key", "title",
+     "type"}], "rows": [[…], …]}], "charts": [{"key", "title", "type", "x", "series":
+     [{"name", "values"}], "x_label", "y_label"}]}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+TEXT, INT, MONEY, BOOL = "text", "int", "money", "bool"
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    key: str
+    title: str
+    type: str = TEXT
+
+
+@dataclass(slots=True)
+class Section:
+    """A table of the report: typed columns and rows of plain values."""
+
+    key: str
+    title: str
+    columns: list[Column]
+    rows: list[list[Any]] = field(default_factory=list)
+    note: str = ""
+
+    def add(self, **values: Any) -> None:
+        """Append a row given by column key; a missing key is an error."""
+        self.rows.append([values[c.key] for c in self.columns])
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "title": self.title,
+            "note": self.note,
+            "columns": [
+                {"key": c.key, "title": c.title, "type": c.type} for c in self.columns
+            ],
+            "rows": self.rows,
+        }
+
+
+class Checks(Section):
+    """Figures derived twice, from the floor's and cage's records and from the
+    ledger: each row says whether they agree."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            key="checks",
+            title=_("Reconciliation checks"),
+            columns=[
+                Column("check", _("check")),
+                Column("records", _("records"), MONEY),
+                Column("ledger", _("ledger"), MONEY),
+                Column("difference", _("difference"), MONEY),
+                Column("agrees", _("agrees"), BOOL),
+            ],
+            note=_(
+                "Each figure computed from the records (hands, slips, counts, "
+                "shifts) and independently from the ledger's entries."
+            ),
+        )
+
+    def compare(self, check: str, records: int, ledger: int) -> None:
+        self.add(
+            check=check,
+            records=records,
+            ledger=ledger,
+            difference=ledger - records,
+            agrees=records == ledger,
+        )
+
+    @property
+    def all_agree(self) -> bool:
+        return all(row[-1] for row in self.rows)
+
+
+def canonical(data: dict[str, Any]) -> bytes:
+    """The report's bytes for its digest: sorted keys, no spaces, UTF-8."""
+    return json.dumps(
+        data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+    ).encode()
+
+
+def digest(data: dict[str, Any]) -> str:
+    return hashlib.sha256(canonical(data)).hexdigest()
+
+
+def section_of(data: dict[str, Any], key: str) -> dict[str, Any]:
+    """Return the section ``key`` of a stored report. Raises :class:`KeyError`."""
+    for section in data["sections"]:
+        if section["key"] == key:
+            return section
+    raise KeyError(key)
+
+
+def rows_of(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """Return the rows of section ``key`` as dictionaries by column key."""
+    section = section_of(data, key)
+    keys = [c["key"] for c in section["columns"]]
+    return [dict(zip(keys, row, strict=True)) for row in section["rows"]]

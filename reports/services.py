@@ -1,0 +1,211 @@
+"""Writes of the reports: compute a period's report once and store it.
+
+A report is stored once per kind and period: asking again returns the stored one
+and says so, replacing nothing. A manager may ask for a new version, with a reason;
+the earlier versions stay as they were (the table is append-only).
+"""
+
+from __future__ import annotations
+
+import calendar
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from cardroom.services import room_default
+from core.api.errors import ApiError, RuleViolation
+from core.roles import Role, has_role
+from reports.builders import BUILDERS
+from reports.document import digest, rows_of
+from reports.models import Report
+from reports.selectors import Period
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The stored report, whether this call created it, and what happened."""
+
+    report: Report
+    created: bool
+    detail: str
+
+
+def month_bounds(month: date) -> tuple[date, date]:
+    """Return the first and last day of ``month``'s calendar month."""
+    first = month.replace(day=1)
+    return first, first.replace(day=calendar.monthrange(first.year, first.month)[1])
+
+
+@contextmanager
+def _snapshot() -> Iterator[None]:
+    """Read every figure from one snapshot of the database.
+
+    Hands booked while the report is computed must not show in one query and not
+    in the next (a balance and the entries after it, say): a read-only REPEATABLE
+    READ transaction. Inside a caller's transaction the caller's view is used.
+    """
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def _stored(kind: str, first: date, last: date) -> Report | None:
+    return (
+        Report.objects.filter(kind=kind, period_start=first, period_end=last)
+        .order_by("-version")
+        .first()
+    )
+
+
+def _already(report: Report) -> str:
+    return _(
+        "The %(kind)s of %(period)s is stored already (version %(v)d, generated "
+        "%(at)s); nothing was replaced. A manager may ask for a new version."
+    ) % {
+        "kind": report.get_kind_display(),
+        "period": report.period_label,
+        "v": report.version,
+        "at": report.generated_at.isoformat(timespec="seconds"),
+    }
+
+
+def report_generate(
+    *,
+    kind: str,
+    first: date,
+    last: date | None = None,
+    source: str,
+    by: AbstractBaseUser | None = None,
+    new_version: bool = False,
+    reason: str = "",
+    now: datetime | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> Outcome:
+    """Compute and store the ``kind`` report of gaming days ``first``…``last``.
+
+    When the period's report is stored already, return it with ``created`` false
+    and store nothing, unless ``new_version``: then a manager (``by``) stores the
+    next version, saying why (``reason``).
+
+    Raises :class:`ApiError` (400) for an unknown kind or a period out of order,
+    (403, ``manager_required``) for a new version asked by anyone but a manager,
+    (400, ``reason_required``) for one without a reason; :class:`RuleViolation`
+    (BI8, ``period_not_over``) for a period whose last gaming day hasn't ended.
+    """
+    if kind not in BUILDERS:
+        raise ApiError(
+            _("No report kind %(k)s.") % {"k": kind},
+            code="unknown_report",
+            allowed={"kinds": sorted(BUILDERS)},
+        )
+    last = last or first
+    if last < first:
+        raise ApiError(_("The period ends before it starts."), code="invalid_period")
+    if new_version:
+        if by is None or not has_role(by, Role.MANAGER):
+            raise ApiError(
+                _("Only a manager may ask for a new version of a stored report."),
+                code="manager_required",
+                status_code=403,
+            )
+        if not reason.strip():
+            raise ApiError(
+                _("A new version of a report says why."), code="reason_required"
+            )
+    now = now or timezone.now()
+    room = room_default()
+    period = Period.of(room, first, last)
+    if period.end > now:
+        raise RuleViolation(
+            _(
+                "Gaming day %(day)s ends at %(end)s; its %(kind)s can be made after "
+                "that."
+            )
+            % {
+                "day": last.isoformat(),
+                "end": period.end.astimezone(room.tz).isoformat(timespec="minutes"),
+                "kind": Report.Kind(kind).label,
+            },
+            code="period_not_over",
+            rule="BI8",
+        )
+    stored = _stored(kind, first, last)
+    if stored is not None and not new_version:
+        return Outcome(stored, False, _already(stored))
+
+    started = time.perf_counter()
+    shown = {"progress": progress} if progress is not None else {}
+    with _snapshot():
+        data = BUILDERS[kind](period=period, now=now, **shown)
+    elapsed = int((time.perf_counter() - started) * 1000)
+    try:
+        checks = rows_of(data, "checks")
+    except KeyError:
+        checks = []
+    try:
+        with transaction.atomic():
+            report = Report.objects.create(
+                kind=kind,
+                period_start=first,
+                period_end=last,
+                version=(stored.version + 1) if stored else 1,
+                reason=reason.strip() if new_version else "",
+                data=data,
+                digest=digest(data),
+                checks_total=len(checks),
+                checks_failed=sum(1 for check in checks if not check["agrees"]),
+                generated_at=now,
+                generated_by=by,
+                source=source,
+                duration_ms=elapsed,
+            )
+    except IntegrityError:
+        # Another run stored this period (or this version) a moment before us.
+        stored = _stored(kind, first, last)
+        if stored is None:
+            raise
+        return Outcome(stored, False, _already(stored))
+    return Outcome(
+        report,
+        True,
+        _("Stored the %(kind)s of %(period)s, version %(v)d.")
+        % {
+            "kind": report.get_kind_display(),
+            "period": report.period_label,
+            "v": report.version,
+        },
+    )
+
+
+def reports_of_last_gaming_day(*, now: datetime | None = None) -> list[Outcome]:
+    """Store the daily audit and player activity of the gaming day that ended last.
+
+    What the schedule runs shortly after the cut-off; a second run stores nothing.
+    """
+    now = now or timezone.now()
+    day = room_default().gaming_day(now) - timedelta(days=1)
+    return [
+        report_generate(kind=kind, first=day, source="schedule", now=now)
+        for kind in (Report.Kind.DAILY_AUDIT, Report.Kind.PLAYER_ACTIVITY)
+    ]
+
+
+def jackpot_report_of_last_month(*, now: datetime | None = None) -> Outcome:
+    """Store the jackpot report of the last calendar month of gaming days."""
+    now = now or timezone.now()
+    today = room_default().gaming_day(now)
+    first, last = month_bounds(today.replace(day=1) - timedelta(days=1))
+    return report_generate(
+        kind=Report.Kind.JACKPOT, first=first, last=last, source="schedule", now=now
+    )

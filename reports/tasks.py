@@ -1,0 +1,67 @@
+"""The reports' schedule: thin Celery tasks that call the services.
+
+Shortly after the gaming day's cut-off (BI8) the daily audit and the player activity
+of the night that ended are stored; on the 1st, the last month's jackpot report. A
+run that finds its report stored already stores nothing, so a retried or doubled
+beat is harmless. The schedule is registered with Celery beat (django-celery-beat's
+DatabaseScheduler copies it into its tables, where a manager can see it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import shared_task
+from celery.schedules import crontab
+from django.conf import settings
+
+from cardroom.celery import app
+from reports import services
+
+DAILY = "reports: daily audit and player activity of the last gaming day"
+MONTHLY = "reports: jackpot report of the last month"
+
+
+@shared_task(name="reports.daily_reports_task")
+def daily_reports_task() -> dict[str, Any]:
+    """Store the last gaming day's daily audit and player activity, once."""
+    outcomes = services.reports_of_last_gaming_day()
+    return {
+        o.report.kind: {
+            "id": o.report.pk,
+            "period": o.report.period_label,
+            "created": o.created,
+        }
+        for o in outcomes
+    }
+
+
+@shared_task(name="reports.monthly_jackpot_report_task")
+def monthly_jackpot_report_task() -> dict[str, Any]:
+    """Store the last month's jackpot report, once."""
+    outcome = services.jackpot_report_of_last_month()
+    return {
+        "id": outcome.report.pk,
+        "period": outcome.report.period_label,
+        "created": outcome.created,
+    }
+
+
+def schedule_reports(sender: Any, **kwargs: Any) -> None:
+    """Register the reports with beat, a quarter of an hour after the cut-off."""
+    cutoff = settings.CARDROOM_GAMING_DAY_CUTOFF_HOUR
+    sender.add_periodic_task(
+        crontab(hour=cutoff, minute=15), daily_reports_task.s(), name=DAILY
+    )
+    sender.add_periodic_task(
+        crontab(day_of_month=1, hour=cutoff, minute=30),
+        monthly_jackpot_report_task.s(),
+        name=MONTHLY,
+    )
+
+
+# This module is imported by autodiscovery, which may come after the app finalized.
+if app.finalized:
+    schedule_reports(app)
+else:
+    app.on_after_finalize.connect(schedule_reports, weak=False)
