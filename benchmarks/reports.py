@@ -667,11 +667,6 @@ def main() -> None:
     parser.add_argument("--hm-hands", type=int, default=1_000_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--verbose", action="store_true")
-    parser.add_argument(
-        "--jackpots-standings",
-        action="store_true",
-        help="Also time jackpots.selectors.month_standings once (slow, see README).",
-    )
     args = parser.parse_args()
     Timed.verbose = args.verbose
     if args.hands % (TABLES * ROTATIONS):
@@ -774,27 +769,19 @@ def main() -> None:
     from jackpots.models import Pool
     from jackpots.selectors import month_standings
     from reports.builders import jackpot_report
-    from reports.jackpot_sources import month_leaders
 
     if not args.hm_hands:
         return
     pool = Pool.objects.get(kind=Pool.Kind.HAND_OF_THE_MONTH)
     fastest, median, table = best(
-        args.repeat, lambda: month_leaders(pool=pool, month=HM_MONTH)
+        args.repeat, lambda: month_standings(pool=pool, month=HM_MONTH)
     )
     print(
-        f"HM standings, reports.jackpot_sources.month_leaders ({args.hm_hands:,} "
+        f"HM standings, jackpots.selectors.month_standings ({args.hm_hands:,} "
         f"hands, {month_hands:,} entries, top {len(table)}): best "
         f"{fastest * 1000:.1f} ms, median {median * 1000:.1f} ms "
         f"(target ≤ {TARGETS['HM standings']} s)"
     )
-    if args.jackpots_standings:
-        # The jackpots app's own selector, through a server-side cursor: once.
-        once, _median, theirs = best(
-            1, lambda: month_standings(pool=pool, month=HM_MONTH)
-        )
-        assert [(e.pk) for e in theirs] == [e.pk for e in table]
-        print(f"HM standings, jackpots.selectors.month_standings: {once:.1f} s")
     month_period = Period.of(room, HM_MONTH, date(2026, 10, 31))
     fastest, median, _data = best(
         args.repeat, lambda: jackpot_report(period=month_period, now=now)

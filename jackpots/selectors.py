@@ -151,11 +151,20 @@ def month_standings(*, pool: Pool, month: date, limit: int = 10) -> list[MonthHa
     """Each player's best hand of the month, best first: the leader and the
     standings while the month runs (HM4).
 
-    Read through the standings index, only as far as ``limit`` players.
+    Read through the standings index in growing LIMIT/OFFSET slices, only as far as
+    ``limit`` players: a server-side cursor would make PostgreSQL plan for a tenth of
+    the rows and sort the whole month first (benchmarks/README.md, "Reports").
     """
-    return standings(
-        month_entries(pool=pool, month=month).iterator(chunk_size=200), limit
-    )
+    entries = month_entries(pool=pool, month=month)
+    seen: list[MonthHand] = []
+    size = 4 * limit
+    while True:
+        batch = list(entries[len(seen) : len(seen) + size])
+        seen += batch
+        table = standings(seen, limit)
+        if len(table) >= limit or len(batch) < size:
+            return table
+        size *= 4
 
 
 def hit_list(*, status: str | None = None, pool: int | None = None) -> QuerySet[Hit]:

@@ -17,9 +17,8 @@ from django.db.models import Q, Sum
 from django.utils.translation import gettext as _
 
 from accounting.models import Payable
-from jackpots.domain.months import standings
-from jackpots.models import Award, Hit, Month, MonthHand, Pool
-from jackpots.selectors import AWARD_KIND, month_entries
+from jackpots.models import Award, Hit, Month, Pool
+from jackpots.selectors import AWARD_KIND, month_standings
 from reports.document import INT, MONEY, Column, Section
 from reports.selectors import Period
 
@@ -170,27 +169,6 @@ def awards_booked(*, period: Period) -> int:
     return total
 
 
-def month_leaders(*, pool: Pool, month: date, limit: int = 10) -> list[MonthHand]:
-    """Each player's best hand of ``pool``'s month, best first, ``limit`` players.
-
-    The same order and the same rule as ``jackpots.selectors.month_standings``,
-    read in growing LIMIT/OFFSET slices instead of through a server-side cursor:
-    PostgreSQL plans a cursor for reading a tenth of its rows and sorts the whole
-    month first (86 s over a million hands, benchmarks/README.md), while each
-    slice follows the standings index and stops (milliseconds).
-    """
-    entries = month_entries(pool=pool, month=month)
-    seen: list[MonthHand] = []
-    size = 4 * limit
-    while True:
-        batch = list(entries[len(seen) : len(seen) + size])
-        seen += batch
-        table = standings(seen, limit)
-        if len(table) >= limit or len(batch) < size:
-            return table
-        size *= 4
-
-
 def hand_of_the_month_standings(*, period: Period, month: date) -> Section:
     """Each hand-of-the-month pool's standings for ``month``, best first (HM4)."""
     section = Section(
@@ -215,7 +193,7 @@ def hand_of_the_month_standings(*, period: Period, month: date) -> Section:
         room=period.room, kind=Pool.Kind.HAND_OF_THE_MONTH
     ).order_by("pk")
     for pool in pools:
-        for place, entry in enumerate(month_leaders(pool=pool, month=month), start=1):
+        for place, entry in enumerate(month_standings(pool=pool, month=month), start=1):
             section.add(
                 pool=pool.name,
                 place=place,
