@@ -8,6 +8,9 @@ settings name, by import path, the functions of those apps it calls:
   credited to the one account ``jackpot:drops``.
 - ``CARDROOM_HAND_BOOKED``: functions ``f(hand_id: int)`` called after the
   transaction that booked a hand commits (jackpot qualification, BB1, HM1).
+- ``CARDROOM_SEAT_CHECKS``: functions ``f(*, player, game, now)`` called before a
+  player is seated; each raises a refusal when a rule of its app forbids the seat
+  (WL7: barred from the game).
 """
 
 from __future__ import annotations
@@ -41,3 +44,9 @@ def after_hand_booked(hand_id: int) -> None:
     ]
     for receiver in receivers:
         transaction.on_commit(lambda r=receiver: r(hand_id))
+
+
+def seat_checks(*, player: Any, game: Any, now: Any) -> None:
+    """Run the ``CARDROOM_SEAT_CHECKS`` functions; they raise to refuse the seat."""
+    for path in getattr(settings, "CARDROOM_SEAT_CHECKS", []):
+        import_string(path)(player=player, game=game, now=now)

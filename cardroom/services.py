@@ -343,6 +343,7 @@ def seat_take(
     if table.sessions.filter(seat=seat, ended_at__isnull=True).exists():
         raise Conflict(_("Seat %(s)d is taken.") % {"s": seat}, code="seat_taken")
     assert table.game is not None and table.room is not None
+    hooks.seat_checks(player=player, game=table.game, now=now)
     night = player_night(player=player, room=table.room, now=now)
     try:
         allowance = seat_allowance(

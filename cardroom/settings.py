@@ -239,6 +239,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # room's pools (JD4) and qualify each hand once its booking commits (BB1, HM1).
 CARDROOM_JACKPOT_DROP_LEGS = "jackpots.services.drop_legs"
 CARDROOM_HAND_BOOKED = ["jackpots.tasks.hand_booked"]
+CARDROOM_SEAT_CHECKS = ["waitlist.services.seat_check"]
 
 # Logs: one JSON object a line, with the request id (django-structlog).
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")

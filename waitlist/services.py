@@ -221,6 +221,15 @@ def _refuse_if_barred(player: Player, game: Game, now: datetime) -> None:
         )
 
 
+def seat_check(*, player: Player, game: Game, now: datetime) -> None:
+    """Refuse any seat in a game the player is barred from (WL7), however asked.
+
+    The floor calls it (``CARDROOM_SEAT_CHECKS``) before seating anyone, so a
+    terminal can't seat a barred player directly either.
+    """
+    _refuse_if_barred(player, game, now)
+
+
 def _refuse_if_kept_apart(player: Player, others: Iterable[str]) -> None:
     pairs = selectors.apart_pairs([player.pk])
     partner = next((o for o in others if kept_apart(player.code, [o], pairs)), None)

@@ -279,6 +279,13 @@ class TestMustMove:
         assert sitting("P-5") is None
         error = refused(join(floor, "P-5"), "WL7")
         assert error["allowed"]["until"] == "2026-11-29T22:03:00+02:00"
+        # Nor can a terminal seat him in the game directly.
+        direct = main.post(
+            "/api/v1/tables/T01/seats",
+            {"seat": 2, "player": "P-5", "amount": 20_000, "method": "chips"},
+            format="json",
+        )
+        refused(direct, "WL7")
         clock.advance(minutes=59, seconds=59)
         refused(join(floor, "P-5"), "WL7")
         clock.advance(seconds=1)
