@@ -173,7 +173,12 @@ def table_close(*, table: Table, now: datetime | None = None) -> Table:
     return table
 
 
-def _open_table(code: str, *, lock: bool = True) -> Table:
+def table_get_open(code: str, *, lock: bool = True) -> Table:
+    """Return the open table ``code`` (row locked when ``lock``).
+
+    Raises :class:`ApiError` (404) for an unknown table and :class:`RuleViolation`
+    (BI8) for a closed one.
+    """
     qs = Table.objects.select_related("room", "game")
     if lock:
         qs = qs.select_for_update(of=("self",))
@@ -189,7 +194,8 @@ def _open_table(code: str, *, lock: bool = True) -> Table:
     return table
 
 
-def _player(code: str) -> Player:
+def player_get(code: str) -> Player:
+    """Return the registered player ``code``; refuse an unknown one (BI10)."""
     player = Player.objects.filter(code=code).first()
     if player is None:
         raise RuleViolation(
@@ -327,8 +333,8 @@ def seat_take(
     Raises :class:`RuleViolation` with the rule and the amounts allowed.
     """
     now = now or timezone.now()
-    table = _open_table(table_code)
-    player = _player(player_code)
+    table = table_get_open(table_code)
+    player = player_get(player_code)
     # Serialise a player's seat requests: two terminals seating him at once see each
     # other's session instead of both passing the one-seat check.
     Player.objects.select_for_update().filter(pk=player.pk).first()
@@ -412,7 +418,7 @@ def seat_top_up(
     Raises :class:`RuleViolation` (BI2, BI4) with the amounts allowed.
     """
     now = now or timezone.now()
-    table = _open_table(table_code)
+    table = table_get_open(table_code)
     session = _open_session(table, seat)
     assert table.game is not None and table.room is not None
     night = player_night(player=session.player, room=table.room, now=now)
@@ -457,7 +463,7 @@ def seat_leave(
     floor knows is refused (HS6): the terminal must report what the hands left.
     """
     now = now or timezone.now()
-    table = _open_table(table_code, lock=False)
+    table = table_get_open(table_code, lock=False)
     session = _open_session(table, seat)
     if stack != session.stack_cents:
         raise RuleViolation(
@@ -563,7 +569,7 @@ def hand_record(
         )
     record = {**record, "table": table_code}
     fingerprint = _fingerprint(record)
-    table = _open_table(table_code)
+    table = table_get_open(table_code)
     hand_no = record.get("hand_no")
     # Hand numbers increase at a table: a number above the last one is new, so the
     # natural key needs a look only for a number at or below it (a repeat).
@@ -773,7 +779,7 @@ def hand_void(
     Raises :class:`RuleViolation` (RK8) otherwise and :class:`ApiError` (409) for a
     hand already voided.
     """
-    table = _open_table(table_code)
+    table = table_get_open(table_code)
     hand = Hand.objects.select_for_update().filter(table=table, hand_no=hand_no).first()
     if hand is None:
         raise ApiError(
@@ -841,7 +847,7 @@ def seat_time_charge(
     :class:`RuleViolation` (RK6) for a seat nobody holds or a stack that can't pay.
     """
     now = now or timezone.now()
-    table = _open_table(table_code)
+    table = table_get_open(table_code)
     external_id = f"time:{table.code}:{reference}"
     if Transaction.objects.filter(external_id=external_id).exists():
         return []  # this period was collected already; a retry changes nothing
@@ -908,7 +914,7 @@ def seat_away(
     :class:`Conflict` when he is already away.
     """
     now = now or timezone.now()
-    table = _open_table(table_code, lock=False)
+    table = table_get_open(table_code, lock=False)
     session = _open_session(table, seat)
     if session.absences.filter(ended_at__isnull=True).exists():
         raise Conflict(_("The player is already away."), code="already_away")
@@ -939,7 +945,7 @@ def seat_away(
 @transaction.atomic
 def seat_back(*, table_code: str, seat: int, now: datetime | None = None) -> Absence:
     """The player is back at his seat (BI9)."""
-    table = _open_table(table_code, lock=False)
+    table = table_get_open(table_code, lock=False)
     session = _open_session(table, seat)
     absence = session.absences.filter(ended_at__isnull=True).first()
     if absence is None:
@@ -965,7 +971,7 @@ def seat_pick_up(
     person. Raises :class:`RuleViolation` (BI9) earlier or when he isn't away.
     """
     now = now or timezone.now()
-    table = _open_table(table_code, lock=False)
+    table = table_get_open(table_code, lock=False)
     session = _open_session(table, seat)
     absence = session.absences.select_for_update().filter(ended_at__isnull=True).first()
     if absence is None or now - absence.started_at <= LONG_BREAK:
@@ -1014,7 +1020,7 @@ def custody_return(
     They become chips he carries: to sit down with (BI5 applies) or to cash out.
     Raises :class:`RuleViolation` (BI9) when nothing is held for him.
     """
-    player = _player(player_code)
+    player = player_get(player_code)
     account = chart.custody(player=player.code)
     held = Account.objects.select_for_update().get(pk=account.pk).balance_cents
     if held <= 0:
@@ -1164,8 +1170,8 @@ def correction_request(
         kind=kind,
         hand=hand or (held.hand if held else None),
         table=table,
-        from_player=_player(from_player) if from_player else None,
-        to_player=_player(to_player) if to_player else None,
+        from_player=player_get(from_player) if from_player else None,
+        to_player=player_get(to_player) if to_player else None,
         held=held,
         amount_cents=amount,
         reason=reason,
@@ -1254,6 +1260,7 @@ __all__ = [
     "correction_request",
     "hand_record",
     "hand_void",
+    "player_get",
     "player_night",
     "policy_publish",
     "room_default",
@@ -1261,5 +1268,6 @@ __all__ = [
     "seat_take",
     "seat_top_up",
     "table_close",
+    "table_get_open",
     "table_open",
 ]

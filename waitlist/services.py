@@ -163,30 +163,6 @@ def _lock_entries(qs: Any) -> list[Entry]:
     )
 
 
-def _player(code: str) -> Player:
-    player = Player.objects.filter(code=code).first()
-    if player is None:
-        raise RuleViolation(
-            _("Player %(p)s is not registered; register him first.") % {"p": code},
-            code="unknown_player",
-            rule="BI10",
-        )
-    return player
-
-
-def _table(code: str) -> Table:
-    table = Table.objects.select_related("game", "room").filter(code=code).first()
-    if table is None:
-        raise ApiError(
-            _("No table %(t)s.") % {"t": code}, code="not_found", status_code=404
-        )
-    if table.status != Table.Status.OPEN or table.game is None:
-        raise RuleViolation(
-            _("Table %(t)s is closed.") % {"t": code}, code="table_closed", rule="BI8"
-        )
-    return table
-
-
 def _seat_exists(table: Table, seat: int) -> None:
     if not 1 <= seat <= table.seats:
         raise RuleViolation(
@@ -409,7 +385,7 @@ def entry_join(
     now = now or timezone.now()
     (wl,) = _lock_lists([waiting_list.pk])
     _refresh(wl, now)
-    player = _player(player_code)
+    player = floor.player_get(player_code)
     _refuse_if_barred(player, wl.game, now)
     if wl.entries.filter(player=player, status__in=ACTIVE).exists():
         raise RuleViolation(
@@ -610,7 +586,7 @@ def list_call(
     names = frozenset(load.table for load, _state in loads)
     states = {load.table: state for load, state in loads}
     if table_code is not None:
-        table = _table(table_code)
+        table = floor.table_get_open(table_code, lock=False)
         if table.game_id != wl.game_id:
             raise RuleViolation(
                 _("Table %(t)s deals another game.") % {"t": table.code},
@@ -873,7 +849,7 @@ def entry_seat(
     now = now or timezone.now()
     entry = _locked_entry(entry_id, now)
     _must_be_called(entry)
-    table = _table(entry.call_table.code)
+    table = floor.table_get_open(entry.call_table.code, lock=False)
     player = entry.player
     _refuse_if_barred(player, table.game, now)
     state = selectors.table_state(table)
@@ -1086,10 +1062,10 @@ def seat_change_request(
     waits in this game.
     """
     now = now or timezone.now()
-    table = _table(table_code)
+    table = floor.table_get_open(table_code, lock=False)
     (wl,) = _lock_lists([list_for_game(table.game).pk])
     _refresh(wl, now)
-    player = _player(player_code)
+    player = floor.player_get(player_code)
     session = selectors.open_session(player)
     if session is None or session.game_id != table.game_id:
         raise RuleViolation(
@@ -1171,7 +1147,10 @@ def must_move_start(
     are open tables of the same game and the main game feeds no other.
     """
     now = now or timezone.now()
-    table, main = _table(table_code), _table(main_code)
+    table, main = (
+        floor.table_get_open(table_code, lock=False),
+        floor.table_get_open(main_code, lock=False),
+    )
     (wl,) = _lock_lists([list_for_game(main.game).pk])
     _refresh(wl, now)
     if table.pk == main.pk or table.game_id != main.game_id:
@@ -1291,7 +1270,7 @@ def table_break(
     has moved the table closes. Raises :class:`Conflict` when it is being broken.
     """
     now = now or timezone.now()
-    table = _table(table_code)
+    table = floor.table_get_open(table_code, lock=False)
     (wl,) = _lock_lists([list_for_game(table.game).pk])
     _refresh(wl, now)
     if selectors.is_broken(table):
@@ -1463,10 +1442,10 @@ def lockup_take(
     taken, called or held.
     """
     now = now or timezone.now()
-    table = _table(table_code)
+    table = floor.table_get_open(table_code, lock=False)
     (wl,) = _lock_lists([list_for_game(table.game).pk])
     _refresh(wl, now)
-    player = _player(player_code) if player_code else None
+    player = floor.player_get(player_code) if player_code else None
     _seat_exists(table, seat)
     if seat not in selectors.table_state(table).free_seats:
         raise Conflict(
@@ -1536,7 +1515,7 @@ def apart_keep(
     already, and (DC2) without a reason.
     """
     now = now or timezone.now()
-    a, b = sorted((_player(c) for c in player_codes), key=lambda p: p.pk)
+    a, b = sorted((floor.player_get(c) for c in player_codes), key=lambda p: p.pk)
     if a.pk == b.pk:
         raise RuleViolation(
             _("WL9: a pair is two different players."), code="same_player", rule="WL9"
@@ -1645,7 +1624,7 @@ def time_collect(
     time or its policy has no usable ``time`` section.
     """
     now = now or timezone.now()
-    table = _table(table_code)
+    table = floor.table_get_open(table_code, lock=False)
     game = table.game
     assert game is not None and table.room is not None
     (wl,) = _lock_lists([list_for_game(game).pk])
