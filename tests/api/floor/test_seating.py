@@ -51,6 +51,7 @@ class TestBuyIn:
             "kind": "buy_in",
         }
         assert balance("table:T01:drop_box") == 20_000
+        assert balance("table:T01:tray") == 2_000_000 - 20_000
         assert balance("player:P-1:table:T01") == 20_000
         tb = trial_balance()
         assert tb.balanced and tb.cached_balances_agree
