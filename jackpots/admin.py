@@ -27,6 +27,7 @@ from jackpots.models import (
     Month,
     MonthHand,
     Pool,
+    Transfer,
 )
 
 READERS = (Role.FLOOR, Role.MANAGER, Role.AUDITOR)
@@ -267,3 +268,31 @@ class MonthHandAdmin(ReadOnlyAdmin):
     list_filter = ["pool", "month"]
     ordering = ["-month", "-key", "ended_at"]
     list_select_related = ["pool", "player", "hand__table"]
+
+
+@admin.register(Transfer)
+class TransferAdmin(ReadOnlyAdmin):
+    """Money moved between pools with the manager's reason (JD5): through the API."""
+
+    readers = READERS
+    list_display = [
+        "decided_at",
+        "room",
+        "source",
+        "target",
+        "amount",
+        "reserve",
+        "retired",
+        "decided_by",
+    ]
+    list_filter = ["room", "retired"]
+    list_select_related = ["room", "source", "target", "decided_by"]
+    readonly_fields = ["amount", "reserve"]
+
+    @admin.display(description=_("to the pool"), ordering="amount_cents")
+    def amount(self, transfer: Transfer) -> str:
+        return _money(transfer.amount_cents, transfer.target.room.currency)
+
+    @admin.display(description=_("to the reserve"), ordering="reserve_cents")
+    def reserve(self, transfer: Transfer) -> str:
+        return _money(transfer.reserve_cents, transfer.target.room.currency)

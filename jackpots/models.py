@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounting.models import Account, Payable, Player, Transaction
 from cardroom.models import Hand, Room
-from core.records import never_deleted, staff_fk
+from core.records import append_only, never_deleted, staff_fk
 
 _CODE_REGEX = r"^[a-z0-9][a-z0-9_-]*$"
 
@@ -677,3 +677,70 @@ class Award(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_role_display()} {self.player.code} {self.amount_cents}"
+
+
+class Transfer(models.Model):
+    """Money held in trust moved to another pool, with a manager's record of why
+    (JD5): a promotion ended and its pool, amount and reserve, went to its
+    successor; or hands' drops that reached no pool (``jackpot:drops``) given to
+    one. ``source`` is None for the latter. Append-only: a transfer made in error
+    is answered by another transfer.
+    """
+
+    room = models.ForeignKey(
+        Room, on_delete=models.PROTECT, related_name="+", verbose_name=_("room")
+    )
+    source = models.ForeignKey(
+        Pool,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="transfers_out",
+        verbose_name=_("from pool"),
+        help_text=_("Empty: the drops no pool received."),
+    )
+    target = models.ForeignKey(
+        Pool,
+        on_delete=models.PROTECT,
+        related_name="transfers_in",
+        verbose_name=_("to pool"),
+    )
+    amount_cents = models.BigIntegerField(_("to the pool"))
+    reserve_cents = models.BigIntegerField(_("to the reserve"))
+    reason = models.TextField(_("why"))
+    retired = models.BooleanField(
+        _("source retired"),
+        default=False,
+        help_text=_("The promotion ended: the source takes no more drops."),
+    )
+    decided_by = staff_fk(_("decided by"))
+    decided_at = models.DateTimeField(_("decided"))
+    ledger_transaction = models.OneToOneField(
+        Transaction,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("ledger transaction"),
+    )
+
+    class Meta:
+        verbose_name = _("jackpot transfer")
+        ordering = ["-decided_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(amount_cents__gte=0, reserve_cents__gte=0)
+                & (models.Q(amount_cents__gt=0) | models.Q(reserve_cents__gt=0)),
+                name="transfer_moves_money",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(source=models.F("target")),
+                name="transfer_to_another_pool",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(reason__regex=r"\S"),
+                name="transfer_has_a_reason",
+            ),
+        ]
+        triggers = [append_only("jackpot_transfer")]
+
+    def __str__(self) -> str:
+        return f"{self.source or 'drops'} → {self.target}: {self.amount_cents}"

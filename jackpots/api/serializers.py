@@ -257,3 +257,28 @@ class StandingSerializer(serializers.Serializer):
     hand_no = serializers.IntegerField(source="hand.hand_no")
     seat = serializers.IntegerField()
     ended_at = serializers.DateTimeField()
+
+
+class TransferSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "JackpotTransfer"
+
+    id = serializers.IntegerField()
+    room = serializers.CharField(source="room.code")
+    source = serializers.CharField(
+        source="source.code",
+        allow_null=True,
+        default=None,
+        help_text="The pool it left; null for drops that reached no pool.",
+    )
+    target = serializers.CharField(source="target.code")
+    amount = serializers.IntegerField(source="amount_cents")
+    reserve = serializers.IntegerField(source="reserve_cents")
+    reason = serializers.CharField()
+    retired = serializers.BooleanField()
+    decided_by = serializers.SerializerMethodField()
+    decided_at = serializers.DateTimeField()
+    transaction = serializers.IntegerField(source="ledger_transaction_id")
+
+    def get_decided_by(self, transfer: Any) -> str:
+        return transfer.decided_by.get_username()

@@ -14,6 +14,13 @@ urlpatterns = [
         name="jackpot-pool-seed",
     ),
     path(
+        "pools/<int:pool_id>/retire",
+        views.PoolRetireApi.as_view(),
+        name="jackpot-pool-retire",
+    ),
+    path("drops/allocate", views.DropsAllocateApi.as_view(), name="jackpot-drops"),
+    path("transfers", views.TransferListApi.as_view(), name="jackpot-transfers"),
+    path(
         "pools/<int:pool_id>/history",
         views.PoolHistoryApi.as_view(),
         name="jackpot-pool-history",

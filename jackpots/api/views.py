@@ -6,7 +6,8 @@ Thin views: validate the input, call one service or selector, shape the answer.
 - floor, manager, auditor: pools and their history, categories, hits, months,
   standings (HM4); cashiers see the awards they pay;
 - floor: verify or reject a hit (BB5); manager: approve it, another person (BB5);
-- manager: pools, seeds from the house, category versions (BB2), months' awards.
+- manager: pools, seeds from the house, category versions (BB2), months' awards,
+  a promotion ended into its successor and drops given to a pool (JD5).
 
 Every POST that moves money takes an ``Idempotency-Key``.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -32,7 +33,7 @@ from accounting.api.views import IDEMPOTENCY_KEY
 from cardroom.api.views import ErrorSerializer
 from cardroom.models import GAME_CODES, Room
 from cardroom.services import room_default
-from core.api.errors import ApiError
+from core.api.errors import ApiError, RuleViolation
 from core.api.permissions import IsFloor, IsManager, role_required
 from core.idempotency import idempotent
 from core.roles import Role
@@ -46,10 +47,11 @@ from jackpots.api.serializers import (
     MonthSerializer,
     PoolSerializer,
     StandingSerializer,
+    TransferSerializer,
     choice,
 )
 from jackpots.domain.months import month_name, month_of, parse_month
-from jackpots.models import Award, Category, Hit, Month, Pool
+from jackpots.models import Award, Category, Hit, Month, Pool, Transfer
 
 JackpotReader = role_required(Role.FLOOR, Role.MANAGER, Role.AUDITOR)
 AwardReader = role_required(Role.FLOOR, Role.MANAGER, Role.AUDITOR, Role.CASHIER)
@@ -256,6 +258,112 @@ class PoolSeedApi(APIView):
         return Response(
             PoolSerializer(_pool(pool_id)).data, status=status.HTTP_201_CREATED
         )
+
+
+class PoolRetireApi(APIView):
+    """A manager ends a promotion: the pool takes no more drops and what it holds,
+    amount and reserve, moves to a successor pool of the room, with the reason
+    (JD5). Answers the retired pool and the transfer (null when it held nothing)."""
+
+    permission_classes = [IsManager]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "JackpotPoolRetireInput"
+
+        successor = serializers.IntegerField(min_value=1, max_value=2**62)
+        reason = serializers.CharField(max_length=2000, allow_blank=True)
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "JackpotPoolRetired"
+
+        pool = PoolSerializer()
+        transfer = TransferSerializer(
+            allow_null=True, help_text="Null when the pool held nothing."
+        )
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: OutputSerializer, **RULE_ERRORS},
+        parameters=[IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request: Request, pool_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        pool = _pool(pool_id)
+        successor = Pool.objects.filter(
+            pk=data.validated_data["successor"], room_id=pool.room_id
+        ).first()
+        if successor is None:
+            raise RuleViolation(
+                _("JD5: the successor is another pool of room %(room)s.")
+                % {"room": pool.room.code},
+                code="bad_successor",
+                rule="JD5",
+            )
+        transfer = services.pool_retire(
+            pool=pool,
+            successor=successor,
+            reason=data.validated_data["reason"],
+            by=request.user,
+        )
+        answer = {"pool": _pool(pool_id), "transfer": transfer}
+        return Response(self.OutputSerializer(answer).data)
+
+
+class DropsAllocateApi(APIView):
+    """A manager gives hands' drops that reached no pool (booked while the room had
+    no active pool) to a pool, with the reason (JD5)."""
+
+    permission_classes = [IsManager]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "JackpotDropsAllocateInput"
+
+        pool = serializers.IntegerField(min_value=1, max_value=2**62)
+        amount = CentsField(
+            min_value=1, required=False, help_text="Default: all the drops held."
+        )
+        reason = serializers.CharField(max_length=2000, allow_blank=True)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: TransferSerializer, **RULE_ERRORS},
+        parameters=[IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        transfer = services.drops_allocate(
+            pool=_pool(data.validated_data["pool"]),
+            amount_cents=data.validated_data.get("amount"),
+            reason=data.validated_data["reason"],
+            by=request.user,
+        )
+        return Response(
+            TransferSerializer(transfer).data, status=status.HTTP_201_CREATED
+        )
+
+
+class TransferListApi(APIView):
+    """Money moved between pools, newest first, with who decided and why (JD5)."""
+
+    permission_classes = [JackpotReader]
+
+    @extend_schema(
+        parameters=[OpenApiParameter("pool", OpenApiTypes.INT), *PAGE],
+        responses={200: TransferSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        rows = Transfer.objects.select_related("room", "source", "target", "decided_by")
+        pool = _int_param(request, "pool", 0, 2**62)
+        if pool:
+            rows = rows.filter(Q(source_id=pool) | Q(target_id=pool))
+        return Response(TransferSerializer(_page(request, rows), many=True).data)
 
 
 class PoolHistoryApi(APIView):
