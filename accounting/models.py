@@ -679,7 +679,8 @@ class TableSlip(models.Model):
 
     A floor person requests and signs it; a cashier, another person, issues it and
     posts the chips. Both signatures are on the posting too (posted by the cashier,
-    approved by the floor person).
+    approved by the floor person). A slip not issued can be cancelled, with who,
+    when and why; no chips moved, and the record stays.
     """
 
     class Kind(models.TextChoices):
@@ -689,10 +690,11 @@ class TableSlip(models.Model):
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for the cashier")
         ISSUED = "issued", _("issued")
+        CANCELLED = "cancelled", _("cancelled")
 
     kind = models.CharField(_("kind"), max_length=8, choices=Kind.choices)
     status = models.CharField(
-        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+        _("status"), max_length=9, choices=Status.choices, default=Status.PENDING
     )
     cage = models.ForeignKey(
         Cage, on_delete=models.PROTECT, related_name="slips", verbose_name=_("cage")
@@ -719,6 +721,9 @@ class TableSlip(models.Model):
         related_name="slip",
         verbose_name=_("posting"),
     )
+    cancelled_by = staff_fk(_("cancelled by"), optional=True)
+    cancelled_at = models.DateTimeField(_("cancelled"), null=True, blank=True)
+    cancel_reason = models.CharField(_("why cancelled"), max_length=500, blank=True)
 
     class Meta:
         verbose_name = _("fill or credit slip")
@@ -740,7 +745,7 @@ class TableSlip(models.Model):
             ),
             models.CheckConstraint(
                 condition=(
-                    models.Q(status="pending")
+                    models.Q(status__in=["pending", "cancelled"])
                     & models.Q(issued_by__isnull=True)
                     & models.Q(issued_at__isnull=True)
                     & models.Q(shift__isnull=True)
@@ -755,18 +760,33 @@ class TableSlip(models.Model):
                 ),
                 name="slip_issued_completely",
             ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(status="cancelled")
+                    & models.Q(cancelled_by__isnull=False)
+                    & models.Q(cancelled_at__isnull=False)
+                    & models.Q(cancel_reason__regex=r"\S")
+                )
+                | (
+                    ~models.Q(status="cancelled")
+                    & models.Q(cancelled_by__isnull=True)
+                    & models.Q(cancelled_at__isnull=True)
+                    & models.Q(cancel_reason="")
+                ),
+                name="slip_cancelled_with_a_reason",
+            ),
         ]
         triggers = [
             never_deleted("slip"),
             pgtrigger.FSM(
                 name="slip_issued_once",
                 field="status",
-                transitions=[("pending", "issued")],
+                transitions=[("pending", "issued"), ("pending", "cancelled")],
             ),
             pgtrigger.Protect(
                 name="slip_issued_is_final",
                 operation=pgtrigger.Update,
-                condition=pgtrigger.Q(old__status="issued"),
+                condition=pgtrigger.Q(old__status__in=["issued", "cancelled"]),
             ),
             pgtrigger.ReadOnly(
                 name="slip_request_fixed",

@@ -71,9 +71,15 @@ class SlipSerializer(serializers.Serializer):
     issued_at = serializers.DateTimeField(allow_null=True)
     shift = serializers.IntegerField(source="shift_id", allow_null=True)
     transaction = serializers.IntegerField(source="transaction_id", allow_null=True)
+    cancelled_by = serializers.SerializerMethodField()
+    cancelled_at = serializers.DateTimeField(allow_null=True)
+    cancel_reason = serializers.CharField()
 
     def get_issued_by(self, slip: TableSlip) -> str | None:
         return _username(slip.issued_by)
+
+    def get_cancelled_by(self, slip: TableSlip) -> str | None:
+        return _username(slip.cancelled_by)
 
 
 class BoxCountSerializer(serializers.Serializer):

@@ -25,7 +25,17 @@ urlpatterns = [
         views.FillIssueApi.as_view(),
         name="cage-fill-issue",
     ),
+    path(
+        "fills/<int:slip_id>/cancel",
+        views.FillCancelApi.as_view(),
+        name="cage-fill-cancel",
+    ),
     path("credits", views.CreditRequestApi.as_view(), name="cage-credit"),
+    path(
+        "credits/<int:slip_id>/cancel",
+        views.CreditCancelApi.as_view(),
+        name="cage-credit-cancel",
+    ),
     path(
         "credits/<int:slip_id>/issue",
         views.CreditIssueApi.as_view(),

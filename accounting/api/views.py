@@ -297,6 +297,47 @@ class CreditIssueApi(_SlipIssueApi):
     kind = TableSlip.Kind.CREDIT
 
 
+class _SlipCancelApi(APIView):
+    """A floor person cancels a slip the cashier hasn't issued, saying why (CA3):
+    no chips moved; the slip stays on record as cancelled."""
+
+    kind: TableSlip.Kind
+    permission_classes = [IsFloor]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "CageSlipCancelInput"
+
+        reason = serializers.CharField(max_length=500, allow_blank=True)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: SlipSerializer},
+        parameters=[IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request: Request, slip_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        slip = get_object_or_404(TableSlip, pk=slip_id, kind=self.kind)
+        slip = services.slip_cancel(
+            slip=slip, by=request.user, reason=data.validated_data["reason"]
+        )
+        return Response(SlipSerializer(slip).data)
+
+
+class FillCancelApi(_SlipCancelApi):
+    """Cancel a fill not yet issued (CA3)."""
+
+    kind = TableSlip.Kind.FILL
+
+
+class CreditCancelApi(_SlipCancelApi):
+    """Cancel a credit not yet received (CA3)."""
+
+    kind = TableSlip.Kind.CREDIT
+
+
 class BoxCountApi(APIView):
     """Count a table's drop, rake or jackpot box for a gaming day (CA4)."""
 

@@ -33,7 +33,12 @@ from accounting.cage.shifts import (
     shift_open_get,
     shift_sign_off,
 )
-from accounting.cage.tables import box_count_record, slip_issue, slip_request
+from accounting.cage.tables import (
+    box_count_record,
+    slip_cancel,
+    slip_issue,
+    slip_request,
+)
 
 __all__ = [
     "box_count_record",
@@ -54,6 +59,7 @@ __all__ = [
     "shift_open",
     "shift_open_get",
     "shift_sign_off",
+    "slip_cancel",
     "slip_issue",
     "slip_request",
 ]

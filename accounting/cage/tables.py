@@ -1,9 +1,10 @@
 """The cage and the tables: fills and credits (CA3), drop and rake box counts (CA4).
 
 Fills and credits: a floor person requests a slip (``slip_request``) and signs it by
-doing so; the cashier issues it (``slip_issue``) from his open shift and the chips
-move, the posting naming both (posted by the cashier, approved by the floor person,
-which the ledger requires to be two people):
+doing so (a slip not issued may be cancelled with a reason, ``slip_cancel``); the
+cashier issues it (``slip_issue``) from his open shift and the chips move, the
+posting naming both (posted by the cashier, approved by the floor person, which the
+ledger requires to be two people):
 
 - fill of C: table tray +C, drawer chips −C;
 - credit of C: drawer chips +C, table tray −C.
@@ -45,6 +46,19 @@ def _same_person() -> RuleViolation:
     )
 
 
+def _not_pending(slip: TableSlip) -> Conflict:
+    return Conflict(
+        _("CA3: %(kind)s %(id)d is %(status)s already.")
+        % {
+            "kind": slip.get_kind_display(),
+            "id": slip.pk,
+            "status": slip.get_status_display(),
+        },
+        code=f"slip_already_{slip.status}",
+        rule="CA3",
+    )
+
+
 @transaction.atomic
 def slip_request(
     *,
@@ -79,19 +93,14 @@ def slip_issue(
 
     Raises :class:`RuleViolation` (CA3, ``same_person``) when the cashier is the
     floor person who requested it, (CA1) without an open shift at the slip's cage;
-    :class:`Conflict` (409, CA3) when it was issued already;
+    :class:`Conflict` (409, CA3) when it was issued or cancelled already;
     :class:`InsufficientFunds` when the drawer (fill) or the tray (credit) hasn't
     the chips.
     """
     shift = shift_open_get(cage=slip.cage, cashier=cashier)
     slip = TableSlip.objects.select_for_update().get(pk=slip.pk)
     if slip.status != TableSlip.Status.PENDING:
-        raise Conflict(
-            _("CA3: %(kind)s %(id)d was issued already.")
-            % {"kind": slip.get_kind_display(), "id": slip.pk},
-            code="slip_already_issued",
-            rule="CA3",
-        )
+        raise _not_pending(slip)
     if slip.requested_by_id == cashier.pk:
         raise _same_person()
     _cash, chips = drawer_accounts(shift)
@@ -115,6 +124,39 @@ def slip_issue(
     slip.issued_by = cashier
     slip.issued_at = at
     slip.save()
+    return slip
+
+
+@transaction.atomic
+def slip_cancel(
+    *,
+    slip: TableSlip,
+    by: AbstractBaseUser,
+    reason: str,
+    at: datetime | None = None,
+) -> TableSlip:
+    """Cancel a fill or credit not yet issued, with the reason (CA3): asked by
+    mistake, or no longer needed. No chips moved, so nothing is posted; the slip
+    stays on record as cancelled.
+
+    Raises :class:`RuleViolation` (CA3, ``reason_required``) without a reason;
+    :class:`Conflict` (409, CA3) when it was issued or cancelled already.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise RuleViolation(
+            _("CA3: say why the slip is cancelled."),
+            code="reason_required",
+            rule="CA3",
+        )
+    slip = TableSlip.objects.select_for_update().get(pk=slip.pk)
+    if slip.status != TableSlip.Status.PENDING:
+        raise _not_pending(slip)
+    slip.status = TableSlip.Status.CANCELLED
+    slip.cancelled_by = by
+    slip.cancelled_at = at or timezone.now()
+    slip.cancel_reason = reason
+    slip.save(update_fields=["status", "cancelled_by", "cancelled_at", "cancel_reason"])
     return slip
 
 
