@@ -50,4 +50,9 @@ urlpatterns = [
     ),
     path("receipts/<str:no>", views.ReceiptDetailApi.as_view(), name="cage-receipt"),
     path("vault", views.VaultFundApi.as_view(), name="cage-vault"),
+    path(
+        "vault/withdrawals",
+        views.VaultWithdrawApi.as_view(),
+        name="cage-vault-withdraw",
+    ),
 ]

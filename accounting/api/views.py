@@ -502,3 +502,48 @@ class VaultFundApi(APIView):
             "chips": chips,
         }
         return Response(self.OutputSerializer(out).data, status=status.HTTP_201_CREATED)
+
+
+class VaultWithdrawApi(APIView):
+    """A manager takes house cash out of a cage's vault (to the bank) or retires
+    chip stock, saying where it goes (the memo); more than the vault holds is
+    refused with ``insufficient_funds``."""
+
+    permission_classes = [IsManager]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "CageVaultWithdrawInput"
+
+        cage = code_field(max_length=16)
+        cash = CentsField(min_value=0)
+        chips = CentsField(min_value=0)
+        memo = serializers.CharField(max_length=500, allow_blank=True)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: VaultFundApi.OutputSerializer},
+        parameters=[IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        cage = services.cage_get(code=data.validated_data["cage"])
+        posting = services.cage_vault_withdraw(
+            cage=cage,
+            cash_cents=data.validated_data["cash"],
+            chips_cents=data.validated_data["chips"],
+            withdrawn_by=request.user,
+            memo=data.validated_data["memo"],
+        )
+        cash, chips = vault_balances(cage=cage)
+        out = {
+            "transaction": posting.pk,
+            "cage": cage.code,
+            "cash": cash,
+            "chips": chips,
+        }
+        return Response(
+            VaultFundApi.OutputSerializer(out).data, status=status.HTTP_201_CREATED
+        )

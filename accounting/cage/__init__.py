@@ -28,6 +28,7 @@ from accounting.cage.receipts import (
 )
 from accounting.cage.shifts import (
     cage_vault_fund,
+    cage_vault_withdraw,
     shift_close,
     shift_open,
     shift_open_get,
@@ -44,6 +45,7 @@ __all__ = [
     "box_count_record",
     "cage_get",
     "cage_vault_fund",
+    "cage_vault_withdraw",
     "cash_activity_check",
     "cash_activity_day_total",
     "cash_activity_record",

@@ -102,6 +102,46 @@ def cage_vault_fund(
     )
 
 
+@retry_on_conflict()
+@transaction.atomic
+def cage_vault_withdraw(
+    *,
+    cage: Cage,
+    cash_cents: int,
+    chips_cents: int,
+    withdrawn_by: AbstractBaseUser,
+    memo: str,
+) -> Transaction:
+    """Take house cash out of the vault (to the bank) or retire chip stock: the
+    reverse of :func:`cage_vault_fund`, with the reason in ``memo``.
+
+    Cash goes back to ``house_capital``; chips leave the house's inventory against
+    ``chip_float``. Raises :class:`ApiError` (400) for negative or no amounts or no
+    memo; :class:`InsufficientFunds` (the ledger's) for more than the vault holds.
+    """
+    cents_check(cash_cents, name="cash", positive=False)
+    cents_check(chips_cents, name="chips", positive=False)
+    if not cash_cents and not chips_cents:
+        raise ApiError(_("Nothing to take from the vault."), code="invalid_amount")
+    if not (memo or "").strip():
+        raise ApiError(
+            _("Say where the vault's money goes (the memo)."), code="memo_required"
+        )
+    currency = cage.currency
+    return transaction_post(
+        kind="vault_withdraw",
+        legs=[
+            Leg(chart.cage_cash(cage=cage.code, currency=currency), -cash_cents),
+            Leg(chart.house_capital(currency=currency), cash_cents),
+            Leg(chart.cage_chips(cage=cage.code, currency=currency), -chips_cents),
+            Leg(chart.chip_float(currency=currency), chips_cents),
+        ],
+        posted_by=withdrawn_by,
+        reference=f"cage {cage.code}",
+        memo=memo.strip(),
+    )
+
+
 def _already_open(shift_id: int | None) -> RuleViolation:
     return RuleViolation(
         _("CA1: a cashier has one open shift per cage; close shift %(id)s first.")

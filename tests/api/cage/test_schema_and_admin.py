@@ -24,6 +24,9 @@ MONEY_POSTS = [
     "/api/v1/cage/counts",
     "/api/v1/cage/payables/{payable_id}/pay",
     "/api/v1/cage/vault",
+    "/api/v1/cage/vault/withdrawals",
+    "/api/v1/cage/fills/{slip_id}/cancel",
+    "/api/v1/cage/credits/{slip_id}/cancel",
 ]
 
 
