@@ -21,6 +21,7 @@ run: install
 	DEBUG=true $(PY) manage.py migrate --no-input
 	DEBUG=true $(PY) manage.py demo_room
 	DEBUG=true $(PY) manage.py demo_jackpots
+	DEBUG=true $(PY) manage.py simulate_night --short
 	DEBUG=true $(PY) manage.py serve
 
 test: install

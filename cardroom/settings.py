@@ -76,6 +76,7 @@ INSTALLED_APPS = [
     "jackpots",
     "waitlist",
     "reports",
+    "simulation",
 ]
 
 MIDDLEWARE = [

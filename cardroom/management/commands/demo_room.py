@@ -6,7 +6,7 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
+from django.contrib.auth.models import AbstractBaseUser, Group
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -37,6 +37,27 @@ PLAYERS = [
     ("P-1006", "Juha Mäkinen", "Juha"),
 ]
 TRAY = 500_000
+
+
+def demo_table_open(
+    spec: tuple[Any, ...], *, by: AbstractBaseUser | None, code: str | None = None
+) -> Table:
+    """Open a table of :data:`TABLES` (as ``code`` if given) with the demo policy."""
+    table_code, name, game, (sb, bb), low, high, seats = spec
+    table = services.table_open(
+        code=code or table_code,
+        game_code=game,
+        small_blind=sb,
+        big_blind=bb,
+        min_buy_in=low,
+        max_buy_in=high,
+        seats=seats,
+        policy=POLICY,
+        by=by,
+    )
+    table.name = name
+    table.save(update_fields=["name"])
+    return table
 
 
 class Command(BaseCommand):
@@ -81,22 +102,11 @@ class Command(BaseCommand):
                 defaults={"name": name, "nickname": nickname, "id_verified": True},
             )
         keys = []
-        for code, name, game, (sb, bb), low, high, seats in TABLES:
+        for spec in TABLES:
+            code = spec[0]
             table = Table.objects.filter(code=code).first()
             if table is None or table.status != Table.Status.OPEN:
-                table = services.table_open(
-                    code=code,
-                    game_code=game,
-                    small_blind=sb,
-                    big_blind=bb,
-                    min_buy_in=low,
-                    max_buy_in=high,
-                    seats=seats,
-                    policy=POLICY,
-                    by=users[Role.MANAGER],
-                )
-                table.name = name
-                table.save(update_fields=["name"])
+                table = demo_table_open(spec, by=users[Role.MANAGER])
                 slip = slip_request(
                     kind=TableSlip.Kind.FILL,
                     cage=cage,

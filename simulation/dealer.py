@@ -1,0 +1,354 @@
+"""Deal a poker hand as a table plays it, and write its hand record (API.md).
+
+Pure Python, no Django: a shuffled deck, the blinds, a betting round per street
+with folds, checks, bets, calls and raises within each seat's stack under the
+game's betting structure (no limit, pot limit, fixed limit), all-ins with the rest
+of the board run out, and a showdown where the players still in table their cards.
+The engine (:mod:`cardroom.domain.settlement`) settles what it deals.
+
+>>> import random
+>>> hand = deal_hand(
+...     random.Random(1), table="T01", hand_no=1, game="NLHE",
+...     seats={1: ("P-1", 20_000), 2: ("P-2", 20_000), 3: ("P-3", 20_000)},
+...     button=1, small_blind=100, big_blind=200,
+... )
+>>> sorted(hand) == ["board", "button", "game", "hand_no", "seats", "streets", "table"]
+True
+>>> sum(s["put_in"] for s in hand["seats"]) >= 300  # the blinds at least
+True
+
+A :class:`Preset` stacks the deck: the cards it names are dealt to those seats and
+the board, the rest come from the shuffled deck, and its ``stay_in`` seats never
+fold (a player holding a monster). That is how a simulated night deals a bad beat
+it can count on (RULES.md BB1).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from cardroom.domain.cards import CARD_NAMES
+from cardroom.domain.games import GAMES
+
+DECK: tuple[str, ...] = CARD_NAMES
+"""The 52 cards, two characters each (``"Ah"``), by rank then suit."""
+
+Structure = Literal["no_limit", "pot_limit", "limit"]
+
+NO_LIMIT_GAMES = frozenset({"NLHE"})
+LIMIT_GAMES = frozenset({"LHE", "STUD", "STUD8", "RAZZ"})
+MAX_RAISES = 4
+"""Bets and raises a betting round allows (fixed limit's cap; here in every game so
+that a round always ends)."""
+
+
+def structure_of(game: str) -> Structure:
+    """Return the betting structure of a game code (API.md "Game codes")."""
+    if game in NO_LIMIT_GAMES:
+        return "no_limit"
+    if game in LIMIT_GAMES:
+        return "limit"
+    return "pot_limit"
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How the players at a table play: the chance of each choice at a decision.
+
+    ``fold`` is the chance to fold when facing a bet, growing with the price of
+    the call; ``bet`` to bet when nobody has; ``raise_`` to raise a bet; ``all_in``
+    to move every chip in (in pot limit: to raise the pot; in limit: to raise).
+    The defaults give, seven-handed at €1/€2 with €200 stacks, about a third of
+    the hands at a showdown, a median pot of eight big blinds and a player broke
+    every 25 hands or so.
+    """
+
+    fold: float = 0.3
+    bet: float = 0.3
+    raise_: float = 0.06
+    all_in: float = 0.004
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """Cards dealt to order, and seats that never fold.
+
+    ``cards`` maps a seat to all the cards it is dealt (every hole card, or all
+    of a stud seat's cards); ``board`` is the whole board if given.
+    """
+
+    cards: Mapping[int, Sequence[str]] = field(default_factory=dict)
+    board: Sequence[str] = ()
+    stay_in: frozenset[int] = frozenset()
+
+
+@dataclass(slots=True)
+class _Seat:
+    seat: int
+    player: str
+    stack: int
+    cards: list[str]
+    put_in: int = 0
+    round_bet: int = 0
+    folded: bool = False
+
+    @property
+    def left(self) -> int:
+        return self.stack - self.put_in
+
+    @property
+    def can_act(self) -> bool:
+        return not self.folded and self.left > 0
+
+
+def deal_hand(
+    rng: random.Random,
+    *,
+    table: str,
+    hand_no: int,
+    game: str,
+    seats: Mapping[int, tuple[str, int]],
+    button: int | None,
+    small_blind: int,
+    big_blind: int,
+    chip: int = 50,
+    style: Style | None = None,
+    preset: Preset | None = None,
+) -> dict[str, Any]:
+    """Deal and play one hand; return its hand record (API.md "Hand record").
+
+    ``seats`` maps a seat number to its player and stack; every seat with chips is
+    dealt in. The blinds are posted left of ``button`` (the last seat dealt in when
+    None); the button moves is the caller's business. Amounts are multiples of
+    ``chip`` unless a stack isn't. Raises :class:`ValueError` with fewer than two
+    seats holding chips, more seats than the deck can deal the game to (stud: seven),
+    or a preset dealing a card twice.
+    """
+    style = style or Style()
+    preset = preset or Preset()
+    rules = GAMES[game]
+    structure = structure_of(game)
+    dealt = sorted(n for n, (_p, stack) in seats.items() if stack > 0)
+    if len(dealt) < 2:
+        raise ValueError("A hand needs two seats with chips.")
+    per_seat = rules.hole_cards or rules.seat_cards[-1]
+    if len(dealt) * per_seat + rules.board_cards[-1] > len(DECK):
+        # Seven-card stud eight-handed may need a community card on seventh
+        # street, which the hand record can't say.
+        raise ValueError(f"{game} can't be dealt to {len(dealt)} seats from a deck.")
+    if button is None or button not in seats:
+        button = dealt[-1]
+    # Clockwise from the seat left of the button; the button acts last.
+    after = [n for n in dealt if n > button] + [n for n in dealt if n <= button]
+
+    deck = list(DECK)
+    rng.shuffle(deck)
+    stacked = [c for cards in preset.cards.values() for c in cards] + list(preset.board)
+    if len(set(stacked)) != len(stacked) or not set(stacked) <= set(DECK):
+        raise ValueError("A preset deals each card once, from the deck.")
+    taken = set(stacked)
+    deck = [c for c in deck if c not in taken]
+    players = {}
+    for n in after:
+        cards = list(preset.cards.get(n, ()))
+        cards += [deck.pop() for _ in range(per_seat - len(cards))]
+        players[n] = _Seat(n, seats[n][0], seats[n][1], cards)
+    board = list(preset.board)
+    board += [deck.pop() for _ in range(rules.board_cards[-1] - len(board))]
+
+    table_play = _Betting(
+        rng, players, after, structure, small_blind, big_blind, chip, style, preset
+    )
+    streets = table_play.play(rules.streets)
+    shown = rules.hole_cards or rules.seat_cards[streets - 1]
+    showdown = sum(1 for p in players.values() if not p.folded) > 1
+    rows = []
+    for n in dealt:
+        p = players[n]
+        row: dict[str, Any] = {
+            "seat": n,
+            "player": p.player,
+            "stack": p.stack,
+            "present": True,
+            "put_in": p.put_in,
+            "folded": p.folded,
+        }
+        if showdown and not p.folded:
+            row["cards"] = p.cards[:shown]
+        rows.append(row)
+    return {
+        "table": table,
+        "hand_no": hand_no,
+        "game": game,
+        "button": button,
+        "streets": streets,
+        "board": board[: rules.board_cards[streets - 1]],
+        "seats": rows,
+    }
+
+
+class _Betting:
+    """The betting of one hand, street by street."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        players: dict[int, _Seat],
+        order: list[int],
+        structure: Structure,
+        small_blind: int,
+        big_blind: int,
+        chip: int,
+        style: Style,
+        preset: Preset,
+    ) -> None:
+        self.rng, self.players, self.order = rng, players, order
+        self.structure, self.chip, self.style = structure, chip, style
+        self.small_blind, self.big_blind = small_blind, big_blind
+        self.stay_in = preset.stay_in
+
+    @property
+    def pot(self) -> int:
+        return sum(p.put_in for p in self.players.values())
+
+    def _in(self) -> list[_Seat]:
+        return [p for p in self.players.values() if not p.folded]
+
+    def _put(self, p: _Seat, amount: int) -> None:
+        amount = min(amount, p.left)
+        p.put_in += amount
+        p.round_bet += amount
+
+    def play(self, streets: int) -> int:
+        """Play the streets; return how many were dealt (API.md ``streets``)."""
+        heads_up = len(self.order) == 2
+        # Heads-up the button posts the small blind and acts first before the flop.
+        sb = self.order[1] if heads_up else self.order[0]
+        bb = self.order[0] if heads_up else self.order[1]
+        self._put(self.players[sb], self.small_blind)
+        self._put(self.players[bb], self.big_blind)
+        first = self.order[(self.order.index(bb) + 1) % len(self.order)]
+        for street in range(1, streets + 1):
+            if street > 1:
+                for p in self.players.values():
+                    p.round_bet = 0
+                first = self.order[0]
+            self._round(street, streets, first)
+            contenders = self._in()
+            if len(contenders) == 1:
+                return street
+            if sum(1 for p in contenders if p.left > 0) <= 1:
+                # Everyone but one is all in: the rest of the cards are dealt.
+                return streets
+        return streets
+
+    def _unit(self, street: int, streets: int) -> int:
+        """Fixed limit's bet: the small bet early, the big bet on later streets."""
+        return self.big_blind if street <= streets // 2 else 2 * self.big_blind
+
+    def _chips(self, amount: int) -> int:
+        return max(self.chip, amount - amount % self.chip)
+
+    def _round(self, street: int, streets: int, first: int) -> None:
+        start = self.order.index(first)
+        queue = [
+            self.order[(start + i) % len(self.order)] for i in range(len(self.order))
+        ]
+        current = max(p.round_bet for p in self.players.values())
+        min_raise = self.big_blind
+        raises = 1 if street == 1 else 0  # the big blind counts as the first bet
+        pending = [n for n in queue if self.players[n].can_act]
+        while pending:
+            if len(self._in()) == 1:
+                return
+            n = pending.pop(0)
+            p = self.players[n]
+            if not p.can_act:
+                continue
+            others = [q for q in self._in() if q is not p]
+            rivals = any(q.can_act for q in others)
+            if not rivals and current == p.round_bet:
+                continue  # everyone else is all in for no more than him
+            target = self._decide(
+                p, current, min_raise, raises if rivals else MAX_RAISES, street, streets
+            )
+            if target is None:
+                p.folded = True
+                continue
+            self._put(p, target - p.round_bet)
+            if p.round_bet > current:
+                min_raise = max(min_raise, p.round_bet - current)
+                current = p.round_bet
+                raises += 1
+                at = self.order.index(n)
+                pending = [
+                    m
+                    for m in (
+                        self.order[(at + i) % len(self.order)]
+                        for i in range(1, len(self.order))
+                    )
+                    if self.players[m].can_act
+                ]
+
+    def _decide(
+        self,
+        p: _Seat,
+        current: int,
+        min_raise: int,
+        raises: int,
+        street: int,
+        streets: int,
+    ) -> int | None:
+        """Return what the seat's bet this round becomes, or None to fold."""
+        rng, style = self.rng, self.style
+        to_call = current - p.round_bet
+        all_in_to = p.round_bet + p.left
+        can_raise = raises < MAX_RAISES and all_in_to > current
+        if to_call > 0:
+            price = to_call / (self.pot + to_call)
+            # At most 95 % unless the style always folds: some call any price.
+            most = max(0.95, style.fold)
+            if p.seat not in self.stay_in and rng.random() < min(
+                most, style.fold + price
+            ):
+                return None
+        roll = rng.random()
+        if can_raise and roll < style.all_in:
+            return self._raise_to(p, current, min_raise, street, streets, 1.0, True)
+        wants = style.raise_ if to_call > 0 else style.bet
+        if can_raise and roll < style.all_in + wants:
+            size = rng.choice((0.5, 0.75, 1.0))
+            return self._raise_to(p, current, min_raise, street, streets, size, False)
+        return min(current, all_in_to)  # check or call
+
+    def _raise_to(
+        self,
+        p: _Seat,
+        current: int,
+        min_raise: int,
+        street: int,
+        streets: int,
+        size: float,
+        shove: bool,
+    ) -> int:
+        """Return a legal bet or raise of ``size`` times the pot (or all in)."""
+        all_in_to = p.round_bet + p.left
+        to_call = current - p.round_bet
+        if self.structure == "limit":
+            target = current + self._unit(street, streets)
+        elif self.structure == "no_limit":
+            if shove:
+                return all_in_to
+            target = current + max(
+                min_raise, self._chips(int(size * (self.pot + to_call)))
+            )
+        else:
+            # Pot limit: at most the pot after his call (RULES.md, API.md "PL").
+            most = current + self.pot + to_call
+            wanted = current + self._chips(int(size * (self.pot + to_call)))
+            target = most if shove else max(current + min_raise, min(wanted, most))
+            target = min(target, most)
+        return min(target, all_in_to)
