@@ -215,7 +215,12 @@ SPECTACULAR_SETTINGS = {
 
 # Celery: the real broker when CELERY_BROKER_URL is set, else kombu's filesystem one.
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or "filesystem://"
-CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {}
+# Tasks are acknowledged when done (CELERY_TASK_ACKS_LATE): Redis hands a task whose
+# worker died out again after this many seconds. The filesystem transport can't (a
+# message is gone once delivered); there the hourly schedules catch up.
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
+}
 if CELERY_BROKER_URL == "filesystem://":
     _broker_dir = DATA_DIR / "broker"
     # Worker, beat and web share these folders; they must exist before any starts.

@@ -191,7 +191,7 @@ def report_generate(
 def reports_of_last_gaming_day(*, now: datetime | None = None) -> list[Outcome]:
     """Store the daily audit and player activity of the gaming day that ended last.
 
-    What the schedule runs shortly after the cut-off; a second run stores nothing.
+    What the schedule runs every hour; a run after the first stores nothing.
     """
     now = now or timezone.now()
     day = room_default().gaming_day(now) - timedelta(days=1)

@@ -1,10 +1,14 @@
 """The reports' schedule: thin Celery tasks that call the services.
 
-Shortly after the gaming day's cut-off (BI8) the daily audit and the player activity
-of the night that ended are stored; on the 1st, the last month's jackpot report. A
-run that finds its report stored already stores nothing, so a retried or doubled
-beat is harmless. The schedule is registered with Celery beat (django-celery-beat's
-DatabaseScheduler copies it into its tables, where a manager can see it).
+Every hour the daily audit and the player activity of the last night that ended
+(BI8) are stored, and the jackpot report of the last month; a run that finds its
+report stored already stores nothing, so a retried or doubled run is harmless. The
+first run after the cut-off (or after the 1st's) stores the reports; each later
+one catches up on a run that was lost: beat was down, or the worker died with the
+task (Redis hands it out again, see ``CELERY_VISIBILITY_TIMEOUT``; kombu's
+filesystem transport loses it). The schedule is registered with Celery beat
+(django-celery-beat's DatabaseScheduler copies it into its tables, where a manager
+can see it).
 """
 
 from __future__ import annotations
@@ -13,7 +17,6 @@ from typing import Any
 
 from celery import shared_task
 from celery.schedules import crontab
-from django.conf import settings
 
 from cardroom.celery import app
 from reports import services
@@ -48,15 +51,10 @@ def monthly_jackpot_report_task() -> dict[str, Any]:
 
 
 def schedule_reports(sender: Any, **kwargs: Any) -> None:
-    """Register the reports with beat, a quarter of an hour after the cut-off."""
-    cutoff = settings.CARDROOM_GAMING_DAY_CUTOFF_HOUR
+    """Register the reports with beat: every hour, at a quarter and half past."""
+    sender.add_periodic_task(crontab(minute=15), daily_reports_task.s(), name=DAILY)
     sender.add_periodic_task(
-        crontab(hour=cutoff, minute=15), daily_reports_task.s(), name=DAILY
-    )
-    sender.add_periodic_task(
-        crontab(day_of_month=1, hour=cutoff, minute=30),
-        monthly_jackpot_report_task.s(),
-        name=MONTHLY,
+        crontab(minute=30), monthly_jackpot_report_task.s(), name=MONTHLY
     )
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
+
+from accounting import cage as services
 from accounting import chart
 from accounting.models import (
     Account,
@@ -15,7 +18,9 @@ from accounting.models import (
     TableSlip,
     Transaction,
 )
+from accounting.selectors import account_balance, trial_balance
 from accounting.services import Leg, transaction_post
+from core.roles import Role
 
 
 def snapshot() -> dict[str, object]:
@@ -32,6 +37,45 @@ def snapshot() -> dict[str, object]:
         "receipt_counters": list(Cage.objects.values_list("code", "next_receipt_no")),
         "balances": list(Account.objects.values_list("code", "balance_cents")),
     }
+
+
+def cage_desks(make_staff, manager) -> list[tuple[str, User]]:
+    """Fund cages MAIN and EAST and open two cashiers' shifts at each (CA1).
+
+    Return the desks as ``(cage code, cashier)``; each drawer holds 100,000 in cash
+    and as much in chips.
+    """
+    desks = []
+    for code in ["MAIN", "EAST"]:
+        cage = Cage.objects.create(code=code, name=code, currency="EUR")
+        services.cage_vault_fund(
+            cage=cage, cash_cents=1_000_000, chips_cents=1_000_000, funded_by=manager
+        )
+        for n in range(2):
+            cashier = make_staff(f"{code.lower()}-{n}", Role.CASHIER)
+            services.shift_open(
+                cage=cage, cashier=cashier, cash_cents=100_000, chips_cents=100_000
+            )
+            desks.append((code, cashier))
+    return desks
+
+
+def paid_exactly(player: str, *, holding: int, paid: int, each: int) -> None:
+    """Check ``paid`` redemptions of ``each`` from ``holding`` chips were booked, and
+    no more: the chips left, the receipts, their numbers (CA2), the trial balance."""
+    chips = chart.player_chips(player=player)
+    assert chips.balance_cents == holding - paid * each, chips.balance_cents
+    assert account_balance(account=chips) == chips.balance_cents >= 0
+    redemptions = Receipt.objects.filter(kind=Receipt.Kind.REDEMPTION).count()
+    assert redemptions == paid, redemptions
+    # Each cage's numbers still run 1, 2, 3… without a gap.
+    for code in Cage.objects.values_list("code", flat=True):
+        got = sorted(
+            Receipt.objects.filter(cage__code=code).values_list("number", flat=True)
+        )
+        assert got == list(range(1, len(got) + 1)), (code, got)
+    tb = trial_balance()
+    assert tb.balanced and tb.cached_balances_agree, tb
 
 
 def book_award(player: str, cents: int, pool: str = "badbeat") -> Transaction:
