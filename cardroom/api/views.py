@@ -19,6 +19,7 @@ from cardroom import services
 from cardroom.auth import Terminal, terminal_or_role
 from cardroom.models import GAME_CODES, Correction, Hand, StackMovement, Table
 from core.api.permissions import IsFloor, IsManager
+from core.api.schema import ErrorSerializer
 from core.idempotency import idempotent
 from core.roles import Role
 
@@ -30,13 +31,6 @@ def _actor(request: Request) -> dict[str, Any]:
     if isinstance(request.user, Terminal):
         return {"by": None, "source": f"terminal:{request.user.key.table.code}"}
     return {"by": request.user, "source": ""}
-
-
-class ErrorSerializer(serializers.Serializer):
-    class Meta:
-        ref_name = "Error"
-
-    error = serializers.DictField(help_text="code, rule, detail, allowed")
 
 
 class TableDetailApi(APIView):

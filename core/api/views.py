@@ -6,9 +6,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import authenticate
+from django.contrib.auth.signals import user_logged_in
 from django.db import connection
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
 from kombu import Connection
 from rest_framework import serializers, status
@@ -19,6 +20,7 @@ from rest_framework.views import APIView
 
 from core.api.errors import ApiError
 from core.api.permissions import IsStaffUser
+from core.api.schema import ErrorSerializer
 
 
 class LoginApi(APIView):
@@ -40,7 +42,19 @@ class LoginApi(APIView):
         token = serializers.CharField()
         expires_at = serializers.DateTimeField()
 
-    @extend_schema(request=InputSerializer, responses={200: OutputSerializer}, auth=[])
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            200: OutputSerializer,
+            401: OpenApiResponse(
+                ErrorSerializer, "Unknown username or wrong password."
+            ),
+            429: OpenApiResponse(
+                ErrorSerializer, "Locked out after repeated failures (django-axes)."
+            ),
+        },
+        auth=[],
+    )
     def post(self, request: Request) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -62,6 +76,9 @@ class LoginApi(APIView):
                 code="invalid_credentials",
                 status_code=status.HTTP_401_UNAUTHORIZED,
             )
+        # As knox's own login view does: axes starts the failure count again
+        # (AXES_RESET_ON_SUCCESS) and Django records the last login.
+        user_logged_in.send(sender=user.__class__, request=django_request, user=user)
         instance, token = AuthToken.objects.create(user)
         out = self.OutputSerializer({"token": token, "expires_at": instance.expiry})
         return Response(out.data)

@@ -84,6 +84,18 @@ class ReportDataSerializer(ReportSerializer):
         fields = [*ReportSerializer.Meta.fields, "data"]
 
 
+class ReportPageSerializer(serializers.Serializer):
+    """A page of stored reports, as ``LimitOffsetPagination`` answers it."""
+
+    class Meta:
+        ref_name = "ReportPage"
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = ReportSerializer(many=True)
+
+
 class OutcomeSerializer(serializers.Serializer):
     class Meta:
         ref_name = "ReportOutcome"
@@ -145,8 +157,13 @@ class ReportListApi(APIView):
             return attrs
 
     @extend_schema(
-        parameters=[FilterSerializer],
-        responses={200: ReportSerializer(many=True)},
+        operation_id="api_v1_reports_list",
+        parameters=[
+            FilterSerializer,
+            OpenApiParameter("limit", OpenApiTypes.INT, description="Default 100."),
+            OpenApiParameter("offset", OpenApiTypes.INT),
+        ],
+        responses={200: ReportPageSerializer},
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)

@@ -1,40 +1,17 @@
 """Every endpoint of the schema refuses a caller without credentials (DESIGN.md).
 
-The list of endpoints comes from the OpenAPI schema, so a new endpoint is checked
-the day it is added; the public ones are named here, on purpose, one by one.
+The list of endpoints comes from the OpenAPI schema (tests/endpoints.py), so a new
+endpoint is checked the day it is added.
 """
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
+from tests.endpoints import PUBLIC, concrete, endpoints
+
 pytestmark = pytest.mark.django_db
-
-PUBLIC = {
-    ("post", "/api/v1/auth/login"),
-    ("get", "/healthz"),
-    ("get", "/api/v1/board"),
-    ("get", "/api/v1/jackpots/summary"),
-}
-PARAMS = {"table": "T01", "player": "P-1", "id": "1", "pk": "1", "no": "1"}
-
-
-def endpoints() -> list[tuple[str, str]]:
-    schema = SchemaGenerator().get_schema(request=None, public=True)
-    found = []
-    for path, operations in schema["paths"].items():
-        for method in operations:
-            if method in {"get", "post", "put", "patch", "delete"}:
-                found.append((method, path))
-    return sorted(found)
-
-
-def concrete(path: str) -> str:
-    return re.sub(r"\{(\w+)\}", lambda m: PARAMS.get(m.group(1), "1"), path)
 
 
 @pytest.mark.parametrize(("method", "path"), endpoints())

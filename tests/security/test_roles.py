@@ -1,0 +1,215 @@
+"""Who may call what: every caller against every operation of the schema.
+
+The table below is the access policy written out from the rule book, not read
+from the code: API.md ("Authentication", "Floor set-up", "Table terminal", "The
+rest of the REST surface"), RULES.md (BB5 a floor person verifies and a manager
+approves, CA1 a supervisor signs off, CA3 a floor person signs fills and credits
+that a cashier issues, CA6 a cashier pays approved awards, HM3 a manager approves
+the month, JD5 a manager moves jackpot money) and DESIGN.md ("every endpoint needs
+a role; a terminal key can post only for its own table; a cashier can't approve
+jackpots"). A manager runs the floor, so he may do what floor staff do.
+
+Callers: ``anonymous`` (no credentials), ``staff`` (a staff account with no role),
+the four roles, ``terminal`` (the key of table T01, the table in the URL) and
+``other_terminal`` (the key of table T02 calling T01's URLs).
+
+A refused call answers 401 (no credentials) or 403 (a role or a table it lacks) in
+the error shape; an allowed call is not refused, whatever else it answers (400 for
+the empty body sent here, 404 for the made-up ids, and so on).
+"""
+
+from __future__ import annotations
+
+import pytest
+from rest_framework.test import APIClient
+
+from cardroom.models import TerminalKey
+from core.roles import Role
+from tests.endpoints import concrete, endpoints
+
+pytestmark = pytest.mark.django_db
+
+CALLERS = (
+    "anonymous",
+    "staff",
+    "cashier",
+    "floor",
+    "manager",
+    "auditor",
+    "terminal",
+    "other_terminal",
+)
+EVERYONE = CALLERS
+ANY_STAFF = ("staff", "cashier", "floor", "manager", "auditor")
+# Table terminal endpoints (API.md "Table terminal"): the table's own key, or the
+# floor acting for it.
+TABLE = ("terminal", "floor", "manager")
+FLOOR = ("floor", "manager")
+MANAGER = ("manager",)
+CASHIER = ("cashier",)
+# What the cage records is read by its cashiers, their managers and the auditors.
+CAGE_READERS = ("cashier", "manager", "auditor")
+# Jackpot funds, hits and months: the floor and managers decide, auditors read.
+JACKPOT_READERS = ("floor", "manager", "auditor")
+# Reports are the auditors' (read-only, API.md) and the managers'.
+REPORT_READERS = ("manager", "auditor")
+
+ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
+    # Public by design: the login, the health check, the board and its jackpots.
+    ("post", "/api/v1/auth/login"): EVERYONE,
+    ("get", "/healthz"): EVERYONE,
+    ("get", "/api/v1/board"): EVERYONE,
+    ("get", "/api/v1/jackpots/summary"): EVERYONE,
+    # A staff member ends his own session, whatever his role; a terminal has none.
+    ("post", "/api/v1/auth/logout"): ANY_STAFF,
+    # Floor set-up (API.md): a manager opens and closes tables.
+    ("post", "/api/v1/tables"): MANAGER,
+    ("post", "/api/v1/tables/{table}/close"): MANAGER,
+    ("get", "/api/v1/tables/{table}"): TABLE,
+    # The table terminal (API.md), for its own table only.
+    ("post", "/api/v1/tables/{table}/seats"): TABLE,
+    ("post", "/api/v1/tables/{table}/seats/{seat}/top-ups"): TABLE,
+    ("post", "/api/v1/tables/{table}/seats/{seat}/leave"): TABLE,
+    ("post", "/api/v1/tables/{table}/seats/{seat}/away"): TABLE,
+    ("post", "/api/v1/tables/{table}/seats/{seat}/back"): TABLE,
+    ("post", "/api/v1/tables/{table}/hands"): TABLE,
+    ("post", "/api/v1/tables/{table}/hands/{hand_no}/void"): TABLE,
+    ("post", "/api/v1/tables/{table}/time"): TABLE,
+    # BI9: after 30 minutes away the floor picks up the chips and gives them back.
+    ("post", "/api/v1/tables/{table}/seats/{seat}/pick-up"): FLOOR,
+    ("post", "/api/v1/custody/{player}/return"): FLOOR,
+    # Pot corrections and held pots (API.md: floor and manager; DC2).
+    ("post", "/api/v1/corrections"): FLOOR,
+    ("post", "/api/v1/corrections/{id}/approve"): FLOOR,
+    ("post", "/api/v1/corrections/{id}/reject"): FLOOR,
+    # Players (BI10, CA2, CA5): registered and identified by a manager or at the
+    # cage; every role looks a player up.
+    ("post", "/api/v1/players"): ("cashier", "manager"),
+    ("post", "/api/v1/players/{code}/identity"): ("cashier", "manager"),
+    ("get", "/api/v1/players/{code}"): ("cashier", "floor", "manager", "auditor"),
+    # The cage (API.md, CA1–CA6): the cashier's work.
+    ("post", "/api/v1/cage/shifts"): CASHIER,
+    ("post", "/api/v1/cage/shifts/{shift_id}/close"): CASHIER,
+    ("get", "/api/v1/cage/shifts/{shift_id}"): CAGE_READERS,
+    ("post", "/api/v1/cage/shifts/{shift_id}/sign-off"): MANAGER,  # CA1
+    ("post", "/api/v1/cage/purchases"): CASHIER,
+    ("post", "/api/v1/cage/redemptions"): CASHIER,
+    ("post", "/api/v1/cage/fills"): FLOOR,  # CA3: the floor signs the request
+    ("post", "/api/v1/cage/credits"): FLOOR,
+    ("post", "/api/v1/cage/fills/{slip_id}/issue"): CASHIER,  # CA3: the cage issues
+    ("post", "/api/v1/cage/credits/{slip_id}/issue"): CASHIER,
+    ("post", "/api/v1/cage/fills/{slip_id}/cancel"): FLOOR,  # CA3: who signed it
+    ("post", "/api/v1/cage/credits/{slip_id}/cancel"): FLOOR,
+    ("post", "/api/v1/cage/counts"): CASHIER,  # CA4
+    ("get", "/api/v1/cage/counts"): CAGE_READERS,
+    ("get", "/api/v1/cage/payables"): CAGE_READERS,
+    ("post", "/api/v1/cage/payables/{payable_id}/pay"): CASHIER,  # CA6
+    ("get", "/api/v1/cage/receipts/{no}"): CAGE_READERS,
+    ("post", "/api/v1/cage/vault"): MANAGER,  # house money into the cage
+    ("post", "/api/v1/cage/vault/withdrawals"): MANAGER,  # and out, to the bank
+    # Jackpots (BB2, BB5, HM3, HM4, JD5, JD6): a cashier approves none of it.
+    ("get", "/api/v1/jackpots/pools"): JACKPOT_READERS,
+    ("post", "/api/v1/jackpots/pools"): MANAGER,
+    ("get", "/api/v1/jackpots/pools/{pool_id}"): JACKPOT_READERS,
+    ("patch", "/api/v1/jackpots/pools/{pool_id}"): MANAGER,
+    ("post", "/api/v1/jackpots/pools/{pool_id}/seed"): MANAGER,
+    ("post", "/api/v1/jackpots/pools/{pool_id}/retire"): MANAGER,
+    ("get", "/api/v1/jackpots/pools/{pool_id}/history"): JACKPOT_READERS,
+    ("get", "/api/v1/jackpots/pools/{pool_id}/standings"): JACKPOT_READERS,
+    ("post", "/api/v1/jackpots/drops/allocate"): MANAGER,
+    ("get", "/api/v1/jackpots/transfers"): JACKPOT_READERS,
+    ("get", "/api/v1/jackpots/categories"): JACKPOT_READERS,
+    ("get", "/api/v1/jackpots/categories/{code}"): JACKPOT_READERS,
+    ("post", "/api/v1/jackpots/categories/{code}/versions"): MANAGER,
+    ("get", "/api/v1/jackpots/hits"): JACKPOT_READERS,
+    ("get", "/api/v1/jackpots/hits/{hit_id}"): JACKPOT_READERS,
+    ("post", "/api/v1/jackpots/hits/{hit_id}/verify"): FLOOR,  # BB5
+    ("post", "/api/v1/jackpots/hits/{hit_id}/reject"): FLOOR,  # BB5
+    ("post", "/api/v1/jackpots/hits/{hit_id}/approve"): MANAGER,  # BB5
+    ("get", "/api/v1/jackpots/months"): JACKPOT_READERS,
+    ("get", "/api/v1/jackpots/months/{month_id}"): JACKPOT_READERS,
+    ("post", "/api/v1/jackpots/months/{month_id}/approve"): MANAGER,  # HM3
+    ("post", "/api/v1/jackpots/months/{month_id}/reject"): MANAGER,  # HM3
+    # The cashier sees the awards he pays (CA6).
+    ("get", "/api/v1/jackpots/awards"): ("cashier", "floor", "manager", "auditor"),
+    # Reports (API.md: auditors, read-only).
+    ("get", "/api/v1/reports/"): REPORT_READERS,
+    ("post", "/api/v1/reports/"): REPORT_READERS,
+    ("get", "/api/v1/reports/{report_id}"): REPORT_READERS,
+    ("get", "/api/v1/reports/{report_id}/{fmt}"): REPORT_READERS,
+    # Waiting lists and seating (API.md: floor and manager; WL1–WL10).
+    ("get", "/api/v1/waitlist/lists"): FLOOR,
+    ("get", "/api/v1/waitlist/lists/{key}"): FLOOR,
+    ("post", "/api/v1/waitlist/lists/{key}/join"): FLOOR,
+    ("post", "/api/v1/waitlist/lists/{key}/call"): FLOOR,
+    ("get", "/api/v1/waitlist/entries/{id}"): FLOOR,
+    ("post", "/api/v1/waitlist/entries/{id}/answer"): FLOOR,
+    ("post", "/api/v1/waitlist/entries/{id}/seat"): FLOOR,
+    ("post", "/api/v1/waitlist/entries/{id}/remove"): FLOOR,
+    ("post", "/api/v1/waitlist/seat-changes"): FLOOR,
+    ("post", "/api/v1/waitlist/tables/{table}/break"): FLOOR,
+    ("get", "/api/v1/waitlist/must-moves"): FLOOR,
+    ("post", "/api/v1/waitlist/must-moves"): FLOOR,
+    ("post", "/api/v1/waitlist/must-moves/{id}/end"): FLOOR,
+    ("get", "/api/v1/waitlist/lockups"): FLOOR,
+    ("post", "/api/v1/waitlist/lockups"): FLOOR,
+    ("post", "/api/v1/waitlist/lockups/{id}/release"): FLOOR,
+    ("get", "/api/v1/waitlist/kept-apart"): FLOOR,
+    ("post", "/api/v1/waitlist/kept-apart"): FLOOR,
+    ("post", "/api/v1/waitlist/kept-apart/{id}/end"): FLOOR,
+    ("get", "/api/v1/waitlist/events"): FLOOR,
+}
+
+
+def test_the_table_names_every_operation_of_the_schema_and_no_other():
+    """A new endpoint fails here until its row says who may call it."""
+    schema = set(endpoints())
+    assert sorted(schema - set(ALLOWED)) == [], "operations without a row"
+    assert sorted(set(ALLOWED) - schema) == [], "rows without an operation"
+    for row, callers in ALLOWED.items():
+        assert set(callers) <= set(CALLERS), row
+
+
+@pytest.fixture
+def callers(staff_client, table, other_table) -> dict[str, APIClient]:
+    """An API client for each caller of the table."""
+    clients = {
+        "anonymous": APIClient(),
+        "staff": staff_client(),
+        "cashier": staff_client(Role.CASHIER),
+        "floor": staff_client(Role.FLOOR),
+        "manager": staff_client(Role.MANAGER),
+        "auditor": staff_client(Role.AUDITOR),
+    }
+    for name, of in (("terminal", table), ("other_terminal", other_table)):
+        _, key = TerminalKey.objects.create_key(name=f"{of.code} terminal", table=of)
+        clients[name] = APIClient()
+        clients[name].credentials(HTTP_AUTHORIZATION=f"Api-Key {key}")
+    return clients
+
+
+@pytest.mark.parametrize(("method", "path"), sorted(ALLOWED))
+def test_each_caller_is_let_in_or_refused_as_the_table_says(method, path, callers):
+    """Refused callers get 401 (no credentials) or 403 in the error shape; the
+    others are not refused."""
+    url = concrete(path, table="T01")
+    wrong = []
+    for name in CALLERS:
+        answer = getattr(callers[name], method)(url, {}, format="json")
+        if name in ALLOWED[(method, path)]:
+            if answer.status_code in (401, 403):
+                wrong.append((name, "refused", answer.status_code))
+            continue
+        expected = (
+            (401, "not_authenticated")
+            if name == "anonymous"
+            else (403, "permission_denied")
+        )
+        body = answer.json() if answer["Content-Type"] == "application/json" else {}
+        error = body.get("error") or {}
+        got = (answer.status_code, error.get("code"))
+        if got != expected or set(body) != {"error"} or not error.get("detail"):
+            wrong.append((name, "let in" if got[0] < 400 else got, answer.status_code))
+        elif not {"code", "rule", "detail", "allowed"} <= set(error):
+            wrong.append((name, "error shape", error))
+    assert wrong == [], f"{method.upper()} {path}"
