@@ -33,6 +33,7 @@ def _currency(currency: str | None) -> str:
 
 CHIP_FLOAT = "equity:chip_float"
 RAKE_REVENUE = "revenue:rake"
+JACKPOT_DROPS = "jackpot:drops"
 
 
 def player_stack_code(*, player: str, table: str) -> str:
@@ -265,7 +266,7 @@ def over_short(*, currency: str | None = None) -> Account:
 def jackpot_drops(*, currency: str | None = None) -> Account:
     """Liability held in trust: hands' jackpot drops before they reach pools (JD1)."""
     return account_get_or_open(
-        code="jackpot:drops",
+        code=JACKPOT_DROPS,
         name="Jackpot drops",
         type=AccountType.LIABILITY,
         currency=_currency(currency),

@@ -23,6 +23,7 @@ from psycopg import errors as pg_errors
 
 from accounting.models import Account, AccountType, Entry, Transaction
 from core.api.errors import ApiError, Conflict, RuleViolation
+from core.db import rows
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -158,23 +159,131 @@ def _check(netted: list[tuple[Account, int]]) -> None:
         )
 
 
-def _insufficient(netted: list[tuple[Account, int]]) -> InsufficientFunds:
-    ids = [a.pk for a, _amount in netted if a.non_negative]
-    balances = dict(
-        Account.objects.filter(pk__in=ids).values_list("pk", "balance_cents")
-    )
+def _insufficient(
+    netted: list[tuple[Account, int]], balances: dict[int, int] | None = None
+) -> InsufficientFunds:
+    """Name the account the posting would overdraw.
+
+    ``balances`` (account id to balance) when the caller can't query any more (its
+    database transaction failed); read from the accounts otherwise.
+    """
+    if balances is None:
+        ids = [a.pk for a, _amount in netted if a.non_negative]
+        balances = dict(
+            Account.objects.filter(pk__in=ids).values_list("pk", "balance_cents")
+        )
     for account, amount in netted:
-        if account.non_negative and balances[account.pk] + _normal(account, amount) < 0:
+        balance = balances.get(account.pk)
+        if account.non_negative and balance is not None:
+            if balance + _normal(account, amount) >= 0:
+                continue
             return InsufficientFunds(
                 _("%(account)s holds %(balance)d; it can't give %(amount)d.")
                 % {
                     "account": account.code,
-                    "balance": balances[account.pk],
+                    "balance": balance,
                     "amount": -_normal(account, amount),
                 },
-                allowed={"max": balances[account.pk]},
+                allowed={"max": balance},
             )
     return InsufficientFunds(_("An account would go below zero."))
+
+
+def _overdrawn(exc: IntegrityError) -> bool:
+    cause = exc.__cause__
+    return isinstance(cause, pg_errors.CheckViolation) and (
+        "account_non_negative_balance" in str(cause)
+    )
+
+
+def _entries_insert(txn: Transaction, netted: list[tuple[Account, int]]) -> None:
+    """Write the entries in one statement; ``ledger_entry_apply`` moves the balances."""
+    rows.insert_rows(
+        Entry,
+        [
+            {
+                "transaction_id": txn.pk,
+                "account_id": account.pk,
+                "amount_cents": amount,
+                "currency": account.currency,
+            }
+            for account, amount in netted
+        ],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Posting:
+    """A transaction whose row is written and whose entries are still to come.
+
+    Made by :func:`transaction_open`, finished by :func:`entries_post`.
+    """
+
+    transaction: Transaction
+    netted: list[tuple[Account, int]]
+
+
+def transaction_open(
+    *,
+    kind: str,
+    legs: Iterable[Leg],
+    posted_by: AbstractBaseUser | None = None,
+    source: str = "",
+    reference: str = "",
+    memo: str = "",
+    external_id: str | None = None,
+    approved_by: AbstractBaseUser | None = None,
+    reverses: Transaction | None = None,
+    posted_at: datetime | None = None,
+) -> Posting:
+    """Check the legs and write the transaction's row, without its entries yet.
+
+    For a booking whose own rows point at the transaction and whose entries should
+    come last: entries lock the accounts they move until the commit, and some
+    accounts (chip float, rake revenue, jackpot drops) are moved by every table's
+    hands. The caller must call :func:`entries_post` before its database
+    transaction commits; the deferred ``ledger_transaction_balanced`` trigger
+    refuses a transaction without entries.
+
+    No savepoint and no look-up of ``external_id``: the caller holds a lock that
+    makes the key new, and a failure fails its whole database transaction.
+
+    Raises :class:`LedgerError` when the legs don't balance per currency or name
+    fewer than two accounts.
+    """
+    netted = _net(legs)
+    _check(netted)
+    txn = Transaction(
+        kind=kind,
+        reference=reference,
+        memo=memo,
+        external_id=external_id,
+        posted_by=posted_by,
+        source=source,
+        approved_by=approved_by,
+        reverses=reverses,
+        posted_at=posted_at or timezone.now(),
+    )
+    rows.insert(txn)
+    return Posting(txn, netted)
+
+
+def entries_post(posting: Posting) -> Transaction:
+    """Write the entries of a :func:`transaction_open` posting; return its transaction.
+
+    Raises :class:`InsufficientFunds` when an account flagged non-negative would go
+    below zero. The caller's database transaction is then unusable, so the message
+    uses the balances its accounts were read with.
+    """
+    try:
+        _entries_insert(posting.transaction, posting.netted)
+    except IntegrityError as exc:
+        if _overdrawn(exc):
+            raise _insufficient(
+                posting.netted, {a.pk: a.balance_cents for a, _amount in posting.netted}
+            ) from exc
+        raise
+    return posting.transaction
 
 
 def transaction_post(
@@ -186,7 +295,6 @@ def transaction_post(
     reference: str = "",
     memo: str = "",
     external_id: str | None = None,
-    external_id_is_new: bool = False,
     approved_by: AbstractBaseUser | None = None,
     reverses: Transaction | None = None,
     posted_at: datetime | None = None,
@@ -202,41 +310,34 @@ def transaction_post(
     non-negative would go below zero, :class:`Conflict` when ``external_id`` was
     used for other entries.
     """
+    legs = list(legs)
     netted = _net(legs)
     _check(netted)
-    if external_id is not None and not external_id_is_new:
+    if external_id is not None:
         existing = Transaction.objects.filter(external_id=external_id).first()
         if existing is not None:
             return _same_or_conflict(existing, netted)
     try:
         with transaction.atomic():
-            txn = Transaction.objects.create(
+            txn = transaction_open(
                 kind=kind,
+                legs=legs,
+                posted_by=posted_by,
+                source=source,
                 reference=reference,
                 memo=memo,
                 external_id=external_id,
-                posted_by=posted_by,
-                source=source,
                 approved_by=approved_by,
                 reverses=reverses,
-                posted_at=posted_at or timezone.now(),
-            )
-            Entry.objects.bulk_create(
-                Entry(
-                    transaction=txn,
-                    account=account,
-                    amount_cents=amount,
-                    currency=account.currency,
-                )
-                for account, amount in netted
-            )
+                posted_at=posted_at,
+            ).transaction
+            _entries_insert(txn, netted)
     except IntegrityError as exc:
-        cause = exc.__cause__
-        if isinstance(cause, pg_errors.CheckViolation) and (
-            "account_non_negative_balance" in str(cause)
-        ):
+        if _overdrawn(exc):
             raise _insufficient(netted) from exc
-        if external_id is not None and isinstance(cause, pg_errors.UniqueViolation):
+        if external_id is not None and isinstance(
+            exc.__cause__, pg_errors.UniqueViolation
+        ):
             existing = Transaction.objects.get(external_id=external_id)
             return _same_or_conflict(existing, netted)
         raise
@@ -328,8 +429,11 @@ __all__ = [
     "InsufficientFunds",
     "LedgerError",
     "Leg",
+    "Posting",
     "account_get_or_open",
+    "entries_post",
     "retry_on_conflict",
+    "transaction_open",
     "transaction_post",
     "transaction_reverse",
 ]

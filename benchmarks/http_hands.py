@@ -24,9 +24,9 @@ What it does, in order (DESIGN.md, "Performance targets"; issue 9):
    entries (the same tables, so the same triggers and constraints fire), from
    settlements computed in advance: no Django, no DRF, no engine. The entries lock
    the ledger rows every hand of every table moves (chip float, rake revenue,
-   jackpot drops) until the commit, so the script inserts them last
-   (``--bare-entries-first``: right after the ledger transaction, as
-   ``hand_record`` does).
+   jackpot drops) until the commit, so the script inserts them last, as
+   ``hand_record`` does (``--bare-entries-first``: right after the ledger
+   transaction, to compare).
 6. Prints a table: hands/s, p50/p99/max latency and errors of both, the ratio and
    the verdicts against the targets; CPU milliseconds per hand of the app's
    processes, of the database backends and of the load clients (from /proc,
@@ -952,7 +952,7 @@ def main() -> None:
         "--bare-entries-first",
         action="store_true",
         help="bare script: insert the entries right after the ledger transaction "
-        "(hand_record's order) instead of last",
+        "instead of last (hand_record's order)",
     )
     parser.add_argument(
         "--profile",

@@ -3,9 +3,11 @@
 The floor knows no app above it (DESIGN.md: dependencies point one way); these
 settings name, by import path, the functions of those apps it calls:
 
-- ``CARDROOM_JACKPOT_DROP_LEGS``: ``f(*, room, table, amount_cents) -> list[Leg]``,
-  crediting a hand's jackpot drop to the room's pools (JD4). Without it the drop is
-  credited to the one account ``jackpot:drops``.
+- ``CARDROOM_JACKPOT_DROP_LEGS``: ``f(*, room, table, amount_cents, accounts) ->
+  list[Leg]``, crediting a hand's jackpot drop to the room's pools (JD4).
+  ``accounts`` are the open accounts the floor read for the hand, by code, with
+  ``jackpot:drops`` among them: the function takes them from there instead of
+  reading them again. Without the setting the drop is credited to ``jackpot:drops``.
 - ``CARDROOM_HAND_BOOKED``: functions ``f(hand_id: int)`` called after the
   transaction that booked a hand commits (jackpot qualification, BB1, HM1).
 - ``CARDROOM_SEAT_CHECKS``: functions ``f(*, player, game, now)`` called before a
@@ -15,7 +17,7 @@ settings name, by import path, the functions of those apps it calls:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -23,18 +25,27 @@ from django.db import transaction
 from django.utils.module_loading import import_string
 
 from accounting import chart
+from accounting.models import Account
 from accounting.services import Leg
 
 
-def jackpot_drop_legs(*, room: Any, table: Any, amount_cents: int) -> list[Leg]:
+def jackpot_drop_legs(
+    *,
+    room: Any,
+    table: Any,
+    amount_cents: int,
+    accounts: Mapping[str, Account] | None = None,
+) -> list[Leg]:
     """Return the legs crediting a hand's drop to the jackpot pools (JD1, JD4)."""
+    accounts = accounts or {}
     path = getattr(settings, "CARDROOM_JACKPOT_DROP_LEGS", None)
     if path:
         legs: list[Leg] = import_string(path)(
-            room=room, table=table, amount_cents=amount_cents
+            room=room, table=table, amount_cents=amount_cents, accounts=accounts
         )
         return legs
-    return [Leg(chart.jackpot_drops(), -amount_cents)]
+    drops = accounts.get(chart.JACKPOT_DROPS) or chart.jackpot_drops()
+    return [Leg(drops, -amount_cents)]
 
 
 def after_hand_booked(hand_id: int) -> None:

@@ -13,6 +13,7 @@ from rest_framework_api_key.models import AbstractAPIKey, BaseAPIKeyManager
 
 from accounting.domain.gaming_day import gaming_day as business_date
 from cardroom.domain.buyin import STRUCTURE_OF_GAME, Stakes
+from core.db import rows
 
 MAX_SEATS = 12  # HS1
 GAME_CODES = [(code, code) for code in STRUCTURE_OF_GAME]
@@ -192,6 +193,31 @@ class Table(models.Model):
 class TerminalKeyManager(BaseAPIKeyManager):
     def get_usable_keys(self) -> models.QuerySet[TerminalKey]:
         return super().get_usable_keys().select_related("table")
+
+    def get_from_key(self, key: str) -> TerminalKey:
+        """Return the usable key ``key``, its table read along.
+
+        What the library's manager does, in one prepared statement (core.db.rows): a
+        terminal authenticates every request. Raises ``DoesNotExist`` for a key
+        unknown, revoked or not matching its hash.
+        """
+        prefix = key.partition(".")[0]
+        keys, tables = TerminalKey._meta.db_table, Table._meta.db_table
+        found = rows.query(
+            f"SELECT {rows.columns(TerminalKey, 'k')},"  # noqa: S608
+            f" {rows.columns(Table, 't')} FROM {keys} k"
+            f" JOIN {tables} t ON t.id = k.table_id"
+            " WHERE k.prefix = %s AND NOT k.revoked",
+            [prefix],
+        )
+        if not found:
+            raise TerminalKey.DoesNotExist("No usable key with this prefix.")
+        row = found[0]
+        api_key, at = rows.from_row(TerminalKey, row)
+        api_key.table = rows.from_row(Table, row, at)[0]
+        if not api_key.is_valid(key):
+            raise TerminalKey.DoesNotExist("Key is not valid.")
+        return api_key
 
 
 class TerminalKey(AbstractAPIKey):

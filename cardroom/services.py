@@ -7,14 +7,15 @@ own rows, so a failure anywhere leaves nothing behind.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -23,7 +24,13 @@ from django.utils.translation import gettext as _
 from accounting import chart
 from accounting.cage.players import cash_activity_record
 from accounting.models import Account, Player, Transaction
-from accounting.services import Leg, transaction_post, transaction_reverse
+from accounting.services import (
+    Leg,
+    entries_post,
+    transaction_open,
+    transaction_post,
+    transaction_reverse,
+)
 from cardroom import hooks
 from cardroom.domain.buyin import (
     BI6_WINDOW,
@@ -51,6 +58,7 @@ from cardroom.models import (
     Table,
 )
 from core.api.errors import ApiError, Conflict, RuleViolation
+from core.db import rows
 
 
 def refusal(error: BuyInRefused) -> RuleViolation:
@@ -182,11 +190,19 @@ def table_get_open(code: str, *, lock: bool = True) -> Table:
     qs = Table.objects.select_related("room", "game")
     if lock:
         qs = qs.select_for_update(of=("self",))
-    table = qs.filter(code=code).first()
+    return _open_or_refused(code, qs.filter(code=code).first())
+
+
+def _no_table(code: str) -> ApiError:
+    return ApiError(
+        _("No table %(t)s.") % {"t": code}, code="not_found", status_code=404
+    )
+
+
+def _open_or_refused(code: str, table: Table | None) -> Table:
+    """Return ``table`` if it exists and is open; refuse otherwise (404, BI8)."""
     if table is None:
-        raise ApiError(
-            _("No table %(t)s.") % {"t": code}, code="not_found", status_code=404
-        )
+        raise _no_table(code)
     if table.status != Table.Status.OPEN or table.game is None:
         raise RuleViolation(
             _("Table %(t)s is closed.") % {"t": code}, code="table_closed", rule="BI8"
@@ -499,8 +515,85 @@ def seat_leave(
 # Hands ------------------------------------------------------------------------------
 
 
+# The hand path reads and writes its rows with plain, prepared SQL (core.db.rows):
+# the ORM's Python and PostgreSQL's parsing and planning were most of a hand's cost
+# (benchmarks/README.md, "Hand recording over HTTP").
+
+
+@functools.cache
+def _hand_table_sql() -> str:
+    return (
+        f"SELECT {rows.columns(Table, 't')}, {rows.columns(Room, 'r')},"  # noqa: S608
+        f" {rows.columns(Game, 'g')}, p.id, p.document"
+        f" FROM {Table._meta.db_table} t"
+        f" LEFT JOIN {Room._meta.db_table} r ON r.id = t.room_id"
+        f" LEFT JOIN {Game._meta.db_table} g ON g.id = t.game_id"
+        f" LEFT JOIN LATERAL (SELECT id, document FROM {Policy._meta.db_table}"
+        "  WHERE game_id = t.game_id ORDER BY version DESC LIMIT 1) p ON true"
+        " WHERE t.code = %s FOR UPDATE OF t"
+    )
+
+
+def _hand_table(code: str) -> tuple[Table, int, dict[str, Any]]:
+    """Lock the open table ``code``; return it (room and game read along), and the
+    id and document of its game's policy in force (RK7).
+
+    The policy is read in the locking statement, so as it was when the booking
+    began; a version published meanwhile applies from the next hand (RK7).
+    Raises as :func:`table_get_open`.
+    """
+    found = rows.query(_hand_table_sql(), [code])
+    if not found:
+        raise _no_table(code)
+    row = found[0]
+    table, at = rows.from_row(Table, row)
+    room, at = rows.from_row(Room, row, at)
+    game, at = rows.from_row(Game, row, at)
+    table.room = room if table.room_id is not None else None
+    table.game = game if table.game_id is not None else None
+    _open_or_refused(code, table)
+    policy_id, document = row[at], row[at + 1]
+    if policy_id is None:
+        raise Policy.DoesNotExist(f"{game} has no policy")
+    return table, policy_id, json.loads(document)
+
+
+class _Sitting(NamedTuple):
+    """An open seat session, as a hand needs it."""
+
+    session_id: int
+    seat: int
+    player_id: int
+    player: str  # the player's code
+    stack_cents: int
+
+
+@functools.cache
+def _hand_sessions_sql() -> tuple[str, str]:
+    last = f"SELECT max(hand_no) FROM {Hand._meta.db_table} WHERE table_id = %s"  # noqa: S608
+    return (
+        "SELECT s.id, s.seat, s.player_id, p.code, s.stack_cents,"  # noqa: S608
+        f" ({last}) FROM {SeatSession._meta.db_table} s"
+        f" JOIN {Player._meta.db_table} p ON p.id = s.player_id"
+        " WHERE s.table_id = %s AND s.ended_at IS NULL"
+        " ORDER BY s.id FOR UPDATE OF s"
+    ), last
+
+
+def _hand_sessions(table: Table) -> tuple[dict[int, _Sitting], int | None]:
+    """Lock the table's open sessions (by seat) and read its last hand number.
+
+    Runs under the table's lock, which every hand takes: no hand can be booked at
+    the table between this statement's snapshot and the commit.
+    """
+    sessions_sql, last_sql = _hand_sessions_sql()
+    found = rows.query(sessions_sql, [table.pk, table.pk])
+    last = found[0][5] if found else rows.query(last_sql, [table.pk])[0][0]
+    return {r[1]: _Sitting(*r[:5]) for r in found}, last
+
+
 def _hand_accounts(table: Table, players: list[str]) -> dict[str, Account]:
-    """Fetch, in one query, the accounts a hand at ``table`` moves that are open.
+    """Fetch, in one statement, the accounts a hand at ``table`` moves that are open.
 
     The chart opens the others on first use (the first hand of a seat or table).
     """
@@ -508,23 +601,29 @@ def _hand_accounts(table: Table, players: list[str]) -> dict[str, Account]:
     codes += [
         chart.RAKE_REVENUE,
         chart.CHIP_FLOAT,
+        chart.JACKPOT_DROPS,
         chart.table_rake_box_code(table=table.code),
         chart.table_jackpot_box_code(table=table.code),
     ]
-    return Account.objects.in_bulk(codes, field_name="code")
+    found = rows.query(
+        f"SELECT {rows.columns(Account, 'a')}"  # noqa: S608
+        f" FROM {Account._meta.db_table} a WHERE a.code = ANY(%s)",
+        [codes],
+    )
+    accounts = [rows.from_row(Account, row)[0] for row in found]
+    return {a.code: a for a in accounts}
 
 
-def _sessions_update(sessions: list[SeatSession]) -> None:
-    """Write the sessions' new stacks and last hand in one statement."""
-    if not sessions:
-        return
-    rows = ", ".join(["(%s::bigint, %s::bigint, %s::bigint)"] * len(sessions))
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {SeatSession._meta.db_table} AS s SET stack_cents = v.stack,"  # noqa: S608
-            f" last_hand_no = v.hand_no FROM (VALUES {rows}) AS v (id, stack, hand_no)"
-            " WHERE s.id = v.id",
-            [x for s in sessions for x in (s.pk, s.stack_cents, s.last_hand_no)],
+def _sessions_update(stacks: list[tuple[int, int, int]]) -> None:
+    """Write (session id, stack, last hand) of the sessions in one statement."""
+    if stacks:
+        ids, chips, hand_nos = zip(*stacks, strict=True)
+        rows.query(
+            f"UPDATE {SeatSession._meta.db_table} AS s"  # noqa: S608
+            " SET stack_cents = v.stack, last_hand_no = v.hand_no"
+            " FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[])"
+            " AS v (id, stack, hand_no) WHERE s.id = v.id",
+            [list(ids), list(chips), list(hand_nos)],
         )
 
 
@@ -569,11 +668,11 @@ def hand_record(
         )
     record = {**record, "table": table_code}
     fingerprint = _fingerprint(record)
-    table = table_get_open(table_code)
+    table, policy_id, policy = _hand_table(table_code)
+    sessions, last = _hand_sessions(table)
     hand_no = record.get("hand_no")
     # Hand numbers increase at a table: a number above the last one is new, so the
     # natural key needs a look only for a number at or below it (a repeat).
-    last = table.hands.aggregate(n=Max("hand_no"))["n"]
     existing = (
         Hand.objects.filter(table=table, hand_no=hand_no).first()
         if last is not None and isinstance(hand_no, int) and hand_no <= last
@@ -596,10 +695,9 @@ def hand_record(
             rule="HS9",
             allowed={"game": table.game.code},
         )
-    policy = table.game.current_policy()
     try:
         parsed = parse_hand(record)
-        settlement = settle_record(parsed, parse_policy(policy.document))
+        settlement = settle_record(parsed, parse_policy(policy))
     except HandError as error:
         raise hand_refusal(error) from error
 
@@ -608,28 +706,20 @@ def hand_record(
             _("Hand numbers increase at a table; the last was %(n)d.") % {"n": last},
             code="hand_out_of_order",
         )
-    sessions = {
-        s.seat: s
-        for s in SeatSession.objects.select_for_update(of=("self",))
-        .select_related("player")
-        .filter(table=table, ended_at__isnull=True)
-    }
     exceptions: list[dict[str, Any]] = list(settlement["exceptions"])
     for seat in parsed.seats:
-        session = sessions.get(seat.seat)
-        if session is None or session.player.code != seat.player:
+        sitting = sessions.get(seat.seat)
+        if sitting is None or sitting.player != seat.player:
             raise RuleViolation(
                 _("Seat %(s)d is not held by %(p)s at this table.")
                 % {"s": seat.seat, "p": seat.player},
                 code="seat_not_held",
                 rule="HS6",
                 allowed={
-                    "seats": {
-                        str(n): s.player.code for n, s in sorted(sessions.items())
-                    }
+                    "seats": {str(n): s.player for n, s in sorted(sessions.items())}
                 },
             )
-        if seat.stack != session.stack_cents:
+        if seat.stack != sitting.stack_cents:
             exceptions.append(
                 {
                     "code": "stack_mismatch",
@@ -639,7 +729,7 @@ def hand_record(
                     "seat": seat.seat,
                     "player": seat.player,
                     "reported": seat.stack,
-                    "recorded": session.stack_cents,
+                    "recorded": sitting.stack_cents,
                 }
             )
     won = {s["seat"]: s["won"] for s in settlement["seats"]}
@@ -656,11 +746,11 @@ def hand_record(
             allowed={"total": sum(won.values())},
         )
     ended = _when(parsed.ended_at, now)
-    hand = Hand.objects.create(
+    hand = Hand(
         table=table,
         hand_no=parsed.hand_no,
         game=table.game,
-        policy=policy,
+        policy_id=policy_id,
         gaming_day=table.room.gaming_day(ended),
         started_at=_when(parsed.started_at, ended) if parsed.started_at else None,
         ended_at=ended,
@@ -673,51 +763,45 @@ def hand_record(
         participants=settlement["participants"],
         source=source,
     )
-    accounts = _hand_accounts(table, [s.player.code for s in sessions.values()])
+    accounts = _hand_accounts(table, [s.player for s in sessions.values()])
     legs: list[Leg] = []
-    seat_rows = []
+    seat_rows: list[dict[str, Any]] = []
+    stacks: list[tuple[int, int, int]] = []
+    dealt = {s.seat: s for s in parsed.seats}
+    cards = {s["seat"]: s.get("cards") for s in record["seats"]}
     for row in settlement["seats"]:
-        session = sessions[row["seat"]]
+        sitting, seat = sessions[row["seat"]], dealt[row["seat"]]
         returned, got = row["returned"], paid.get(row["seat"], 0)
         final = row["stack"] - row["put_in"] + returned + got
-        account = accounts.get(
-            chart.player_stack_code(player=session.player.code, table=table.code)
-        ) or chart.player_stack(player=session.player.code, table=table.code)
+        code = chart.player_stack_code(player=sitting.player, table=table.code)
+        account = accounts.get(code) or chart.player_stack(
+            player=sitting.player, table=table.code
+        )
         legs.append(Leg(account, row["put_in"] - returned - got))
-        drift = row["stack"] - session.stack_cents
+        drift = row["stack"] - sitting.stack_cents
         if drift:
             # HS6: booked as reported; the difference waits in suspense for review.
             legs += [
                 Leg(account, -drift),
                 Leg(chart.table_suspense(table=table.code), drift),
             ]
-        seat_in = next(s for s in parsed.seats if s.seat == row["seat"])
         seat_rows.append(
-            HandSeat(
-                hand=hand,
-                seat=row["seat"],
-                player=session.player,
-                session=session,
-                stack_cents=row["stack"],
-                put_in_cents=row["put_in"],
-                returned_cents=returned,
-                won_cents=got,
-                final_stack_cents=final,
-                present=seat_in.present,
-                folded=seat_in.folded,
-                cards=next(
-                    (
-                        s.get("cards")
-                        for s in record["seats"]
-                        if s["seat"] == row["seat"]
-                    ),
-                    None,
-                ),
-                description=row.get("hand") or "",
-            )
+            {
+                "seat": row["seat"],
+                "player_id": sitting.player_id,
+                "session_id": sitting.session_id,
+                "stack_cents": row["stack"],
+                "put_in_cents": row["put_in"],
+                "returned_cents": returned,
+                "won_cents": got,
+                "final_stack_cents": final,
+                "present": seat.present,
+                "folded": seat.folded,
+                "cards": cards.get(row["seat"]),
+                "description": row.get("hand") or "",
+            }
         )
-        session.stack_cents = final
-        session.last_hand_no = parsed.hand_no
+        stacks.append((sitting.session_id, final, parsed.hand_no))
     rake, drop = settlement["rake"], settlement["jackpot_drop"]
     chip_float = accounts.get(chart.CHIP_FLOAT) or chart.chip_float()
     if rake:
@@ -731,7 +815,9 @@ def hand_record(
             Leg(chip_float, -rake),
         ]
     if drop:
-        legs += hooks.jackpot_drop_legs(room=table.room, table=table, amount_cents=drop)
+        legs += hooks.jackpot_drop_legs(
+            room=table.room, table=table, amount_cents=drop, accounts=accounts
+        )
         legs += [
             Leg(
                 accounts.get(chart.table_jackpot_box_code(table=table.code))
@@ -740,25 +826,32 @@ def hand_record(
             ),
             Leg(chip_float, -drop),
         ]
-    HandSeat.objects.bulk_create(seat_rows)
-    _sessions_update(list(sessions.values()))
-    HandException.objects.bulk_create(
-        HandException(hand=hand, kind=e["code"], details=e) for e in exceptions
-    )
-    # Last: the entries lock the accounts every table's hands move (chip float,
-    # rake revenue, jackpot pools) until the commit, so they go in just before it.
-    if any(leg.amount_cents for leg in legs):
-        hand.ledger_transaction = transaction_post(
+    # The ledger transaction's row first, so the hand is written pointing at it; its
+    # entries last: they lock the accounts every table's hands move (chip float,
+    # rake revenue, jackpot pools) until the commit.
+    posting = (
+        transaction_open(
             kind="hand",
             legs=legs,
             posted_by=by,
             source=source if by is None else "",
             reference=str(hand),
             external_id=f"hand:{table.code}:{parsed.hand_no}",
-            external_id_is_new=True,
             posted_at=ended,
         )
-        hand.save(update_fields=["ledger_transaction"])
+        if any(leg.amount_cents for leg in legs)
+        else None
+    )
+    hand.ledger_transaction = posting.transaction if posting else None
+    rows.insert(hand)
+    rows.insert_rows(HandSeat, [{"hand_id": hand.pk, **r} for r in seat_rows])
+    _sessions_update(stacks)
+    if exceptions:
+        HandException.objects.bulk_create(
+            HandException(hand=hand, kind=e["code"], details=e) for e in exceptions
+        )
+    if posting is not None:
+        entries_post(posting)
     hooks.after_hand_booked(hand.pk)
     return hand, True
 

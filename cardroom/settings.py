@@ -131,6 +131,14 @@ else:
     }
 DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# core.db.rows (a hand's booking, a terminal's key) prepares a statement once it has
+# run this many times on a connection; the ORM's statements are never prepared.
+# Behind a pooler in transaction mode that can't keep prepared statements
+# (PgBouncer before 1.21), set it empty: never prepare.
+_prepare = env.str("DATABASE_PREPARE_THRESHOLD", default="5")
+DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+    "prepare_threshold", int(_prepare) if _prepare else None
+)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 _VALIDATORS = "django.contrib.auth.password_validation."

@@ -14,10 +14,36 @@ from django.db.models import Q, QuerySet, Sum
 
 from accounting.models import Account, Entry
 from cardroom.models import Hand
+from core.db import rows
 from jackpots.domain.months import standings
 from jackpots.models import Award, Hit, Month, MonthHand, Pool
 
 AWARD_KIND = "jackpot_award"
+
+
+def drop_pools(*, room_id: int) -> list[Pool]:
+    """Return the room's active pools that take a part of each drop, oldest first,
+    with their pool and reserve accounts (JD4).
+
+    The floor asks in every hand's booking: one prepared statement reads them
+    (core.db.rows).
+    """
+    accounts = Account._meta.db_table
+    found = rows.query(
+        f"SELECT {rows.columns(Pool, 'p')}, {rows.columns(Account, 'a')},"  # noqa: S608
+        f" {rows.columns(Account, 'r')} FROM {Pool._meta.db_table} p"
+        f" JOIN {accounts} a ON a.id = p.account_id"
+        f" JOIN {accounts} r ON r.id = p.reserve_account_id"
+        " WHERE p.room_id = %s AND p.active AND p.drop_ratio > 0 ORDER BY p.id",
+        [room_id],
+    )
+    pools = []
+    for row in found:
+        pool, at = rows.from_row(Pool, row)
+        pool.account, at = rows.from_row(Account, row, at)
+        pool.reserve_account = rows.from_row(Account, row, at)[0]
+        pools.append(pool)
+    return pools
 
 
 def pool_amount_at(*, pool: Pool, at: datetime) -> int:

@@ -20,7 +20,7 @@ Nothing else takes money out of a pool, and the ledger refuses a pool below zero
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -496,23 +496,27 @@ def drops_allocate(
     )
 
 
-def drop_legs(*, room: Room | int, table: object, amount_cents: int) -> list[Leg]:
+def drop_legs(
+    *,
+    room: Room | int,
+    table: object,
+    amount_cents: int,
+    accounts: Mapping[str, Account] | None = None,
+) -> list[Leg]:
     """Return the legs crediting a hand's drop to the room's pools (JD1, JD4).
 
-    The floor calls this inside the hand's booking (``CARDROOM_JACKPOT_DROP_LEGS``).
-    The active pools share the drop by their ratios, each pool's part split again
-    with its reserve, by the largest-remainder method: the legs always add up to
-    the drop. A room without pools credits the one account ``jackpot:drops``, held
-    in trust until a manager allocates it (JD5).
+    The floor calls this inside the hand's booking (``CARDROOM_JACKPOT_DROP_LEGS``),
+    with the ``accounts`` it read for the hand. The active pools share the drop by
+    their ratios, each pool's part split again with its reserve, by the
+    largest-remainder method: the legs always add up to the drop. A room without
+    pools credits the one account ``jackpot:drops``, held in trust until a manager
+    allocates it (JD5).
     """
     room_id = room if isinstance(room, int) else room.pk
-    pools = list(
-        Pool.objects.filter(room_id=room_id, active=True, drop_ratio__gt=0)
-        .select_related("account", "reserve_account")
-        .order_by("pk")
-    )
+    pools = selectors.drop_pools(room_id=room_id)
     if not pools:
-        return [Leg(chart.jackpot_drops(), -amount_cents)]
+        drops = (accounts or {}).get(chart.JACKPOT_DROPS) or chart.jackpot_drops()
+        return [Leg(drops, -amount_cents)]
     parts = drop_split(
         amount_cents, [PoolRatio(p.drop_ratio, p.reserve_percent) for p in pools]
     )

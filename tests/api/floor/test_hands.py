@@ -185,11 +185,11 @@ def test_only_the_last_hand_can_be_voided(t01):
 
 @pytest.mark.parametrize("where", ["ledger", "seats"])
 def test_failure_mid_booking_leaves_nothing_and_the_retry_books_once(t01, where):
-    """A crash after the hand row and before the ledger (or after it) undoes all."""
+    """A crash after the hand row, at its seats or at its ledger entries, undoes all."""
     target = (
-        "cardroom.services.transaction_post"
+        "cardroom.services.entries_post"
         if where == "ledger"
-        else "cardroom.models.HandSeat.objects.bulk_create"
+        else "core.db.rows.insert_rows"
     )
     with (
         mock.patch(target, side_effect=RuntimeError("power cut")),
@@ -227,4 +227,19 @@ def test_many_random_hands_keep_the_books_straight(t01, players):
         assert answer.status_code == 201, answer.content
     rake = Hand.objects.aggregate(r=Sum("rake_cents"))["r"]
     assert rake > 0 and balance("revenue:rake") == rake
+    ledger_agrees_with_sessions()
+
+
+def test_a_hand_books_in_eleven_statements(t01, django_assert_num_queries):
+    """The hand path is pinned (benchmarks/README.md): the terminal's key; then,
+    in a transaction (here a savepoint), the table locked with its game and
+    policy, the sessions locked with the last hand number, the accounts, the
+    ledger transaction, the hand, its seats, the sessions' stacks, the entries.
+    A hand with a jackpot drop adds the pools' look-up."""
+    assert post_hand(t01, "T01", heads_up()).status_code == 201
+    second = heads_up(2)
+    second["seats"][0].update(stack=24_500, put_in=1_000)
+    second["seats"][1].update(stack=15_000, put_in=1_000)
+    with django_assert_num_queries(11):
+        assert post_hand(t01, "T01", second).status_code == 201
     ledger_agrees_with_sessions()

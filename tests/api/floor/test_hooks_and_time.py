@@ -17,7 +17,7 @@ __all__ = ["t01"]
 CALLS: list[int] = []
 
 
-def to_two_pools(*, room, table, amount_cents):
+def to_two_pools(*, room, table, amount_cents, accounts):
     """A test splitter: half to each of two pools."""
     half = amount_cents // 2
     return [

@@ -1,0 +1,108 @@
+"""Plain, prepared SQL for the hot paths (core.db.rows) keeps the ORM's guarantees."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
+
+from cardroom.models import Game, Policy, Room
+from core.db import rows
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def policy() -> Policy:
+    room = Room.objects.create(
+        code="main", name="Room", time_zone="Europe/Helsinki", currency="EUR"
+    )
+    game = Game.objects.create(
+        room=room,
+        code="NLHE",
+        small_blind_cents=100,
+        big_blind_cents=200,
+        min_buy_in_cents=4_000,
+    )
+    return Policy.objects.create(game=game, version=1, document={"rake": {"cap": 5}})
+
+
+def test_rows_read_back_as_the_orm_reads_them(policy):
+    """from_row: every field, JSON decoded, the instance saved and usable."""
+    found = rows.query(
+        f"SELECT {rows.columns(Policy, 'p')} FROM {Policy._meta.db_table} p"
+        " WHERE p.id = %s",
+        [policy.pk],
+    )
+    read, end = rows.from_row(Policy, found[0])
+    orm = Policy.objects.get(pk=policy.pk)
+    assert end == len(Policy._meta.concrete_fields)
+    assert read.document == {"rake": {"cap": 5}}
+    assert [getattr(read, f.attname) for f in Policy._meta.concrete_fields] == [
+        getattr(orm, f.attname) for f in Policy._meta.concrete_fields
+    ]
+    assert not read._state.adding and read.game.code == "NLHE"
+
+
+def test_insert_writes_what_save_would(policy):
+    """insert: auto_now_add set, JSON stored as JSON, the new key read back."""
+    added = Policy(game=policy.game, version=2, document={"a": [1, None]})
+    rows.insert(added)
+    assert added.pk and not added._state.adding and added.created_at is not None
+    stored = Policy.objects.get(pk=added.pk)
+    assert stored.document == {"a": [1, None]}
+    assert stored.created_at == added.created_at
+
+
+def test_insert_rows_keeps_microseconds_and_json(policy):
+    """insert_rows: times to the microsecond, JSON documents as JSON."""
+    at = datetime(2026, 11, 29, 21, 0, 0, 654_321, tzinfo=UTC)
+    rows.insert_rows(
+        Policy,
+        [
+            {
+                "game_id": policy.game_id,
+                "version": n,
+                "document": {"n": n, "none": None},
+                "created_at": at,
+                "created_by_id": None,
+            }
+            for n in (2, 3)
+        ],
+    )
+    assert list(
+        Policy.objects.filter(version__gt=1)
+        .order_by("version")
+        .values_list("document", "created_at")
+    ) == [({"n": 2, "none": None}, at), ({"n": 3, "none": None}, at)]
+
+
+def test_database_refusals_are_djangos_errors(policy):
+    """A constraint failing in a plain statement raises django.db.IntegrityError."""
+    again = {
+        "game_id": policy.game_id,
+        "version": 1,
+        "document": {},
+        "created_at": policy.created_at,
+        "created_by_id": None,
+    }
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rows.insert_rows(Policy, [again])
+    assert Policy.objects.count() == 1
+
+
+def test_statements_are_logged_and_prepared_after_five_runs():
+    """Captured like the ORM's queries; prepared from the fifth run on
+    (DATABASES OPTIONS prepare_threshold), so PostgreSQL plans them once."""
+    sql = "SELECT %s::int + 41"
+    with CaptureQueriesContext(connection) as captured:
+        answers = [rows.query(sql, [n])[0][0] for n in range(1, 7)]
+    assert answers == [42, 43, 44, 45, 46, 47]
+    assert [q["sql"] for q in captured.captured_queries] == [sql] * 6
+    prepared = rows.query(
+        "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+        ["%$1::int + 41%"],
+    )
+    assert prepared == [(1,)]
