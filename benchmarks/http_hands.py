@@ -286,7 +286,7 @@ def build_room(
         cage=cage,
         cash_cents=10**9,
         chips_cents=tray * tables + 10**8,
-        funded_by=manager,
+        by=manager,
     )
     shift_open(
         cage=cage, cashier=cashier, cash_cents=10**7, chips_cents=tray * tables + 10**7

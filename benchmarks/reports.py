@@ -180,7 +180,7 @@ def setup_room(day: date) -> dict[str, Any]:
         )
     main = Cage.objects.create(code="MAIN", name="Main cage")
     cage.cage_vault_fund(
-        cage=main, cash_cents=10**10, chips_cents=10**10, funded_by=manager
+        cage=main, cash_cents=10**10, chips_cents=10**10, by=manager
     )
     return {
         "room": room,

@@ -365,7 +365,7 @@ class Night:
                 cage=self.cage,
                 cash_cents=more_cash,
                 chips_cents=more_chips,
-                funded_by=self.manager,
+                by=self.manager,
                 memo="the night's float",
             )
             self.summary.vault_funded_cents += more_cash + more_chips

@@ -458,6 +458,7 @@ class VaultFundApi(APIView):
     """A manager puts house cash and new chips into a cage's vault."""
 
     permission_classes = [IsManager]
+    move = staticmethod(services.cage_vault_fund)
 
     class InputSerializer(serializers.Serializer):
         class Meta:
@@ -487,11 +488,11 @@ class VaultFundApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         cage = services.cage_get(code=data.validated_data["cage"])
-        posting = services.cage_vault_fund(
+        posting = self.move(
             cage=cage,
             cash_cents=data.validated_data["cash"],
             chips_cents=data.validated_data["chips"],
-            funded_by=request.user,
+            by=request.user,
             memo=data.validated_data.get("memo", ""),
         )
         cash, chips = vault_balances(cage=cage)
@@ -504,20 +505,17 @@ class VaultFundApi(APIView):
         return Response(self.OutputSerializer(out).data, status=status.HTTP_201_CREATED)
 
 
-class VaultWithdrawApi(APIView):
+class VaultWithdrawApi(VaultFundApi):
     """A manager takes house cash out of a cage's vault (to the bank) or retires
     chip stock, saying where it goes (the memo); more than the vault holds is
     refused with ``insufficient_funds``."""
 
-    permission_classes = [IsManager]
+    move = staticmethod(services.cage_vault_withdraw)
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(VaultFundApi.InputSerializer):
         class Meta:
             ref_name = "CageVaultWithdrawInput"
 
-        cage = code_field(max_length=16)
-        cash = CentsField(min_value=0)
-        chips = CentsField(min_value=0)
         memo = serializers.CharField(max_length=500, allow_blank=True)
 
     @extend_schema(
@@ -525,25 +523,5 @@ class VaultWithdrawApi(APIView):
         responses={201: VaultFundApi.OutputSerializer},
         parameters=[IDEMPOTENCY_KEY],
     )
-    @idempotent
     def post(self, request: Request) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        cage = services.cage_get(code=data.validated_data["cage"])
-        posting = services.cage_vault_withdraw(
-            cage=cage,
-            cash_cents=data.validated_data["cash"],
-            chips_cents=data.validated_data["chips"],
-            withdrawn_by=request.user,
-            memo=data.validated_data["memo"],
-        )
-        cash, chips = vault_balances(cage=cage)
-        out = {
-            "transaction": posting.pk,
-            "cage": cage.code,
-            "cash": cash,
-            "chips": chips,
-        }
-        return Response(
-            VaultFundApi.OutputSerializer(out).data, status=status.HTTP_201_CREATED
-        )
+        return super().post(request)

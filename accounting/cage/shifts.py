@@ -19,6 +19,7 @@ accounts (in primary-key order, by ``transaction_post``).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
@@ -68,6 +69,26 @@ def shift_open_get(*, cage: Cage, cashier: AbstractBaseUser) -> Shift:
     return shift
 
 
+def _vault_move(
+    *, cage: Cage, cash_cents: int, chips_cents: int, sign: int, **posting: Any
+) -> Transaction:
+    """Post house cash (against house capital) and chip stock (against the chip
+    float) into the vault (``sign`` 1) or out of it (-1)."""
+    currency = cage.currency
+    return transaction_post(
+        legs=[
+            Leg(chart.cage_cash(cage=cage.code, currency=currency), sign * cash_cents),
+            Leg(chart.house_capital(currency=currency), -sign * cash_cents),
+            Leg(
+                chart.cage_chips(cage=cage.code, currency=currency), sign * chips_cents
+            ),
+            Leg(chart.chip_float(currency=currency), -sign * chips_cents),
+        ],
+        reference=f"cage {cage.code}",
+        **posting,
+    )
+
+
 @retry_on_conflict()
 @transaction.atomic
 def cage_vault_fund(
@@ -75,7 +96,7 @@ def cage_vault_fund(
     cage: Cage,
     cash_cents: int,
     chips_cents: int,
-    funded_by: AbstractBaseUser,
+    by: AbstractBaseUser,
     memo: str = "",
 ) -> Transaction:
     """Put house cash and new chip stock into the cage's vault.
@@ -87,17 +108,13 @@ def cage_vault_fund(
     cents_check(chips_cents, name="chips", positive=False)
     if not cash_cents and not chips_cents:
         raise ApiError(_("Nothing to put in the vault."), code="invalid_amount")
-    currency = cage.currency
-    return transaction_post(
+    return _vault_move(
+        cage=cage,
+        cash_cents=cash_cents,
+        chips_cents=chips_cents,
+        sign=1,
         kind="vault_fund",
-        legs=[
-            Leg(chart.cage_cash(cage=cage.code, currency=currency), cash_cents),
-            Leg(chart.house_capital(currency=currency), -cash_cents),
-            Leg(chart.cage_chips(cage=cage.code, currency=currency), chips_cents),
-            Leg(chart.chip_float(currency=currency), -chips_cents),
-        ],
-        posted_by=funded_by,
-        reference=f"cage {cage.code}",
+        posted_by=by,
         memo=memo,
     )
 
@@ -109,15 +126,14 @@ def cage_vault_withdraw(
     cage: Cage,
     cash_cents: int,
     chips_cents: int,
-    withdrawn_by: AbstractBaseUser,
+    by: AbstractBaseUser,
     memo: str,
 ) -> Transaction:
     """Take house cash out of the vault (to the bank) or retire chip stock: the
     reverse of :func:`cage_vault_fund`, with the reason in ``memo``.
 
-    Cash goes back to ``house_capital``; chips leave the house's inventory against
-    ``chip_float``. Raises :class:`ApiError` (400) for negative or no amounts or no
-    memo; :class:`InsufficientFunds` (the ledger's) for more than the vault holds.
+    Raises :class:`ApiError` (400) for negative or no amounts or no memo;
+    :class:`InsufficientFunds` (the ledger's) for more than the vault holds.
     """
     cents_check(cash_cents, name="cash", positive=False)
     cents_check(chips_cents, name="chips", positive=False)
@@ -127,17 +143,13 @@ def cage_vault_withdraw(
         raise ApiError(
             _("Say where the vault's money goes (the memo)."), code="memo_required"
         )
-    currency = cage.currency
-    return transaction_post(
+    return _vault_move(
+        cage=cage,
+        cash_cents=cash_cents,
+        chips_cents=chips_cents,
+        sign=-1,
         kind="vault_withdraw",
-        legs=[
-            Leg(chart.cage_cash(cage=cage.code, currency=currency), -cash_cents),
-            Leg(chart.house_capital(currency=currency), cash_cents),
-            Leg(chart.cage_chips(cage=cage.code, currency=currency), -chips_cents),
-            Leg(chart.chip_float(currency=currency), chips_cents),
-        ],
-        posted_by=withdrawn_by,
-        reference=f"cage {cage.code}",
+        posted_by=by,
         memo=memo.strip(),
     )
 

@@ -86,7 +86,7 @@ class Command(BaseCommand):
                 cage=cage,
                 cash_cents=5_000_000,
                 chips_cents=5_000_000,
-                funded_by=users[Role.MANAGER],
+                by=users[Role.MANAGER],
                 memo="demo room opening",
             )
         cashier = users[Role.CASHIER]

@@ -105,7 +105,7 @@ def stock_tray(db, make_staff) -> Callable[[str, int], None]:
                 cage=state["cage"],
                 cash_cents=10**9,
                 chips_cents=10**9,
-                funded_by=state["cashier"],
+                by=state["cashier"],
             )
             shift_open(
                 cage=state["cage"],

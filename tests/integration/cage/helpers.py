@@ -49,7 +49,7 @@ def cage_desks(make_staff, manager) -> list[tuple[str, User]]:
     for code in ["MAIN", "EAST"]:
         cage = Cage.objects.create(code=code, name=code, currency="EUR")
         services.cage_vault_fund(
-            cage=cage, cash_cents=1_000_000, chips_cents=1_000_000, funded_by=manager
+            cage=cage, cash_cents=1_000_000, chips_cents=1_000_000, by=manager
         )
         for n in range(2):
             cashier = make_staff(f"{code.lower()}-{n}", Role.CASHIER)

@@ -75,7 +75,7 @@ def test_each_cage_numbers_its_own_receipts(cage, shift, cashier, player, manage
     """Two cages both start at 1 and count on their own."""
     east = Cage.objects.create(code="EAST", name="East cage", currency="EUR")
     services.cage_vault_fund(
-        cage=east, cash_cents=100_000, chips_cents=100_000, funded_by=manager
+        cage=east, cash_cents=100_000, chips_cents=100_000, by=manager
     )
     services.shift_open(cage=east, cashier=cashier, cash_cents=0, chips_cents=50_000)
     for code in ["MAIN", "EAST", "MAIN", "EAST", "EAST"]:

@@ -384,7 +384,7 @@ def test_the_next_audit_continues_from_the_last_and_flags_a_posting_dated_into_i
         cage=Cage.objects.get(code="MAIN"),
         cash_cents=5_000,
         chips_cents=0,
-        funded_by=User.objects.get(username="manager"),
+        by=User.objects.get(username="manager"),
     )
     clock.now = local(next_day + timedelta(days=1), 7)
     # A day later the morning's bearer tokens have expired: log in afresh.
