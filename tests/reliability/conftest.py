@@ -29,7 +29,7 @@ import psycopg
 import pytest
 
 from tests.api.floor.conftest import manager, open_table, players, stock_tray
-from tests.integration.reports.test_schedule import database_url
+from tests.processes import database_url
 
 __all__ = ["manager", "open_table", "players", "stock_tray"]
 

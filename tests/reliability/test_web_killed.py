@@ -38,7 +38,7 @@ from core.idempotency import REPLAY_HEADER
 from core.models import IdempotencyRecord
 from tests.api.floor.conftest import POLICY, seat
 from tests.integration.cage.helpers import snapshot
-from tests.integration.reports.test_schedule import database_url
+from tests.processes import database_url
 from tests.reliability.conftest import (
     Answer,
     Client,

@@ -34,7 +34,8 @@ from cardroom.services import room_default
 from reports.models import Report
 from reports.tasks import DAILY
 from tests.integration.jackpots.test_worker import wait_for
-from tests.integration.reports.test_schedule import database_url, runs
+from tests.integration.reports.test_schedule import runs
+from tests.processes import database_url
 from tests.reliability.conftest import Group, backend_gone, blocked_by
 
 pytestmark = [

@@ -17,9 +17,7 @@ FLOAT = 500_000
 def cage(db) -> Cage:
     manager = User.objects.create_user("vault-keeper")
     cage = Cage.objects.create(code="MAIN", name="Main cage", currency="EUR")
-    services.cage_vault_fund(
-        cage=cage, cash_cents=VAULT, chips_cents=VAULT, by=manager
-    )
+    services.cage_vault_fund(cage=cage, cash_cents=VAULT, chips_cents=VAULT, by=manager)
     return cage
 
 

@@ -30,9 +30,7 @@ def floor_person(make_staff):
 @pytest.fixture
 def cage(db, manager) -> Cage:
     cage = Cage.objects.create(code="MAIN", name="Main cage", currency="EUR")
-    services.cage_vault_fund(
-        cage=cage, cash_cents=VAULT, chips_cents=VAULT, by=manager
-    )
+    services.cage_vault_fund(cage=cage, cash_cents=VAULT, chips_cents=VAULT, by=manager)
     return cage
 
 

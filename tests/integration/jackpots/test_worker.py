@@ -17,32 +17,16 @@ import time
 import uuid
 from datetime import date, datetime, timedelta
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
-from django.db import connection
 
 from cardroom.celery import app as celery_app
 from jackpots import tasks
 from jackpots.models import Hit, Month, QualifiedHand
 from tests.api.floor.conftest import HELSINKI
+from tests.processes import database_url
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def database_url() -> str:
-    """The test database as a URL for the worker's settings (DATABASE_URL)."""
-    params = connection.get_connection_params()
-    name = connection.settings_dict["NAME"]
-    user = quote(params.get("user") or "", safe="")
-    password = params.get("password")
-    login = f"{user}:{quote(password, safe='')}" if password else user
-    host = str(params.get("host") or "")
-    if host.startswith("/"):
-        # A Unix socket folder: django-environ reads it from the path.
-        return f"postgres://{login}@/{quote(host, safe='')}/{name}"
-    port = params.get("port") or 5432
-    return f"postgres://{login}@{host}:{port}/{name}"
 
 
 def last_month() -> date:

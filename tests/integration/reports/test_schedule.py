@@ -11,37 +11,18 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
 from django.conf import settings
-from django.db import connection
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
 from cardroom.services import room_default
 from reports.models import Report
 from reports.tasks import DAILY, MONTHLY
+from tests.processes import database_url
 
 ROOT = Path(__file__).resolve().parents[3]
 WAIT = 150  # seconds: start-up, a few beats, the reports
-
-
-def database_url() -> str:
-    """A URL for a subprocess to reach this test's database (embedded or not)."""
-    params = connection.get_connection_params()
-    named = connection.settings_dict
-    user = quote(params.get("user") or named.get("USER") or "")
-    password = named.get("PASSWORD") or ""
-    auth = user + (f":{quote(password)}" if password else "")
-    host = params.get("host") or named.get("HOST") or ""
-    port = str(params.get("port") or named.get("PORT") or "")
-    name = quote(named["NAME"])
-    if not host or host.startswith("/"):
-        query = f"?host={quote(host)}" if host else ""
-        if port:
-            query += ("&" if query else "?") + f"port={port}"
-        return f"postgres://{auth}@/{name}{query}"
-    return f"postgres://{auth}@{host}:{port or 5432}/{name}"
 
 
 def runs(log: Path) -> list[str]:
