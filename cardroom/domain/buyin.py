@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from enum import StrEnum
 
+from core.errors import Refusal
+
 BI6_WINDOW = timedelta(minutes=60)
 
 
@@ -45,17 +47,13 @@ class Kind(StrEnum):
     TOP_UP = "top_up"
 
 
-class BuyInRefused(ValueError):
-    """A buy-in, seat or top-up a house rule refuses, with what was allowed."""
+class BuyInRefused(Refusal, ValueError):
+    """A buy-in, seat or top-up a house rule refuses, with what was allowed (BI11)."""
 
     def __init__(
         self, code: str, rule: str, detail: str, allowed: dict[str, int | None]
     ) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.rule = rule
-        self.detail = detail
-        self.allowed = allowed
+        super().__init__(code, detail, rule=rule, allowed=dict(allowed))
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.errors import Refusal
 
-class HandError(ValueError):
+
+class HandError(Refusal, ValueError):
     """A hand record or policy the engine can't settle.
 
     Carries the fields of API.md's error object: a stable ``code`` for programs, the
@@ -21,11 +23,7 @@ class HandError(ValueError):
         rule: str | None = None,
         allowed: dict[str, Any] | None = None,
     ) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.rule = rule
-        self.detail = detail
-        self.allowed = allowed
+        super().__init__(code, detail, rule=rule, allowed=allowed)
         self.index: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
@@ -33,15 +31,10 @@ class HandError(ValueError):
 
         In a batch, ``index`` (an added field) is the position of the failing hand.
         """
-        error: dict[str, Any] = {
-            "code": self.code,
-            "rule": self.rule,
-            "detail": self.detail,
-            "allowed": self.allowed,
-        }
+        body = super().as_dict()
         if self.index is not None:
-            error["index"] = self.index
-        return {"error": error}
+            body["error"]["index"] = self.index
+        return body
 
     def __repr__(self) -> str:
         return f"HandError({self.code!r}, rule={self.rule!r}, detail={self.detail!r})"

@@ -16,6 +16,9 @@ from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
+
+from core.errors import ApplicationError
 
 
 class ApiError(exceptions.APIException):
@@ -97,7 +100,17 @@ def _flatten(detail: Any) -> str:
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
-    """Turn every API exception into the documented error shape."""
+    """Turn every API exception into the documented error shape.
+
+    Application errors (:mod:`core.errors`) raised by services and domain code are
+    mapped here, and only here, to their statuses.
+    """
+    if isinstance(exc, ApplicationError):
+        set_rollback()
+        return Response(
+            error_body(exc.code, exc.detail, rule=exc.rule, allowed=exc.allowed),
+            status=exc.status_code,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):

@@ -28,18 +28,17 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from core.errors import Refusal
+
 EVERYONE_PAYS_FROM = 2
 """RK6: with this many players waiting, new players pay too."""
 
 
-class TimeRefused(ValueError):
+class TimeRefused(Refusal, ValueError):
     """A collection the policy doesn't allow, with its rule and code."""
 
     def __init__(self, code: str, detail: str, rule: str = "RK6") -> None:
-        super().__init__(detail)
-        self.code = code
-        self.rule = rule
-        self.detail = detail
+        super().__init__(code, detail, rule=rule)
 
 
 @dataclass(frozen=True, slots=True)
