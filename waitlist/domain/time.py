@@ -7,7 +7,10 @@ ignores::
     {"rake": {"scheme": "time"}, "time": {"period_minutes": 30, "amount": 600}}
 
 Periods follow the room's clock from local midnight (with 30 minutes: on the hour
-and the half hour), so every table of the room collects at the same moments.
+and the half hour), so every table of the room collects at the same moments. They
+are counted in real time from midnight, so on the nights the clocks change every
+period still lasts its minutes: the hour the clocks skip holds no period, and the
+hour they repeat holds two of each.
 
 Who pays: with two or more players waiting for the game everyone seated pays. With
 zero or one waiting a *new* player may skip the collection until his blind (button
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -49,11 +52,18 @@ class TimePolicy:
     amount: int
 
     def period(self, local: datetime) -> tuple[datetime, datetime]:
-        """Return the period ``[start, end)`` holding the local time ``local``."""
-        midnight = local.replace(hour=0, minute=0, second=0, microsecond=0)
-        minutes = (local - midnight) // timedelta(minutes=1)
-        start = midnight + timedelta(minutes=minutes - minutes % self.period_minutes)
-        return start, start + timedelta(minutes=self.period_minutes)
+        """Return the period ``[start, end)`` holding ``local`` (aware, room time).
+
+        Counted in real time from the local midnight, so each period lasts
+        ``period_minutes`` even across a change of the clocks (Python's own
+        arithmetic on two times of one zone would count wall-clock minutes).
+        """
+        zone = local.tzinfo
+        midnight = local.replace(hour=0, minute=0, second=0, microsecond=0, fold=0)
+        origin = midnight.astimezone(UTC)
+        length = timedelta(minutes=self.period_minutes)
+        start = origin + (local.astimezone(UTC) - origin) // length * length
+        return start.astimezone(zone), (start + length).astimezone(zone)
 
 
 def _whole(value: Any, what: str) -> int:

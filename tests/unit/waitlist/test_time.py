@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -67,12 +67,41 @@ class TestPeriod:
         start, end = policy.period(local)
         assert (start.hour, start.minute, end.hour, end.minute) == (21, 30, 22, 0)
 
-    @given(st.integers(1, 240), st.integers(0, 24 * 3600 - 1))
-    def test_a_moment_lies_in_its_period(self, minutes, second):
-        local = datetime(2026, 11, 29, tzinfo=HELSINKI) + timedelta(seconds=second)
-        start, end = TimePolicy(minutes, 100).period(local)
-        assert start <= local < end
+    @given(
+        st.integers(1, 240),
+        st.sampled_from([(2026, 11, 29), (2027, 3, 28), (2027, 10, 31)]),
+        st.integers(0, 25 * 3600 - 1),
+    )
+    def test_a_moment_lies_in_a_period_of_its_length(self, minutes, day, second):
+        """Any moment of an ordinary day or of a night the clocks change lies in
+        a period that lasts exactly its minutes of real time."""
+        midnight = datetime(*day, tzinfo=HELSINKI).astimezone(UTC)
+        local = (midnight + timedelta(seconds=second)).astimezone(HELSINKI)
+        start, end = (t.astimezone(UTC) for t in TimePolicy(minutes, 100).period(local))
+        # In UTC: Python compares two times of one zone by their wall clocks.
+        assert start <= local.astimezone(UTC) < end
         assert end - start == timedelta(minutes=minutes)
+
+    def test_the_hour_the_clocks_repeat_holds_two_periods_of_each_half_hour(self):
+        """2027-10-31, the clocks go back at 04:00: 03:30 happens twice, and the
+        second time is a period of its own, not the first one again (RK6)."""
+        policy = TimePolicy(30, 600)
+        first = datetime(2027, 10, 31, 3, 40, tzinfo=HELSINKI)  # EEST
+        second = first.replace(fold=1)  # EET, an hour later
+        (a, a_end), (b, b_end) = policy.period(first), policy.period(second)
+        assert a.astimezone(UTC) == datetime(2027, 10, 31, 0, 30, tzinfo=UTC)
+        assert b.astimezone(UTC) == datetime(2027, 10, 31, 1, 30, tzinfo=UTC)
+        assert (a.hour, a.minute, b.hour, b.minute) == (3, 30, 3, 30)
+        assert a_end.astimezone(UTC) - a.astimezone(UTC) == timedelta(minutes=30)
+
+    def test_the_hour_the_clocks_skip_holds_no_period(self):
+        """2027-03-28, the clocks jump from 03:00 to 04:00: at 04:10 the period is
+        04:00–04:30, half an hour after the one from 02:30 (RK6)."""
+        policy = TimePolicy(30, 600)
+        start, end = policy.period(datetime(2027, 3, 28, 4, 10, tzinfo=HELSINKI))
+        assert (start.hour, start.minute, end.hour, end.minute) == (4, 0, 4, 30)
+        before, _ = policy.period(datetime(2027, 3, 28, 2, 50, tzinfo=HELSINKI))
+        assert start.astimezone(UTC) - before.astimezone(UTC) == timedelta(minutes=30)
 
 
 class TestBlinds:
