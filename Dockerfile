@@ -10,7 +10,7 @@ COPY jackpots jackpots
 COPY waitlist waitlist
 COPY reports reports
 COPY locale locale
-COPY manage.py ./
+COPY manage.py gunicorn.conf.py ./
 RUN pip install --no-cache-dir . \
     && SECRET_KEY=build DATABASE_URL=postgres://build@localhost/build \
        python manage.py collectstatic --no-input

