@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
 from urllib.parse import quote
 
 from django.db import connection
@@ -23,3 +27,35 @@ def database_url() -> str:
             query += ("&" if query else "?") + f"port={port}"
         return f"postgres://{auth}@/{name}{query}"
     return f"postgres://{auth}@{host}:{port or 5432}/{name}"
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """A clock for the processes a test starts: it shows ``at`` at the monotonic
+    instant ``since`` (now, by default) and runs on from there in each of them."""
+
+    at: datetime
+    since: float = field(default_factory=time.monotonic)
+
+    def command(self, command: list[str]) -> list[str]:
+        """Return ``command`` (``python -m MODULE …``) run on this timeline."""
+        if command[:2] != [sys.executable, "-m"]:
+            raise ValueError(f"not a `python -m` command: {command[:3]}")
+        moment = self.at.isoformat()
+        return [
+            sys.executable,
+            "-m",
+            "tests.clocked",
+            moment,
+            repr(self.since),
+            *command[2:],
+        ]
+
+
+def clocked(command: list[str], at: datetime) -> list[str]:
+    """Return ``command`` (``python -m MODULE …``) with its clock at ``at`` now.
+
+    See :mod:`tests.clocked`. Processes that must agree with each other share one
+    :class:`Timeline` instead.
+    """
+    return Timeline(at).command(command)

@@ -12,6 +12,9 @@ hands it out again once its visibility timeout (``CELERY_VISIBILITY_TIMEOUT``, a
 seconds here) has passed, and the new worker stores the reports. kombu's filesystem
 transport has no acknowledgements (a delivered message is gone), so there the
 schedule's next hourly run stores them. Either way a later run stores nothing.
+
+Both workers run on one timeline (``tests.processes.Timeline``): the morning after
+``DAY``, whenever the test runs.
 """
 
 from __future__ import annotations
@@ -27,15 +30,15 @@ import psycopg
 import pytest
 from celery.schedules import crontab
 from django.conf import settings
-from django.utils import timezone
 
 from cardroom.celery import app as celery_app
-from cardroom.services import room_default
 from reports.models import Report
 from reports.tasks import DAILY
 from tests.integration.jackpots.test_worker import wait_for
+from tests.integration.reports.conftest import DAY
+from tests.integration.reports.day import local
 from tests.integration.reports.test_schedule import runs
-from tests.processes import database_url
+from tests.processes import Timeline, database_url
 from tests.reliability.conftest import Group, backend_gone, blocked_by
 
 pytestmark = [
@@ -47,8 +50,8 @@ pytestmark = [
 VISIBILITY = 8  # seconds: Redis hands an unacknowledged task out again after this
 
 
-def worker(queue: str, name: str, log: Path) -> Group:
-    """Start a worker that takes only ``queue``'s tasks."""
+def worker(queue: str, name: str, log: Path, timeline: Timeline) -> Group:
+    """Start a worker that takes only ``queue``'s tasks, on ``timeline``."""
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "cardroom.settings",
@@ -58,25 +61,27 @@ def worker(queue: str, name: str, log: Path) -> Group:
         "CELERY_TASK_ALWAYS_EAGER": "false",
         "CELERY_VISIBILITY_TIMEOUT": str(VISIBILITY),
     }
-    command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "cardroom",
-        "worker",
-        "--queues",
-        queue,
-        "--hostname",
-        f"{queue}-{name}@%h",
-        "--pool",
-        "solo",
-        "--without-heartbeat",
-        "--without-gossip",
-        "--without-mingle",
-        "--loglevel",
-        "INFO",
-    ]
+    command = timeline.command(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "cardroom",
+            "worker",
+            "--queues",
+            queue,
+            "--hostname",
+            f"{queue}-{name}@%h",
+            "--pool",
+            "solo",
+            "--without-heartbeat",
+            "--without-gossip",
+            "--without-mingle",
+            "--loglevel",
+            "INFO",
+        ]
+    )
     return Group(command, env, log)
 
 
@@ -103,7 +108,8 @@ def test_a_worker_killed_while_building_the_reports_leaves_them_stored_once(
     """The worker dies inside the daily audit: nothing is stored; after a restart the
     night's daily audit and player activity are stored once, and the next run of the
     schedule stores nothing."""
-    day = room_default().gaming_day(timezone.now()) - timedelta(days=1)
+    day = DAY
+    timeline = Timeline(local(day + timedelta(days=1), 10))
     stored = Report.objects.filter(period_start=day, period_end=day)
     queue = f"reports-killed-{uuid.uuid4().hex[:8]}"
     # What beat sends, from the entry the app registers when it is finalized.
@@ -118,7 +124,7 @@ def test_a_worker_killed_while_building_the_reports_leaves_them_stored_once(
         )
 
     locker.execute("LOCK TABLE cardroom_hand IN ACCESS EXCLUSIVE MODE")
-    first = worker(queue, "first", tmp_path / "first.log")
+    first = worker(queue, "first", tmp_path / "first.log", timeline)
     try:
         lost = beat()
         backend = blocked_by(locker, seconds=120, group=first)
@@ -144,7 +150,7 @@ def test_a_worker_killed_while_building_the_reports_leaves_them_stored_once(
         # The new worker takes back, as it starts, tasks unacknowledged for longer
         # than the visibility timeout.
         time.sleep(max(0.0, delivered_by + VISIBILITY + 1 - time.monotonic()))
-    second = worker(queue, "second", tmp_path / "second.log")
+    second = worker(queue, "second", tmp_path / "second.log", timeline)
     try:
         runner = lost if acknowledged else beat()  # the next hour's run
         done = ran_once(second, runner.id, seconds=120)

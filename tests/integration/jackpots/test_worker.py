@@ -1,11 +1,12 @@
 """The month closed by the scheduled task through a real Celery worker (HM3).
 
 A worker process (``celery -A cardroom worker``) runs against the configured broker
-— kombu's filesystem transport here, Redis in CI — and the test database. The hands
-of last month are queued for qualification and the beat schedule's entry for the
-month's close is sent as beat sends it; the worker qualifies the hands, closes the
-month and creates the pending awards. The worker listens on a queue of its own, so
-it takes nothing queued by anyone else.
+— kombu's filesystem transport here, Redis in CI — and the test database, its clock
+on the 2nd of November 2026 whenever the test runs. October's hands are queued for
+qualification and the beat schedule's entry for the month's close is sent as beat
+sends it; the worker qualifies the hands, closes October and creates the pending
+awards. The worker listens on a queue of its own, so it takes nothing queued by
+anyone else.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import subprocess
 import sys
 import time
 import uuid
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 from pathlib import Path
 
 import pytest
@@ -24,14 +25,12 @@ from cardroom.celery import app as celery_app
 from jackpots import tasks
 from jackpots.models import Hit, Month, QualifiedHand
 from tests.api.floor.conftest import HELSINKI
-from tests.processes import database_url
+from tests.processes import clocked, database_url
 
 ROOT = Path(__file__).resolve().parents[3]
-
-
-def last_month() -> date:
-    today = datetime.now(HELSINKI).date().replace(day=1)
-    return (today - timedelta(days=1)).replace(day=1)
+MONTH = date(2026, 10, 1)
+# The worker's clock: the day after October closed (HM3: the 1st at 12:00).
+WORKER_NOW = datetime(2026, 11, 2, 9, 0, tzinfo=HELSINKI)
 
 
 @pytest.fixture
@@ -47,25 +46,28 @@ def worker(tmp_path):
     }
     with log.open("w") as out:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "cardroom",
-                "worker",
-                "--queues",
-                queue,
-                "--hostname",
-                f"{queue}@%h",
-                "--pool",
-                "solo",
-                "--without-heartbeat",
-                "--without-gossip",
-                "--without-mingle",
-                "--loglevel",
-                "INFO",
-            ],
+            clocked(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "cardroom",
+                    "worker",
+                    "--queues",
+                    queue,
+                    "--hostname",
+                    f"{queue}@%h",
+                    "--pool",
+                    "solo",
+                    "--without-heartbeat",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "--loglevel",
+                    "INFO",
+                ],
+                WORKER_NOW,
+            ),
             cwd=ROOT,
             env=env,
             stdout=out,
@@ -100,7 +102,7 @@ def test_the_scheduled_task_closes_last_month_through_a_worker(
     clock, pools, dealer, settings, worker
 ):
     queue, process, log = worker
-    month = last_month()
+    month = MONTH
     pools["month"].starts_on = month
     pools["month"].save(update_fields=["starts_on"])
     # The hands are queued to the worker's queue below, not by the floor's hook.

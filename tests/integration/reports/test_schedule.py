@@ -9,17 +9,18 @@ import subprocess
 import sys
 import time
 import uuid
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django_celery_beat.models import IntervalSchedule, PeriodicTask
 
-from cardroom.services import room_default
 from reports.models import Report
 from reports.tasks import DAILY, MONTHLY
-from tests.processes import database_url
+from tests.integration.reports.conftest import DAY
+from tests.integration.reports.day import local
+from tests.processes import clocked, database_url
 
 ROOT = Path(__file__).resolve().parents[3]
 WAIT = 150  # seconds: start-up, a few beats, the reports
@@ -36,10 +37,9 @@ def runs(log: Path) -> list[str]:
 def test_beat_and_a_worker_store_last_nights_reports_once(build, tmp_path):
     """Beat sends the daily task every second to a worker; the first run stores the
     daily audit and the player activity, every later run finds them and stores
-    nothing. Beat also installs the real schedule, every hour."""
-    now = datetime.now(UTC)
-    room = room_default()
-    day = room.gaming_day(now) - timedelta(days=1)
+    nothing. Beat also installs the real schedule, every hour. Worker and beat run
+    on the clock of the morning after ``DAY``, whenever the test runs."""
+    day = DAY
     build(day)
 
     queue = f"reports-test-{uuid.uuid4().hex[:8]}"
@@ -63,25 +63,28 @@ def test_beat_and_a_worker_store_last_nights_reports_once(build, tmp_path):
         # The filesystem broker of a data folder of its own: no one else's messages.
         env["CARDROOM_DATA_DIR"] = str(tmp_path / "data")
     log = tmp_path / "worker.log"
-    command = [
-        sys.executable,
-        "-m",
-        "celery",
-        "-A",
-        "cardroom",
-        "worker",
-        "--beat",
-        "--queues",
-        queue,
-        "--pool",
-        "solo",
-        "--loglevel",
-        "INFO",
-        "--without-mingle",
-        "--without-gossip",
-        "--hostname",
-        f"{queue}@%h",
-    ]
+    command = clocked(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "cardroom",
+            "worker",
+            "--beat",
+            "--queues",
+            queue,
+            "--pool",
+            "solo",
+            "--loglevel",
+            "INFO",
+            "--without-mingle",
+            "--without-gossip",
+            "--hostname",
+            f"{queue}@%h",
+        ],
+        local(day + timedelta(days=1), 10),
+    )
     with log.open("wb") as out:
         worker = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT
