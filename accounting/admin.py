@@ -37,6 +37,7 @@ from accounting.models import (
     TableSlip,
     Transaction,
 )
+from core.api.permissions import staff
 from core.roles import Role, has_role
 
 READERS = (Role.CASHIER, Role.MANAGER, Role.AUDITOR)
@@ -95,7 +96,7 @@ class AccountAdmin(ReadOnlyAdmin):
 class EntryInline(admin.TabularInline):
     model = Entry
     fields = ["account", "amount_cents", "currency"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
     extra = 0
     can_delete = False
 
@@ -163,10 +164,10 @@ class PlayerAdmin(RoleAdmin):
         self, request: HttpRequest, obj: Player, form: Any, change: bool
     ) -> None:
         if not change:
-            obj.registered_by = request.user
+            obj.registered_by = staff(request)
         if "id_verified" in form.changed_data and obj.id_verified:
             obj.id_verified_at = timezone.now()
-            obj.id_verified_by = request.user
+            obj.id_verified_by = staff(request)
         super().save_model(request, obj, form, change)
 
 
@@ -202,7 +203,7 @@ class CageAdmin(RoleAdmin):
 class ReceiptInline(admin.TabularInline):
     model = Receipt
     fields = ["printable", "kind", "player", "amount", "issued_at"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
     extra = 0
     can_delete = False
     show_change_link = True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Count, Q, Sum
 
@@ -63,7 +64,9 @@ def trial_balance(*, at: datetime | None = None) -> TrialBalance:
         ),
         n=Count("entries", filter=when),
     ).order_by("code")
-    lines, debits, credits = [], {}, {}
+    lines: list[Any] = []
+    debits: dict[str, int] = {}
+    credits: dict[str, int] = {}
     for a in rows:
         debit, credit = a.debit or 0, -(a.credit or 0)
         net = debit - credit

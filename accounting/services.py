@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import ParamSpec, TypeVar
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -227,12 +227,12 @@ def transaction_open(
     *,
     kind: str,
     legs: Iterable[Leg],
-    posted_by: AbstractBaseUser | None = None,
+    posted_by: User | None = None,
     source: str = "",
     reference: str = "",
     memo: str = "",
     external_id: str | None = None,
-    approved_by: AbstractBaseUser | None = None,
+    approved_by: User | None = None,
     reverses: Transaction | None = None,
     posted_at: datetime | None = None,
 ) -> Posting:
@@ -290,12 +290,12 @@ def transaction_post(
     *,
     kind: str,
     legs: Iterable[Leg],
-    posted_by: AbstractBaseUser | None = None,
+    posted_by: User | None = None,
     source: str = "",
     reference: str = "",
     memo: str = "",
     external_id: str | None = None,
-    approved_by: AbstractBaseUser | None = None,
+    approved_by: User | None = None,
     reverses: Transaction | None = None,
     posted_at: datetime | None = None,
 ) -> Transaction:
@@ -361,9 +361,9 @@ def _same_or_conflict(
 def transaction_reverse(
     *,
     original: Transaction,
-    requested_by: AbstractBaseUser | None,
+    requested_by: User | None,
     reason: str,
-    approved_by: AbstractBaseUser | None = None,
+    approved_by: User | None = None,
     source: str = "",
     kind: str = "reversal",
 ) -> Transaction:

@@ -179,9 +179,7 @@ def setup_room(day: date) -> dict[str, Any]:
             now=opened,
         )
     main = Cage.objects.create(code="MAIN", name="Main cage")
-    cage.cage_vault_fund(
-        cage=main, cash_cents=10**10, chips_cents=10**10, by=manager
-    )
+    cage.cage_vault_fund(cage=main, cash_cents=10**10, chips_cents=10**10, by=manager)
     return {
         "room": room,
         "tables": tables,

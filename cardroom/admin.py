@@ -68,7 +68,7 @@ class RoomAdmin(admin.ModelAdmin):
 class PolicyInline(ReadOnlyInline):
     model = Policy
     fields = ["version", "document", "created_at", "created_by"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
     ordering = ["-version"]
 
 
@@ -91,7 +91,7 @@ class OpenSeatInline(ReadOnlyInline):
     model = SeatSession
     verbose_name_plural = _("players seated now")
     fields = ["seat", "player", "stack", "kind", "started_at", "away_since"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
     ordering = ["seat"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[SeatSession]:
@@ -127,15 +127,15 @@ class TableAdmin(admin.ModelAdmin):
 class TerminalKeyAdmin(APIKeyModelAdmin):
     """Managers create keys here (shown once) and revoke them."""
 
-    list_display = [*APIKeyModelAdmin.list_display, "table"]
-    list_filter = [*APIKeyModelAdmin.list_filter, "table"]
+    list_display = [*APIKeyModelAdmin.list_display, "table"]  # type: ignore[assignment]
+    list_filter = [*APIKeyModelAdmin.list_filter, "table"]  # type: ignore[assignment]
     autocomplete_fields = ["table"]
 
 
 class MovementInline(ReadOnlyInline):
     model = StackMovement
     fields = ["at", "kind", "method", "amount", "recorded_by"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
 
     @admin.display(description=_("amount"))
     def amount(self, obj: StackMovement) -> str:
@@ -179,13 +179,13 @@ class HandSeatInline(ReadOnlyInline):
         "cards",
         "description",
     ]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
 
 
 class HandExceptionInline(ReadOnlyInline):
     model = HandException
     fields = ["kind", "status", "details", "resolution"]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
 
 
 @admin.register(Hand)

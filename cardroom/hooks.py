@@ -17,6 +17,7 @@ settings name, by import path, the functions of those apps it calls:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -54,7 +55,7 @@ def after_hand_booked(hand_id: int) -> None:
         import_string(path) for path in getattr(settings, "CARDROOM_HAND_BOOKED", [])
     ]
     for receiver in receivers:
-        transaction.on_commit(lambda r=receiver: r(hand_id))
+        transaction.on_commit(functools.partial(receiver, hand_id))
 
 
 def seat_checks(*, player: Any, game: Any, now: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import ClassVar
 from zoneinfo import ZoneInfo
 
 import pgtrigger
@@ -227,11 +228,11 @@ class TerminalKey(AbstractAPIKey):
         Table, on_delete=models.PROTECT, related_name="terminal_keys"
     )
 
-    objects = TerminalKeyManager()
+    objects: ClassVar[TerminalKeyManager[TerminalKey]] = TerminalKeyManager()  # type: ignore[assignment]
 
     class Meta(AbstractAPIKey.Meta):
-        verbose_name = _("terminal key")
-        verbose_name_plural = _("terminal keys")
+        verbose_name = _("terminal key")  # type: ignore[assignment]
+        verbose_name_plural = _("terminal keys")  # type: ignore[assignment]
 
 
 class SeatSession(models.Model):

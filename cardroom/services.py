@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any, NamedTuple
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -96,9 +96,7 @@ def room_default() -> Room:
     return room
 
 
-def policy_publish(
-    *, game: Game, document: dict[str, Any], by: AbstractBaseUser | None
-) -> Policy:
+def policy_publish(*, game: Game, document: dict[str, Any], by: User | None) -> Policy:
     """Add a policy version for ``game``; it applies from the next hand (RK7).
 
     Raises :class:`ApiError` (400) when the engine can't read the policy.
@@ -124,7 +122,7 @@ def table_open(
     max_buy_in: int | None,
     seats: int,
     policy: dict[str, Any],
-    by: AbstractBaseUser | None,
+    by: User | None,
     now: datetime | None = None,
 ) -> Table:
     """Open table ``code`` for the current gaming day with its game and policy.
@@ -258,6 +256,7 @@ def player_night(*, player: Player, room: Room, now: datetime) -> PlayerNight:
             room.gaming_day(s.ended_at),
         )
         for s in left
+        if s.ended_at is not None
     )
     return PlayerNight(
         gaming_day=day,
@@ -295,9 +294,11 @@ def _record_movement(
     legs: list[Leg],
     now: datetime,
     source: str,
-    by: AbstractBaseUser | None,
+    by: User | None,
 ) -> StackMovement:
     reference = f"{session.table.code} seat {session.seat} {session.player.code}"
+    room = session.table.room
+    assert room is not None
     if method == StackMovement.Method.CASH:
         # CA5: cash at the tables counts toward the identity threshold too.
         cash_activity_record(
@@ -306,7 +307,7 @@ def _record_movement(
             kind=f"table_{kind}",
             reference=reference,
             at=now,
-            gaming_day=session.table.room.gaming_day(now),
+            gaming_day=room.gaming_day(now),
         )
     txn = transaction_post(
         kind=f"seat_{kind}",
@@ -322,7 +323,7 @@ def _record_movement(
         kind=kind,
         method=method,
         amount_cents=amount,
-        gaming_day=session.table.room.gaming_day(now),
+        gaming_day=room.gaming_day(now),
         at=now,
         ledger_transaction=txn,
         recorded_by=by,
@@ -339,7 +340,7 @@ def seat_take(
     method: str,
     house_move_stack: int | None = None,
     source: str = "",
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     now: datetime | None = None,
 ) -> SeatSession:
     """Seat a player with a buy-in (API.md ``POST seats``).
@@ -426,7 +427,7 @@ def seat_top_up(
     amount: int,
     method: str,
     source: str = "",
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     now: datetime | None = None,
 ) -> SeatSession:
     """Add chips to a seated player's stack between hands (BI2, BI4).
@@ -469,7 +470,7 @@ def seat_leave(
     seat: int,
     stack: int,
     source: str = "",
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     now: datetime | None = None,
 ) -> SeatSession:
     """End a seat session; the player takes his stack with him (BI3, API.md).
@@ -646,7 +647,7 @@ def hand_record(
     table_code: str,
     record: dict[str, Any],
     source: str = "",
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     now: datetime | None = None,
 ) -> tuple[Hand, bool]:
     """Validate, settle and book a hand; return it and whether it is new.
@@ -863,7 +864,7 @@ def hand_void(
     hand_no: int,
     reason: str,
     source: str = "",
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
 ) -> Hand:
     """Void a hand: every contribution back, no rake, no drop (RK8).
 
@@ -929,7 +930,7 @@ def seat_time_charge(
     charges: dict[int, int],
     reference: str,
     source: str = "",
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     now: datetime | None = None,
 ) -> list[SeatSession]:
     """Book a period's time collection: ``charges`` maps seats to cents (RK6).
@@ -1055,7 +1056,7 @@ def seat_pick_up(
     *,
     table_code: str,
     seat: int,
-    by: AbstractBaseUser,
+    by: User,
     now: datetime | None = None,
 ) -> SeatSession:
     """Pick up an absent player's chips into cage custody and free the seat (BI9).
@@ -1105,9 +1106,7 @@ def seat_pick_up(
 
 
 @transaction.atomic
-def custody_return(
-    *, player_code: str, by: AbstractBaseUser, now: datetime | None = None
-) -> int:
+def custody_return(*, player_code: str, by: User, now: datetime | None = None) -> int:
     """Give a player the chips held in custody for him (BI9); return how many.
 
     They become chips he carries: to sit down with (BI5 applies) or to cash out.
@@ -1181,7 +1180,7 @@ def correction_request(
     table_code: str,
     amount: int,
     reason: str,
-    by: AbstractBaseUser,
+    by: User,
     hand_no: int | None = None,
     from_player: str | None = None,
     to_player: str | None = None,
@@ -1235,6 +1234,7 @@ def correction_request(
         _dc1(hand)
     held = None
     if kind == Correction.Kind.RELEASE:
+        assert held_id is not None
         held = (
             Correction.objects.select_for_update()
             .filter(
@@ -1278,7 +1278,7 @@ def correction_decide(
     *,
     correction: Correction,
     approve: bool,
-    by: AbstractBaseUser,
+    by: User,
     now: datetime | None = None,
 ) -> Correction:
     """Approve (and book) or reject a correction; the decider is another person.
@@ -1309,6 +1309,7 @@ def correction_decide(
     touched: list[SeatSession | None] = []
     legs: list[Leg] = []
     if c.kind == Correction.Kind.RECEIVABLE:
+        assert c.from_player is not None
         legs.append(Leg(chart.receivables(player=c.from_player.code), amount))
         if c.to_player is not None:
             account, session = _chips_of(c.to_player, table)

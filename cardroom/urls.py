@@ -78,7 +78,7 @@ api_v1 = [
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("healthz", core_views.HealthApi.as_view(), name="healthz"),
-    path("api/v1/", include((api_v1, "api"), namespace="v1")),
+    path("api/v1/", include((api_v1, "api"), namespace="v1")),  # type: ignore[arg-type]
     path("board", include("waitlist.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import structlog
+from structlog.typing import Processor
 
-_SHARED = [
+_SHARED: list[Processor] = [
     structlog.contextvars.merge_contextvars,
     structlog.stdlib.add_logger_name,
     structlog.stdlib.add_log_level,

@@ -18,7 +18,7 @@ def staff_fk(
         null=optional,
         blank=optional,
         related_name="+",
-        verbose_name=verbose_name,
+        verbose_name=str(verbose_name),
     )
 
 

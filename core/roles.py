@@ -22,8 +22,8 @@ def has_role(user: AbstractBaseUser | AnonymousUser, *roles: Role | str) -> bool
         return True
     names = getattr(user, "_role_names", None)
     if names is None:
-        names = set(user.groups.values_list("name", flat=True))  # type: ignore[union-attr]
-        user._role_names = names  # type: ignore[union-attr]
+        names = set(user.groups.values_list("name", flat=True))  # type: ignore[attr-defined]
+        user._role_names = names  # type: ignore[attr-defined]
     return bool(names.intersection(str(r) for r in roles))
 
 

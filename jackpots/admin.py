@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounting.admin import ReadOnlyAdmin, RoleAdmin, _money
 from core.api.errors import ApiError
+from core.api.permissions import staff
 from core.roles import Role
 from jackpots import services
 from jackpots.models import (
@@ -51,7 +52,7 @@ class PoolAdmin(RoleAdmin):
     list_filter = ["room", "kind", "active"]
     readonly_fields = ["amount", "reserve", "seed_cents", "created_at", "created_by"]
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[Any]:
         identity = ["room", "code", "kind", "starts_on"]
         return [*identity, *EDITABLE, *self.readonly_fields]
 
@@ -83,7 +84,7 @@ class PoolAdmin(RoleAdmin):
         if change:
             services.pool_update(
                 pool=obj,
-                by=request.user,
+                by=staff(request),
                 **{f: getattr(obj, f) for f in form.changed_data if f in EDITABLE},
             )
             return
@@ -92,7 +93,7 @@ class PoolAdmin(RoleAdmin):
             code=obj.code,
             name=obj.name,
             kind=obj.kind,
-            by=request.user,
+            by=staff(request),
             starts_on=obj.starts_on,
             **{f: getattr(obj, f) for f in EDITABLE if f not in ("name", "active")},
         )
@@ -121,7 +122,7 @@ class VersionInline(admin.TabularInline):
         "created_at",
         "created_by",
     ]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -153,7 +154,7 @@ class AwardInline(admin.TabularInline):
         "status",
         "payable",
     ]
-    readonly_fields = fields
+    readonly_fields = fields  # type: ignore[assignment]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -26,7 +26,7 @@ from typing import Any
 
 import pghistory
 import structlog
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
@@ -88,7 +88,7 @@ def _now(now: datetime | None) -> datetime:
     return now or timezone.now()
 
 
-def _require(user: AbstractBaseUser, *roles: Role) -> None:
+def _require(user: User, *roles: Role) -> None:
     """Refuse (403) a person without one of ``roles``: the admin calls these too."""
     if not has_role(user, *roles):
         raise ApiError(
@@ -143,7 +143,7 @@ def pool_create(
     code: str,
     name: str,
     kind: Pool.Kind | str,
-    by: AbstractBaseUser | None,
+    by: User | None,
     drop_ratio: int = 1,
     reserve_percent: int = 0,
     seed_cents: int = 0,
@@ -211,7 +211,7 @@ def pool_create(
 
 
 @transaction.atomic
-def pool_update(*, pool: Pool, by: AbstractBaseUser | None, **changes: Any) -> Pool:
+def pool_update(*, pool: Pool, by: User | None, **changes: Any) -> Pool:
     """Change a pool's name, ratios, hand-of-the-month settings or ``active``.
 
     The change applies from the next hand; django-pghistory keeps who changed what.
@@ -257,7 +257,7 @@ def pool_seed(
     *,
     pool: Pool,
     amount_cents: int,
-    by: AbstractBaseUser | None,
+    by: User | None,
     to_reserve: bool = False,
     memo: str = "",
     now: datetime | None = None,
@@ -330,7 +330,7 @@ def _transfer_book(
     reserve_cents: int,
     reason: str,
     retired: bool,
-    by: AbstractBaseUser,
+    by: User,
     now: datetime | None,
 ) -> Transfer:
     at = _now(now)
@@ -394,7 +394,7 @@ def pool_retire(
     pool: Pool,
     successor: Pool,
     reason: str,
-    by: AbstractBaseUser,
+    by: User,
     now: datetime | None = None,
 ) -> Transfer | None:
     """End a promotion (JD5): the pool takes no more drops and all it holds, its
@@ -450,7 +450,7 @@ def drops_allocate(
     *,
     pool: Pool,
     reason: str,
-    by: AbstractBaseUser,
+    by: User,
     amount_cents: int | None = None,
     now: datetime | None = None,
 ) -> Transfer:
@@ -537,7 +537,7 @@ def category_publish(
     category: Category,
     config: dict[str, Any],
     pool_code: str,
-    by: AbstractBaseUser | None,
+    by: User | None,
     active: bool = True,
     note: str = "",
 ) -> CategoryVersion:
@@ -745,7 +745,7 @@ def _bad_beat_record(
     if known:
         return list(Hit.objects.filter(hand=hand, category=version.category))
     pool = Pool.objects.filter(
-        room_id=hand.table.room_id, code=version.pool_code, active=True
+        room=hand.table.room, code=version.pool_code, active=True
     ).first()
     hit = None
     if pool is not None:
@@ -901,7 +901,7 @@ def _decided(hit: Hit) -> Conflict:
 @retry_on_conflict()
 @transaction.atomic
 def hit_verify(
-    *, hit: Hit, by: AbstractBaseUser, note: str = "", now: datetime | None = None
+    *, hit: Hit, by: User, note: str = "", now: datetime | None = None
 ) -> Hit:
     """A floor person confirms the hit: the cards, the camera (BB5).
 
@@ -921,7 +921,7 @@ def hit_verify(
 
 @retry_on_conflict()
 @transaction.atomic
-def hit_approve(*, hit: Hit, by: AbstractBaseUser, now: datetime | None = None) -> Hit:
+def hit_approve(*, hit: Hit, by: User, now: datetime | None = None) -> Hit:
     """A manager, not the verifier, approves a verified hit; its awards are booked
     from the pool to awards payable and made payable at the cage (BB5, CA6).
 
@@ -1004,9 +1004,7 @@ def hit_approve(*, hit: Hit, by: AbstractBaseUser, now: datetime | None = None) 
 
 @retry_on_conflict()
 @transaction.atomic
-def hit_reject(
-    *, hit: Hit, by: AbstractBaseUser, reason: str, now: datetime | None = None
-) -> Hit:
+def hit_reject(*, hit: Hit, by: User, reason: str, now: datetime | None = None) -> Hit:
     """Reject a pending or verified hit with a reason; the pool is untouched (BB5).
 
     Raises :class:`RuleViolation` (BB5) without a reason, :class:`Conflict` (409)
@@ -1034,8 +1032,8 @@ def _awards_book(
     payout: int,
     reference: str,
     external_id: str,
-    approved_by: AbstractBaseUser,
-    created_by: AbstractBaseUser | None,
+    approved_by: User,
+    created_by: User | None,
     now: datetime,
 ) -> tuple[Transaction, int]:
     """Fix the shares of ``payout``, book them to awards payable, make them payable.
@@ -1101,7 +1099,7 @@ def month_close(
     *,
     pool: Pool,
     month: date,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     source: str = "",
     now: datetime | None = None,
 ) -> Month:
@@ -1245,9 +1243,7 @@ def _month_decided(month: Month) -> Conflict:
 
 @retry_on_conflict()
 @transaction.atomic
-def month_approve(
-    *, month: Month, by: AbstractBaseUser, now: datetime | None = None
-) -> Month:
+def month_approve(*, month: Month, by: User, now: datetime | None = None) -> Month:
     """A manager approves a closed month's awards: booked from the pool to awards
     payable and made payable at the cage (HM3, CA6).
 
@@ -1316,7 +1312,7 @@ def month_approve(
 @retry_on_conflict()
 @transaction.atomic
 def month_reject(
-    *, month: Month, by: AbstractBaseUser, reason: str, now: datetime | None = None
+    *, month: Month, by: User, reason: str, now: datetime | None = None
 ) -> Month:
     """Reject a closed month's awards with a reason: the pool carries forward.
 

@@ -73,6 +73,6 @@ def schedule(sender: Any, **kwargs: Any) -> None:
     )
 
 
-if app.finalized:
+if app.finalized:  # type: ignore[attr-defined]
     # Imported after the app was finalized (a shell, a test): the signal has gone.
     schedule(app)

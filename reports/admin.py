@@ -38,7 +38,7 @@ class ReportAdmin(ReadOnlyAdmin):
     exclude = ["data"]
     readonly_fields = ["checks", "files"]
 
-    def get_queryset(self, request: HttpRequest):  # type: ignore[no-untyped-def]
+    def get_queryset(self, request: HttpRequest):
         return (
             super().get_queryset(request).select_related("generated_by").defer("data")
         )

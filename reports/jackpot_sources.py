@@ -98,7 +98,7 @@ def hits_and_awards(*, period: Period) -> Section:
     ).order_by("position", "pk"):
         if award.hit_id:
             by_hit.setdefault(award.hit_id, []).append(award)
-        else:
+        elif award.month_id is not None:
             by_month.setdefault(award.month_id, []).append(award)
 
     for hit in hits:
@@ -136,7 +136,8 @@ def _award_rows(
     section: Section, awards: list[Award], period: Period, **jackpot: Any
 ) -> None:
     """One row per award of a hit or month, or one row when it has none."""
-    for award in awards or [None]:
+    listed: list[Award | None] = [*awards] or [None]
+    for award in listed:
         payable = award.payable if award else None
         if payable is not None and payable.status == Payable.Status.PAID:
             paid = _("paid %(at)s") % {"at": period.local(payable.paid_at)}

@@ -14,9 +14,10 @@ of the first to the cut-off after the last, in the room's time zone (BI8).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.db.models import (
     Count,
@@ -179,6 +180,11 @@ class AccountMovements:
 KIND_PREFIXES = ("table:", "jackpot:")
 
 
+def _rows(rows: Iterable[Any]) -> list[dict[str, Any]]:
+    """The rows of a ``values()`` query as plain dicts (the stubs type them exactly)."""
+    return list(rows)
+
+
 def _accounts(code_prefix: str, *, cache_checked: bool) -> dict[int, AccountMovements]:
     accounts = Account.objects.all()
     if code_prefix:
@@ -240,7 +246,7 @@ def ledger_movements(
         .order_by()
     )
     by_id = _accounts(code_prefix, cache_checked=True)
-    for row in rows:
+    for row in cast("list[dict[str, Any]]", rows):
         account = by_id[row["account_id"]]
         debits, credits = row["debits"] or 0, row["credits"] or 0
         account.before += row["before"] or 0
@@ -288,7 +294,10 @@ def _movements_since_start(
         if code_prefix:
             entries = entries.filter(account__code__startswith=code_prefix)
         sides = _sides(Q())
-        for row in entries.values("account_id").annotate(**sides).order_by():
+        for row in cast(
+            "Iterable[dict[str, Any]]",
+            entries.values("account_id").annotate(**sides).order_by(),
+        ):
             account = by_id[row["account_id"]]
             account.debits, account.credits = row["debits"] or 0, row["credits"] or 0
         # Kinds: a hand's entries are most of a day's, so only the other postings
@@ -303,7 +312,7 @@ def _movements_since_start(
         for account_id in kinds:
             account = by_id[account_id]
             account.by_kind[HAND_KIND] = (account.debits, account.credits)
-        for row in (
+        for row in _rows(
             Entry.objects.filter(account_id__in=kinds, transaction_id__in=others)
             .values("account_id", "transaction__kind")
             .annotate(**sides)
@@ -377,7 +386,7 @@ def hands_by_table(*, period: Period) -> dict[str, dict[str, int]]:
         )
         .order_by()
     )
-    return {r.pop("table__code"): r for r in rows}
+    return {r.pop("table__code"): r for r in cast("list[dict[str, Any]]", rows)}
 
 
 def rake_by_hour(*, period: Period) -> dict[tuple[str, int], int]:
@@ -556,7 +565,7 @@ def shifts(*, period: Period) -> list[ShiftLine]:
 
 def hand_exceptions(*, period: Period) -> list[dict[str, Any]]:
     """Exceptions raised on the period's hands (HS6, HS7, BB1), with their status."""
-    return list(
+    return _rows(
         HandException.objects.filter(
             hand__gaming_day__gte=period.first, hand__gaming_day__lte=period.last
         )
@@ -576,7 +585,7 @@ def hand_exceptions(*, period: Period) -> list[dict[str, Any]]:
 
 def voided_hands(*, period: Period) -> list[dict[str, Any]]:
     """The period's voided hands (RK8), each with the reversal that undid it."""
-    return list(
+    return _rows(
         Hand.objects.filter(
             gaming_day__gte=period.first,
             gaming_day__lte=period.last,
@@ -600,7 +609,7 @@ def voided_hands(*, period: Period) -> list[dict[str, Any]]:
 
 def corrections(*, period: Period) -> list[dict[str, Any]]:
     """Corrections of the period's hands, or asked for during it (HS7, HS8, DC2)."""
-    return list(
+    return _rows(
         Correction.objects.filter(
             Q(hand__gaming_day__gte=period.first, hand__gaming_day__lte=period.last)
             | Q(
@@ -651,7 +660,7 @@ def open_holds() -> list[dict[str, Any]]:
         )
         .order_by("id")
     )
-    return list(rows)
+    return _rows(rows)
 
 
 # --- Players --------------------------------------------------------------------------
@@ -703,7 +712,7 @@ def player_hands(*, period: Period) -> dict[str, dict[str, int]]:
         )
         .order_by()
     )
-    return {r.pop("player__code"): r for r in rows}
+    return {r.pop("player__code"): r for r in cast("list[dict[str, Any]]", rows)}
 
 
 def player_time_seated(*, period: Period, now: datetime) -> dict[str, dict[str, int]]:
@@ -735,7 +744,7 @@ def player_time_seated(*, period: Period, now: datetime) -> dict[str, dict[str, 
 
 def players_named(codes: set[str]) -> dict[str, dict[str, Any]]:
     return {
-        p["code"]: p
+        p["code"]: p  # type: ignore[misc]
         for p in Player.objects.filter(code__in=codes).values(
             "code", "name", "id_verified"
         )

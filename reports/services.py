@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -86,7 +86,7 @@ def report_generate(
     first: date,
     last: date | None = None,
     source: str,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     new_version: bool = False,
     reason: str = "",
     now: datetime | None = None,

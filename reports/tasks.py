@@ -59,7 +59,7 @@ def schedule_reports(sender: Any, **kwargs: Any) -> None:
 
 
 # This module is imported by autodiscovery, which may come after the app finalized.
-if app.finalized:
+if app.finalized:  # type: ignore[attr-defined]
     schedule_reports(app)
 else:
     app.on_after_finalize.connect(schedule_reports, weak=False)

@@ -45,7 +45,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, Group
+from django.contrib.auth.models import Group, User
 from django.core.management import call_command
 from django.db.models import Max
 from django.utils import timezone
@@ -339,7 +339,7 @@ class Night:
                 )
         self._register_players()
 
-    def _night_cashier(self) -> AbstractBaseUser:
+    def _night_cashier(self) -> User:
         user, created = get_user_model().objects.get_or_create(
             username=NIGHT_CASHIER, defaults={"is_staff": True}
         )
@@ -386,6 +386,7 @@ class Night:
         key_row, key = TerminalKey.objects.create_key(
             name=f"simulated night {self.summary.run} {t.code}", table=t.table
         )
+        assert isinstance(key_row, TerminalKey)
         self.keys.append(key_row)
         return str(key)
 
@@ -542,9 +543,10 @@ class Night:
                 guest.table, guest.seat = t.code, seat
                 self.summary.buy_ins += 1
                 return True
-            amount = self._allowed(answer, amount)
-            if amount is None:
+            allowed = self._allowed(answer, amount)
+            if allowed is None:
                 break
+            amount = allowed
         self._go_home(guest)
         return False
 
@@ -688,7 +690,11 @@ class Night:
         no seat)."""
         origin = next((o for o in self.tables if o.code == guest.table), None)
         moving = origin is not None and guest.seat in origin.seats
-        bringing = origin.seats[guest.seat][1] if moving and origin else 0
+        bringing = (
+            origin.seats[guest.seat][1]
+            if moving and origin and guest.seat is not None
+            else 0
+        )
         amount: int | None = None if moving else self._buy_in(t)
         method = "chips" if self.rng.random() < 0.5 else "cash"
         for _attempt in range(2):

@@ -64,7 +64,7 @@ def serving(url: str | None = None) -> Iterator[str]:
     if url:
         yield url.rstrip("/")
         return
-    app = get_internal_wsgi_application()
+    app: Any = get_internal_wsgi_application()
     # A line per request, and a warning per refusal the night answers, would bury
     # the progress bar: the summary says what happened.
     quiet = [logging.getLogger(n) for n in QUIET_LOGGERS]

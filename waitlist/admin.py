@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cardroom.models import StackMovement
 from core.api.errors import ApiError
+from core.api.permissions import staff
 from core.roles import Role, has_role
 from waitlist import selectors, services
 from waitlist.models import (
@@ -155,7 +156,7 @@ class WaitingListAdmin(FloorAdmin):
         return TemplateResponse(request, "admin/waitlist/floor.html", context)
 
     def _act(self, request: HttpRequest, waiting_list: WaitingList) -> None:
-        actor = Actor(by=request.user)
+        actor = Actor(by=staff(request))
         post = request.POST
         action = post.get("action")
         entry_id = int(post.get("entry") or 0)
@@ -240,7 +241,7 @@ class EntryAdmin(FloorAdmin):
 
     @admin.action(description=_("Take the selected players off their lists"))
     def remove(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
-        actor = Actor(by=request.user)
+        actor = Actor(by=staff(request))
         for entry in queryset.filter(status__in=["waiting", "called"]):
             _run(
                 request,
@@ -267,7 +268,7 @@ class LockupAdmin(FloorAdmin):
 
     @admin.action(description=_("Release the selected lockups"))
     def release(self, request: HttpRequest, queryset: QuerySet[Lockup]) -> None:
-        actor = Actor(by=request.user)
+        actor = Actor(by=staff(request))
         for lockup in queryset.filter(released_at__isnull=True):
             _run(
                 request,
@@ -284,7 +285,7 @@ class MustMoveAdmin(FloorAdmin):
 
     @admin.action(description=_("End the selected must-moves"))
     def end(self, request: HttpRequest, queryset: QuerySet[MustMove]) -> None:
-        actor = Actor(by=request.user)
+        actor = Actor(by=staff(request))
         for must_move in queryset.filter(ended_at__isnull=True):
             _run(
                 request,
@@ -313,13 +314,13 @@ class KeptApartAdmin(FloorAdmin):
         pair = services.apart_keep(
             player_codes=(obj.player_a.code, obj.player_b.code),
             reason=obj.reason,
-            actor=Actor(by=request.user),
+            actor=Actor(by=staff(request)),
         )
         obj.pk = pair.pk
 
     @admin.action(description=_("Stop keeping the selected pairs apart"))
     def end(self, request: HttpRequest, queryset: QuerySet[KeptApart]) -> None:
-        actor = Actor(by=request.user)
+        actor = Actor(by=staff(request))
         for pair in queryset.filter(ended_at__isnull=True):
             _run(
                 request,

@@ -47,11 +47,13 @@ def table_state(table: Table) -> TableState:
             "seat", "player__code"
         )
     )
-    called = dict(
-        Entry.objects.filter(call_table=table, status=Entry.Status.CALLED).values_list(
-            "call_seat", "player__code"
-        )
-    )
+    called = {
+        seat: code
+        for seat, code in Entry.objects.filter(
+            call_table=table, status=Entry.Status.CALLED
+        ).values_list("call_seat", "player__code")
+        if seat is not None
+    }
     locked = dict(
         Lockup.objects.filter(table=table, released_at__isnull=True).values_list(
             "seat", "pk"
@@ -116,7 +118,7 @@ def candidate(entry: Entry, seated_at: str | None = None) -> Candidate:
         kind=Kind(entry.kind),
         joined_at=entry.joined_at,
         draw_no=entry.draw_no,
-        table=entry.table.code if entry.table_id else None,
+        table=entry.table.code if entry.table else None,
         seat=entry.seat,
         seated_at=seated_at,
     )
@@ -175,14 +177,14 @@ def board(*, now: datetime) -> dict[str, Any]:
             entries__status__in=ACTIVE, entries__kind=Kind.LIST
         )
     }
-    games: dict[int, Game] = {t.game_id: t.game for t in tables if t.game}
+    games: dict[int, Game] = {t.game.pk: t.game for t in tables if t.game}
     for game_id, wl in lists.items():
         games.setdefault(game_id, wl.game)
     out_games = []
     for game in sorted(
         games.values(), key=lambda g: (g.code, g.big_blind_cents, g.small_blind_cents)
     ):
-        rows = []
+        rows: list[dict[str, Any]] = []
         for table in tables:
             if table.game_id != game.pk or is_broken(table):
                 continue
@@ -195,10 +197,10 @@ def board(*, now: datetime) -> dict[str, Any]:
                     "free": len(state.free_seats),
                 }
             )
-        wl = lists.get(game.pk)
+        game_list = lists.get(game.pk)
         waiting = []
-        if wl is not None:
-            for position, entry in enumerate(queue(wl, kinds=(Kind.LIST,)), 1):
+        if game_list is not None:
+            for position, entry in enumerate(queue(game_list, kinds=(Kind.LIST,)), 1):
                 waiting.append(
                     {
                         "position": position,

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
@@ -79,7 +79,7 @@ HOUSE_MOVES = (Kind.CLOSED_TABLE, Kind.MUST_MOVE, Kind.SEAT_CHANGE)
 class Actor:
     """Who acts: a staff member, or a terminal or task named by ``source``."""
 
-    by: AbstractBaseUser | None = None
+    by: User | None = None
     source: str = ""
 
 
@@ -118,9 +118,9 @@ def _event(
     )
 
 
-def _iso(moment: datetime) -> str:
+def _iso(moment: datetime | None) -> str | None:
     """A time as the room reads it, with its offset (API.md conventions)."""
-    return timezone.localtime(moment).isoformat()
+    return None if moment is None else timezone.localtime(moment).isoformat()
 
 
 def _end(
@@ -137,8 +137,9 @@ def _end(
 # Lists and locks ----------------------------------------------------------------------
 
 
-def list_for_game(game: Game) -> WaitingList:
+def list_for_game(game: Game | None) -> WaitingList:
     """Return the game's waiting list, opening it on first use (WL1)."""
+    assert game is not None, "an open table always has a game"
     waiting_list, _created = WaitingList.objects.get_or_create(game=game)
     return waiting_list
 
@@ -798,7 +799,10 @@ def entry_answer(
         actor=actor,
         rule="WL7" if refused_move else "WL5",
         reason=_("Declined the seat and left the list."),
-        details={"table": entry.call_table.code, "seat": entry.call_seat},
+        details={
+            "table": entry.call_table.code if entry.call_table else None,
+            "seat": entry.call_seat,
+        },
         entry=entry,
         table=entry.call_table,
     )
@@ -849,11 +853,14 @@ def entry_seat(
     now = now or timezone.now()
     entry = _locked_entry(entry_id, now)
     _must_be_called(entry)
+    assert entry.call_table is not None and entry.call_seat is not None
     table = floor.table_get_open(entry.call_table.code, lock=False)
+    assert table.game is not None
     player = entry.player
     _refuse_if_barred(player, table.game, now)
     state = selectors.table_state(table)
     seat = seat or entry.call_seat
+    assert seat is not None
     his_lockups = Lockup.objects.filter(
         table=table, player=player, released_at__isnull=True
     )
@@ -1346,6 +1353,7 @@ def table_break(
         target = None
         if session.stack_cents > 0:
             pairs = selectors.apart_pairs([session.player_id])
+            assert table.game is not None
             loads = selectors.table_loads(table.game)
             states = {load.table: state for load, state in loads}
             for load in table_order(load for load, _state in loads):

@@ -18,7 +18,7 @@ from accounting import cage as services
 from accounting.api.serializers import code_field
 from accounting.api.views import IDEMPOTENCY_KEY
 from accounting.models import Player
-from core.api.permissions import role_required
+from core.api.permissions import role_required, staff
 from core.idempotency import idempotent
 from core.roles import Role
 
@@ -79,7 +79,7 @@ class PlayerRegisterApi(APIView):
             id_verified=values["id_verified"],
             id_document_type=values.get("id_document_type", ""),
             id_document_number=values.get("id_document_number", ""),
-            registered_by=request.user,
+            registered_by=staff(request),
         )
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
@@ -119,6 +119,6 @@ class PlayerIdentityApi(APIView):
             player=get_object_or_404(Player, code=code),
             document_type=data.validated_data["id_document_type"],
             document_number=data.validated_data["id_document_number"],
-            verified_by=request.user,
+            verified_by=staff(request),
         )
         return Response(PlayerSerializer(player).data)

@@ -42,7 +42,7 @@ from accounting.cage.selectors import (
     vault_balances,
 )
 from accounting.models import BoxCount, Payable, Receipt, Shift, TableSlip
-from core.api.permissions import IsCashier, IsFloor, IsManager, role_required
+from core.api.permissions import IsCashier, IsFloor, IsManager, role_required, staff
 from core.idempotency import idempotent
 from core.roles import Role, has_role
 
@@ -88,7 +88,7 @@ class ShiftOpenApi(APIView):
         data.is_valid(raise_exception=True)
         shift = services.shift_open(
             cage=services.cage_get(code=data.validated_data["cage"]),
-            cashier=request.user,
+            cashier=staff(request),
             cash_cents=data.validated_data["cash"],
             chips_cents=data.validated_data["chips"],
         )
@@ -141,7 +141,7 @@ class ShiftCloseApi(APIView):
         data.is_valid(raise_exception=True)
         shift = services.shift_close(
             shift=_shift(request, shift_id),
-            cashier=request.user,
+            cashier=staff(request),
             cash_cents=data.validated_data["cash"],
             chips_cents=data.validated_data["chips"],
         )
@@ -170,7 +170,7 @@ class ShiftSignOffApi(APIView):
         data.is_valid(raise_exception=True)
         shift = services.shift_sign_off(
             shift=_shift(request, shift_id),
-            supervisor=request.user,
+            supervisor=staff(request),
             note=data.validated_data.get("note", ""),
         )
         return Response(_report(shift))
@@ -201,7 +201,7 @@ class _ExchangeApi(APIView):
         data.is_valid(raise_exception=True)
         receipt = type(self).exchange(
             cage=data.validated_data["cage"],
-            cashier=request.user,
+            cashier=staff(request),
             player=data.validated_data["player"],
             amount_cents=data.validated_data["amount"],
         )
@@ -249,7 +249,7 @@ class _SlipRequestApi(APIView):
             cage=services.cage_get(code=data.validated_data["cage"]),
             table=data.validated_data["table"],
             amount_cents=data.validated_data["amount"],
-            requested_by=request.user,
+            requested_by=staff(request),
         )
         return Response(SlipSerializer(slip).data, status=status.HTTP_201_CREATED)
 
@@ -281,7 +281,7 @@ class _SlipIssueApi(APIView):
         slip = get_object_or_404(
             TableSlip.objects.select_related("cage"), pk=slip_id, kind=self.kind
         )
-        slip = services.slip_issue(slip=slip, cashier=request.user)
+        slip = services.slip_issue(slip=slip, cashier=staff(request))
         return Response(SlipSerializer(slip).data)
 
 
@@ -321,7 +321,7 @@ class _SlipCancelApi(APIView):
         data.is_valid(raise_exception=True)
         slip = get_object_or_404(TableSlip, pk=slip_id, kind=self.kind)
         slip = services.slip_cancel(
-            slip=slip, by=request.user, reason=data.validated_data["reason"]
+            slip=slip, by=staff(request), reason=data.validated_data["reason"]
         )
         return Response(SlipSerializer(slip).data)
 
@@ -378,7 +378,7 @@ class BoxCountApi(APIView):
         data.is_valid(raise_exception=True)
         count = services.box_count_record(
             cage=data.validated_data["cage"],
-            cashier=request.user,
+            cashier=staff(request),
             table=data.validated_data["table"],
             box=data.validated_data["box"],
             gaming_day=data.validated_data["gaming_day"],
@@ -437,7 +437,7 @@ class PayablePayApi(APIView):
         receipt = services.payable_pay(
             payable=get_object_or_404(Payable, pk=payable_id),
             cage=data.validated_data["cage"],
-            cashier=request.user,
+            cashier=staff(request),
             player=data.validated_data["player"],
             player_signed=data.validated_data["player_signed"],
         )
@@ -492,7 +492,7 @@ class VaultFundApi(APIView):
             cage=cage,
             cash_cents=data.validated_data["cash"],
             chips_cents=data.validated_data["chips"],
-            by=request.user,
+            by=staff(request),
             memo=data.validated_data.get("memo", ""),
         )
         cash, chips = vault_balances(cage=cage)
@@ -510,7 +510,7 @@ class VaultWithdrawApi(VaultFundApi):
     chip stock, saying where it goes (the memo); more than the vault holds is
     refused with ``insufficient_funds``."""
 
-    move = staticmethod(services.cage_vault_withdraw)
+    move = staticmethod(services.cage_vault_withdraw)  # type: ignore[assignment]
 
     class InputSerializer(VaultFundApi.InputSerializer):
         class Meta:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date, datetime
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -48,7 +48,7 @@ def player_register(
     id_verified: bool = False,
     id_document_type: str = "",
     id_document_number: str = "",
-    registered_by: AbstractBaseUser | None = None,
+    registered_by: User | None = None,
 ) -> Player:
     """Register a player under ``code`` (BI10), with or without a verified ID.
 
@@ -87,7 +87,7 @@ def player_identity_verify(
     player: Player,
     document_type: str,
     document_number: str,
-    verified_by: AbstractBaseUser,
+    verified_by: User,
 ) -> Player:
     """Record that ``verified_by`` checked the player's identity document (CA5).
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from django.conf import settings
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -53,7 +53,7 @@ def _issue(
     *,
     kind: Receipt.Kind,
     cage_code: str,
-    cashier: AbstractBaseUser,
+    cashier: User,
     player_code: str,
     amount_cents: int,
     legs_for: LegsFor,
@@ -120,7 +120,7 @@ def _exchange(shift: Shift, player: Player, cents: int) -> list[Leg]:
 def chip_purchase(
     *,
     cage: str,
-    cashier: AbstractBaseUser,
+    cashier: User,
     player: str,
     amount_cents: int,
     at: datetime | None = None,
@@ -147,7 +147,7 @@ def chip_purchase(
 def chip_redemption(
     *,
     cage: str,
-    cashier: AbstractBaseUser,
+    cashier: User,
     player: str,
     amount_cents: int,
     at: datetime | None = None,
@@ -176,8 +176,8 @@ def payable_create(
     player: Player,
     amount_cents: int,
     reference: str,
-    approved_by: AbstractBaseUser | None,
-    created_by: AbstractBaseUser | None = None,
+    approved_by: User | None,
+    created_by: User | None = None,
     booking: Transaction | None = None,
     memo: str = "",
     currency: str | None = None,
@@ -227,7 +227,7 @@ def payable_pay(
     *,
     payable: Payable,
     cage: str,
-    cashier: AbstractBaseUser,
+    cashier: User,
     player: str,
     player_signed: bool,
     at: datetime | None = None,

@@ -21,7 +21,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -44,7 +44,7 @@ def drawer_accounts(shift: Shift) -> tuple[Account, Account]:
     )
 
 
-def shift_open_get(*, cage: Cage, cashier: AbstractBaseUser) -> Shift:
+def shift_open_get(*, cage: Cage, cashier: User) -> Shift:
     """Return the cashier's open shift at ``cage``, its row locked (CA1).
 
     Every cage transaction belongs to it. Raises :class:`RuleViolation` (rule CA1,
@@ -96,7 +96,7 @@ def cage_vault_fund(
     cage: Cage,
     cash_cents: int,
     chips_cents: int,
-    by: AbstractBaseUser,
+    by: User,
     memo: str = "",
 ) -> Transaction:
     """Put house cash and new chip stock into the cage's vault.
@@ -126,7 +126,7 @@ def cage_vault_withdraw(
     cage: Cage,
     cash_cents: int,
     chips_cents: int,
-    by: AbstractBaseUser,
+    by: User,
     memo: str,
 ) -> Transaction:
     """Take house cash out of the vault (to the bank) or retire chip stock: the
@@ -169,7 +169,7 @@ def _already_open(shift_id: int | None) -> RuleViolation:
 def shift_open(
     *,
     cage: Cage,
-    cashier: AbstractBaseUser,
+    cashier: User,
     cash_cents: int,
     chips_cents: int,
     at: datetime | None = None,
@@ -229,7 +229,7 @@ def _locked(shift: Shift) -> Shift:
 
 
 def _post_variance(
-    *, shift: Shift, drawer: Account, variance: int, what: str, by: AbstractBaseUser
+    *, shift: Shift, drawer: Account, variance: int, what: str, by: User
 ) -> None:
     """Post one count difference between the drawer and over/short (CA1)."""
     if not variance:
@@ -248,7 +248,7 @@ def _post_variance(
     )
 
 
-def _drawer_return(shift: Shift, *, by: AbstractBaseUser, at: datetime) -> None:
+def _drawer_return(shift: Shift, *, by: User, at: datetime) -> None:
     """Move the drawer's counted cash and chips back to the vault."""
     cage = shift.cage
     cash, chips = drawer_accounts(shift)
@@ -285,7 +285,7 @@ def _drawer_return(shift: Shift, *, by: AbstractBaseUser, at: datetime) -> None:
 def shift_close(
     *,
     shift: Shift,
-    cashier: AbstractBaseUser,
+    cashier: User,
     cash_cents: int,
     chips_cents: int,
     at: datetime | None = None,
@@ -357,7 +357,7 @@ def shift_close(
 def shift_sign_off(
     *,
     shift: Shift,
-    supervisor: AbstractBaseUser,
+    supervisor: User,
     note: str = "",
     at: datetime | None = None,
 ) -> Shift:

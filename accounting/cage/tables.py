@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -66,7 +66,7 @@ def slip_request(
     cage: Cage,
     table: str,
     amount_cents: int,
-    requested_by: AbstractBaseUser,
+    requested_by: User,
     at: datetime | None = None,
 ) -> TableSlip:
     """Request and sign a fill or credit for ``table`` (CA3); no chips move yet."""
@@ -86,7 +86,7 @@ def slip_request(
 def slip_issue(
     *,
     slip: TableSlip,
-    cashier: AbstractBaseUser,
+    cashier: User,
     at: datetime | None = None,
 ) -> TableSlip:
     """Issue a requested fill or credit from the cashier's open shift (CA3).
@@ -131,7 +131,7 @@ def slip_issue(
 def slip_cancel(
     *,
     slip: TableSlip,
-    by: AbstractBaseUser,
+    by: User,
     reason: str,
     at: datetime | None = None,
 ) -> TableSlip:
@@ -173,7 +173,7 @@ def _box_account(box: BoxCount.Box, table: str, currency: str) -> Account:
 def box_count_record(
     *,
     cage: str,
-    cashier: AbstractBaseUser,
+    cashier: User,
     table: str,
     box: BoxCount.Box,
     gaming_day: date,

@@ -7,7 +7,7 @@ class TerminalKeyScheme(OpenApiAuthenticationExtension):
     target_class = "cardroom.auth.TerminalKeyAuthentication"
     name = "TerminalKey"
 
-    def get_security_definition(self, auto_schema):  # type: ignore[no-untyped-def]
+    def get_security_definition(self, auto_schema):
         return {
             "type": "apiKey",
             "in": "header",

@@ -18,7 +18,7 @@ from rest_framework.views import APIView
 from cardroom import services
 from cardroom.auth import Terminal, terminal_or_role
 from cardroom.models import GAME_CODES, Correction, Hand, StackMovement, Table
-from core.api.permissions import IsFloor, IsManager
+from core.api.permissions import IsFloor, IsManager, staff
 from core.api.schema import ErrorSerializer
 from core.idempotency import idempotent
 from core.roles import Role
@@ -121,7 +121,7 @@ class TableOpenApi(APIView):
             max_buy_in=v.get("max_buy_in"),
             seats=v["seats"],
             policy=v["policy"],
-            by=request.user,
+            by=staff(request),
         )
         return Response(
             TableDetailApi.OutputSerializer(table).data, status=status.HTTP_201_CREATED
@@ -423,7 +423,7 @@ class CorrectionRequestApi(APIView):
             held_id=v.get("held_id"),
             amount=v["amount_cents"],
             reason=v["reason"],
-            by=request.user,
+            by=staff(request),
         )
         return Response(
             CorrectionSerializer(correction).data, status=status.HTTP_201_CREATED
@@ -441,7 +441,7 @@ class CorrectionDecideApi(APIView):
     def post(self, request: Request, pk: int) -> Response:
         correction = get_object_or_404(Correction, pk=pk)
         decided = services.correction_decide(
-            correction=correction, approve=self.approve, by=request.user
+            correction=correction, approve=self.approve, by=staff(request)
         )
         return Response(CorrectionSerializer(decided).data)
 
@@ -509,7 +509,7 @@ class PickUpApi(APIView):
     )
     @idempotent
     def post(self, request: Request, table: str, seat: int) -> Response:
-        session = services.seat_pick_up(table_code=table, seat=seat, by=request.user)
+        session = services.seat_pick_up(table_code=table, seat=seat, by=staff(request))
         return Response(
             {"player": session.player.code, "in_custody": session.left_with_cents}
         )
@@ -532,5 +532,5 @@ class CustodyReturnApi(APIView):
     )
     @idempotent
     def post(self, request: Request, player: str) -> Response:
-        held = services.custody_return(player_code=player, by=request.user)
+        held = services.custody_return(player_code=player, by=staff(request))
         return Response({"player": player, "returned": held})

@@ -24,7 +24,7 @@ from core.errors import ApplicationError
 class ApiError(exceptions.APIException):
     """A refusal with a code, the rule that refused it and what was allowed."""
 
-    status_code = status.HTTP_400_BAD_REQUEST
+    status_code: int = status.HTTP_400_BAD_REQUEST
     default_code = "invalid"
     default_detail = "The request was refused."
 

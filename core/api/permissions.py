@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, User
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
@@ -36,3 +38,15 @@ class IsStaffUser(BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
         user = request.user
         return isinstance(user, AbstractBaseUser) and user.is_active
+
+
+def staff(request: HttpRequest | Request) -> User:
+    """Return the staff account making ``request``.
+
+    The views' permissions let only staff this far; anything else (a terminal, an
+    anonymous caller) raises :class:`PermissionDenied`, answered 403.
+    """
+    user = request.user
+    if not isinstance(user, User) or not user.is_active:
+        raise PermissionDenied
+    return user

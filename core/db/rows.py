@@ -42,7 +42,7 @@ def query(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
     started = time.monotonic()
     with (
         connection.wrap_database_errors,
-        ServerBindingCursor(connection.connection) as cursor,
+        ServerBindingCursor(connection.connection) as cursor,  # type: ignore[call-arg, attr-defined]  # the stubs miss its psycopg base
     ):
         cursor.execute(sql, params)
         found = cursor.fetchall() if cursor.description is not None else []

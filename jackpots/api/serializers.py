@@ -265,7 +265,7 @@ class TransferSerializer(serializers.Serializer):
 
     id = serializers.IntegerField()
     room = serializers.CharField(source="room.code")
-    source = serializers.CharField(
+    source = serializers.CharField(  # type: ignore[assignment]
         source="source.code",
         allow_null=True,
         default=None,

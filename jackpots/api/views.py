@@ -34,7 +34,7 @@ from cardroom.api.views import ErrorSerializer
 from cardroom.models import GAME_CODES, Room
 from cardroom.services import room_default
 from core.api.errors import ApiError, RuleViolation
-from core.api.permissions import IsFloor, IsManager, role_required
+from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.idempotency import idempotent
 from core.roles import Role
 from jackpots import selectors, services
@@ -175,7 +175,7 @@ class PoolListApi(APIView):
         code = fields.pop("room", None)
         room = get_object_or_404(Room, code=code) if code else room_default()
         pool = services.pool_create(
-            room=room, by=request.user, seed_cents=fields.pop("seed"), **fields
+            room=room, by=staff(request), seed_cents=fields.pop("seed"), **fields
         )
         return Response(
             PoolSerializer(_pool(pool.pk)).data, status=status.HTTP_201_CREATED
@@ -220,7 +220,7 @@ class PoolDetailApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.pool_update(
-            pool=_pool(pool_id), by=request.user, **data.validated_data
+            pool=_pool(pool_id), by=staff(request), **data.validated_data
         )
         return Response(PoolSerializer(_pool(pool_id)).data)
 
@@ -253,7 +253,7 @@ class PoolSeedApi(APIView):
             amount_cents=data.validated_data["amount"],
             to_reserve=data.validated_data["to_reserve"],
             memo=data.validated_data.get("memo", ""),
-            by=request.user,
+            by=staff(request),
         )
         return Response(
             PoolSerializer(_pool(pool_id)).data, status=status.HTTP_201_CREATED
@@ -307,7 +307,7 @@ class PoolRetireApi(APIView):
             pool=pool,
             successor=successor,
             reason=data.validated_data["reason"],
-            by=request.user,
+            by=staff(request),
         )
         answer = {"pool": _pool(pool_id), "transfer": transfer}
         return Response(self.OutputSerializer(answer).data)
@@ -342,7 +342,7 @@ class DropsAllocateApi(APIView):
             pool=_pool(data.validated_data["pool"]),
             amount_cents=data.validated_data.get("amount"),
             reason=data.validated_data["reason"],
-            by=request.user,
+            by=staff(request),
         )
         return Response(
             TransferSerializer(transfer).data, status=status.HTTP_201_CREATED
@@ -545,7 +545,7 @@ class CategoryVersionApi(APIView):
             pool_code=v["pool"],
             active=v["active"],
             note=v.get("note", ""),
-            by=request.user,
+            by=staff(request),
         )
         return Response(
             CategoryVersionSerializer(version).data, status=status.HTTP_201_CREATED
@@ -610,7 +610,7 @@ class HitVerifyApi(APIView):
         data.is_valid(raise_exception=True)
         services.hit_verify(
             hit=get_object_or_404(Hit, pk=hit_id),
-            by=request.user,
+            by=staff(request),
             note=data.validated_data.get("note", ""),
         )
         return Response(HitSerializer(_hit(hit_id)).data)
@@ -630,7 +630,7 @@ class HitApproveApi(APIView):
     )
     @idempotent
     def post(self, request: Request, hit_id: int) -> Response:
-        services.hit_approve(hit=get_object_or_404(Hit, pk=hit_id), by=request.user)
+        services.hit_approve(hit=get_object_or_404(Hit, pk=hit_id), by=staff(request))
         return Response(HitSerializer(_hit(hit_id)).data)
 
 
@@ -656,7 +656,7 @@ class HitRejectApi(APIView):
         data.is_valid(raise_exception=True)
         services.hit_reject(
             hit=get_object_or_404(Hit, pk=hit_id),
-            by=request.user,
+            by=staff(request),
             reason=data.validated_data["reason"],
         )
         return Response(HitSerializer(_hit(hit_id)).data)
@@ -706,7 +706,7 @@ class MonthApproveApi(APIView):
     @idempotent
     def post(self, request: Request, month_id: int) -> Response:
         services.month_approve(
-            month=get_object_or_404(Month, pk=month_id), by=request.user
+            month=get_object_or_404(Month, pk=month_id), by=staff(request)
         )
         return Response(MonthSerializer(_month(month_id)).data)
 
@@ -734,7 +734,7 @@ class MonthRejectApi(APIView):
         data.is_valid(raise_exception=True)
         services.month_reject(
             month=get_object_or_404(Month, pk=month_id),
-            by=request.user,
+            by=staff(request),
             reason=data.validated_data["reason"],
         )
         return Response(MonthSerializer(_month(month_id)).data)

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api.errors import ApiError
-from core.api.permissions import IsAuditor
+from core.api.permissions import IsAuditor, staff
 from reports import services
 from reports.models import Report
 from reports.render import FORMATS, render
@@ -77,7 +77,7 @@ class ReportSerializer(serializers.ModelSerializer):
 class ReportDataSerializer(ReportSerializer):
     """A stored report with its figures (sections, checks, charts)."""
 
-    data = serializers.JSONField()
+    data = serializers.JSONField()  # type: ignore[assignment]
 
     class Meta(ReportSerializer.Meta):
         ref_name = "ReportWithData"
@@ -191,7 +191,7 @@ class ReportListApi(APIView):
             first=v["first"],
             last=v.get("last"),
             source="api",
-            by=request.user,
+            by=staff(request),
             new_version=v["new_version"],
             reason=v["reason"],
         )

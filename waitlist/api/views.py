@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 from cardroom.api.views import ErrorSerializer
 from cardroom.auth import Terminal, terminal_or_role
 from cardroom.models import StackMovement
-from core.api.permissions import IsFloor
+from core.api.permissions import IsFloor, staff
 from core.idempotency import idempotent
 from core.roles import Role
 from waitlist import selectors, services
@@ -35,7 +35,7 @@ TerminalOrFloor = terminal_or_role(Role.FLOOR, Role.MANAGER)
 def _actor(request: Request) -> Actor:
     if isinstance(request.user, Terminal):
         return Actor(source=f"terminal:{request.user.key.table.code}")
-    return Actor(by=request.user)
+    return Actor(by=staff(request))
 
 
 def _code(obj: Any) -> str | None:

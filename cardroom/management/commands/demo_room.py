@@ -6,7 +6,7 @@ import secrets
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, Group
+from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -40,7 +40,7 @@ TRAY = 500_000
 
 
 def demo_table_open(
-    spec: tuple[Any, ...], *, by: AbstractBaseUser | None, code: str | None = None
+    spec: tuple[Any, ...], *, by: User | None, code: str | None = None
 ) -> Table:
     """Open a table of :data:`TABLES` (as ``code`` if given) with the demo policy."""
     table_code, name, game, (sb, bb), low, high, seats = spec
@@ -121,7 +121,7 @@ class Command(BaseCommand):
                 )
                 keys.append((code, key))
         self.stdout.write("Demo room loaded. Staff logins (admin and API):")
-        for role, username, password in logins:
-            self.stdout.write(f"  {role:<8} {username:<14} {password}")
+        for role_name, username, password in logins:
+            self.stdout.write(f"  {role_name:<8} {username:<14} {password}")
         for code, key in keys:
             self.stdout.write(f"  terminal {code}: Authorization: Api-Key {key}")

@@ -19,7 +19,7 @@ from django.core.management.base import BaseCommand, CommandParser
 try:  # orjson reads and writes JSON several times faster, when it is installed
     import orjson
 except ImportError:  # pragma: no cover - depends on the environment
-    orjson = None
+    orjson = None  # type: ignore[assignment]
 
 from cardroom.domain.errors import HandError
 from cardroom.domain.hand_record import parse_policy
