@@ -93,6 +93,7 @@ class TestPeriod:
         assert b.astimezone(UTC) == datetime(2027, 10, 31, 1, 30, tzinfo=UTC)
         assert (a.hour, a.minute, b.hour, b.minute) == (3, 30, 3, 30)
         assert a_end.astimezone(UTC) - a.astimezone(UTC) == timedelta(minutes=30)
+        assert b_end.astimezone(UTC) - b.astimezone(UTC) == timedelta(minutes=30)
 
     def test_the_hour_the_clocks_skip_holds_no_period(self):
         """2027-03-28, the clocks jump from 03:00 to 04:00: at 04:10 the period is
