@@ -1,10 +1,15 @@
-"""Fixtures shared by every test: staff of each role, tables, terminal keys."""
+"""Fixtures shared by every test: the room's clock, staff of each role, tables,
+terminal keys."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.contrib.auth.models import Group, User
 from rest_framework.test import APIClient
 
@@ -12,6 +17,29 @@ from cardroom.models import Table, TerminalKey
 from core.roles import Role
 
 PASSWORD = "correct-horse-battery-staple"
+# A Sunday evening in the middle of a gaming day, far from the cut-off, a month's
+# end and a change of the clocks.
+ROOM_EVENING = datetime(2026, 11, 29, 21, 0, tzinfo=ZoneInfo("Europe/Helsinki"))
+
+
+@pytest.fixture(autouse=True)
+def room_clock() -> Iterator[time_machine.Traveller | None]:
+    """Start every test on the room's clock at ``ROOM_EVENING``, ticking on.
+
+    No test reads the machine's date or hour: the suite passes whenever it runs. A
+    test that needs another moment moves this clock (``room_clock.move_to``) or
+    takes the floor's ``clock`` fixture; processes a test starts get the same time
+    through ``tests.processes.Timeline``.
+
+    ``make test-clocks`` sets ``CARDROOM_TESTS_ON_SYSTEM_CLOCK`` to leave the
+    system's (moved) clock in place, so that the product's own code runs at each
+    moment it tries and any test still bound to the wall clock shows itself.
+    """
+    if os.environ.get("CARDROOM_TESTS_ON_SYSTEM_CLOCK"):
+        yield None
+        return
+    with time_machine.travel(ROOM_EVENING, tick=True) as traveller:
+        yield traveller
 
 
 @pytest.fixture

@@ -27,9 +27,10 @@ from typing import Any
 
 import psycopg
 import pytest
+from django.utils import timezone
 
 from tests.api.floor.conftest import manager, open_table, players, stock_tray
-from tests.processes import database_url
+from tests.processes import Timeline, database_url
 
 __all__ = ["manager", "open_table", "players", "stock_tray"]
 
@@ -206,6 +207,8 @@ class Web:
             "--error-logfile",
             "-",
         ]
+        # gunicorn's clock is the test's: now, as the test reads it.
+        command = Timeline(timezone.now()).command(command)
         self.group = Group(command, env, self.log)
         deadline = time.monotonic() + START_SECONDS
         probe = Client(self.port)
