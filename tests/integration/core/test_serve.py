@@ -1,0 +1,147 @@
+"""``manage.py serve`` (what ``make run`` ends with) stops everything it started.
+
+The command runs on the embedded PostgreSQL of a data folder of its own, as on a
+fresh checkout. However it stops — Ctrl-C, or one of its children dying first — no
+process it started is left, and the database server it started stops with it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+CELERY = [sys.executable, "-m", "celery", "-A", "cardroom"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def checkout(tmp_path_factory) -> dict[str, str]:
+    """The environment of a fresh checkout: embedded database, filesystem broker,
+    migrated once for the module."""
+    data = tmp_path_factory.mktemp("serve") / "data"
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE")
+    }
+    env.update(CARDROOM_DATA_DIR=str(data), DEBUG="true", LOG_LEVEL="WARNING")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--no-input", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=600,
+    )
+    return env
+
+
+def _postmaster(data: Path) -> int | None:
+    pid_file = data / "postgres" / "postmaster.pid"
+    if not pid_file.exists():
+        return None
+    pid = int(pid_file.read_text().split()[0])
+    return pid if psutil.pid_exists(pid) else None
+
+
+def _wait(condition, seconds: float, what: str, log: Path) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.25)
+    pytest.fail(f"{what}:\n{log.read_text(errors='replace')[-3000:]}")
+
+
+def _handles(data: Path) -> list[int]:
+    """The processes registered as users of the embedded server."""
+    path = data / "postgres" / ".handle_pids.json"
+    return json.loads(path.read_text()) if path.exists() else []
+
+
+def _healthy(port: int) -> bool:
+    url = f"http://127.0.0.1:{port}/healthz"
+    with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=5) as r:
+        return r.status == 200
+    return False
+
+
+def _worker_pool(serve: psutil.Process) -> list[psutil.Process]:
+    """The Celery worker's pool children, once the worker has forked them."""
+    for child in serve.children():
+        if "worker" in child.cmdline():
+            return child.children()
+    return []
+
+
+@pytest.mark.parametrize("stop", ["ctrl-c", "a child dies first"])
+def test_serve_leaves_no_process_and_stops_the_database(checkout, tmp_path, stop):
+    """Started as ``make run`` starts it, stopped by Ctrl-C (SIGINT to the command)
+    or by its worker being killed: every process it started is gone afterwards,
+    and the embedded PostgreSQL server too."""
+    data = Path(checkout["CARDROOM_DATA_DIR"])
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        serve = subprocess.Popen(
+            [sys.executable, "manage.py", "serve", "--bind", f"127.0.0.1:{port}"],
+            cwd=ROOT,
+            env=checkout,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        process = psutil.Process(serve.pid)
+        _wait(lambda: _healthy(port), 120, "the back office didn't answer", log)
+        _wait(lambda: len(_worker_pool(process)) == 2, 60, "no worker pool", log)
+        # A task makes a pool child connect: it registers on the server's handle
+        # list, and pool children leave without their exit hooks.
+        subprocess.run(
+            [*CELERY, "call", "reports.daily_reports_task"],
+            cwd=ROOT,
+            env=checkout,
+            check=True,
+            capture_output=True,
+            timeout=120,
+        )
+        pool = {p.pid for p in _worker_pool(process)}
+        _wait(lambda: pool & set(_handles(data)), 120, "no pool child connected", log)
+        postmaster = _postmaster(data)
+        assert postmaster is not None
+        started = [process, *process.children(recursive=True)]
+        assert len(started) >= 6  # serve, gunicorn and 2 workers, worker and pool, beat
+        if stop == "ctrl-c":
+            os.kill(serve.pid, signal.SIGINT)
+        else:
+            [worker] = [c for c in process.children() if "worker" in c.cmdline()]
+            for child in worker.children():
+                child.kill()  # pool children die without their exit hooks
+            worker.kill()
+        serve.wait(timeout=90)
+        _gone, alive = psutil.wait_procs(started, timeout=30)
+        assert not alive, [(p.pid, p.name()) for p in alive]
+        _wait(lambda: _postmaster(data) is None, 30, "PostgreSQL kept running", log)
+    finally:
+        if serve.poll() is None:
+            os.killpg(serve.pid, signal.SIGKILL)
+        with contextlib.suppress(psutil.NoSuchProcess):
+            pid = _postmaster(data)
+            if pid is not None:
+                psutil.Process(pid).kill()
