@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format check-deploy vectors clean
+.PHONY: install run test test-clocks lint format check-deploy vectors clean
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON))"; exit 1; }
@@ -17,15 +17,23 @@ $(STAMP): $(PY) pyproject.toml
 
 install: $(STAMP)
 
+PORT ?= 8000
 run: install
 	DEBUG=true $(PY) manage.py migrate --no-input
 	DEBUG=true $(PY) manage.py demo_room
 	DEBUG=true $(PY) manage.py demo_jackpots
 	DEBUG=true $(PY) manage.py simulate_night --short
-	DEBUG=true $(PY) manage.py serve
+	DEBUG=true $(PY) manage.py serve --bind 127.0.0.1:$(PORT)
 
 test: install
 	$(PY) -m pytest
+
+# The suite (without the slow test) under libfaketime at each moment that breaks
+# date-bound code, on an embedded PostgreSQL that shares the moved clock:
+# `make test-clocks MOMENTS=new-year` runs one (`python .ci/moments.py` lists them).
+MOMENTS ?= --all
+test-clocks: install
+	$(PY) .ci/moments.py $(MOMENTS)
 
 lint: install
 	$(VENV)/bin/ruff check .
