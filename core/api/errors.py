@@ -21,8 +21,12 @@ from rest_framework.views import set_rollback
 from core.errors import ApplicationError
 
 
-class ApiError(exceptions.APIException):
-    """A refusal with a code, the rule that refused it and what was allowed."""
+class ApiError(exceptions.APIException, ApplicationError):  # type: ignore[misc]
+    """A refusal with a code, the rule that refused it and what was allowed.
+
+    The older form of :class:`core.errors.ApplicationError`, which it also is, so
+    a caller (a staff screen, a command) catches both as one.
+    """
 
     status_code: int = status.HTTP_400_BAD_REQUEST
     default_code = "invalid"
@@ -37,8 +41,8 @@ class ApiError(exceptions.APIException):
         allowed: dict[str, Any] | None = None,
         status_code: int | None = None,
     ) -> None:
-        super().__init__(detail=detail, code=code)
-        self.error_code = code or self.default_code
+        exceptions.APIException.__init__(self, detail=detail, code=code)
+        self.error_code = self.code = code or self.default_code
         self.rule = rule
         self.allowed = allowed
         if status_code is not None:
@@ -108,7 +112,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if isinstance(exc, ApplicationError):
         set_rollback()
         return Response(
-            error_body(exc.code, exc.detail, rule=exc.rule, allowed=exc.allowed),
+            error_body(exc.code, str(exc.detail), rule=exc.rule, allowed=exc.allowed),
             status=exc.status_code,
         )
     if isinstance(exc, Http404):
