@@ -1,6 +1,7 @@
 """Settings of the cardroom back office, read from the environment.
 
-Production sets ``DATABASE_URL``, ``CELERY_BROKER_URL``, ``SECRET_KEY``,
+Production sets ``DATABASE_URL`` (the app's least-privilege role; the process that
+migrates has ``DATABASE_OWNER_URL`` too), ``CELERY_BROKER_URL``, ``SECRET_KEY``,
 ``ALLOWED_HOSTS`` and leaves ``DEBUG`` off. With no ``DATABASE_URL`` an embedded
 PostgreSQL server is started (lazily, at the first connection) in ``.data/postgres``;
 with no ``CELERY_BROKER_URL`` Celery uses kombu's filesystem transport in
@@ -14,6 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(environ.Env().str("CARDROOM_DATA_DIR", default=str(BASE_DIR / ".data")))
@@ -116,16 +118,29 @@ TEMPLATES = [
     },
 ]
 
-# Database: the real server when DATABASE_URL is set, else the embedded one.
+# Database: the real server when DATABASE_URL is set, else the embedded one. The app
+# connects as a least-privilege role; ``migrate`` as the tables' owner, the ``OWNER``
+# entry (core.db.roles): DATABASE_OWNER_URL, given only to the process that migrates.
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db("DATABASE_URL")}
+    if env.str("DATABASE_OWNER_URL", default=""):
+        _owner = env.db("DATABASE_OWNER_URL")
+        if _owner["NAME"] != DATABASES["default"]["NAME"]:
+            raise ImproperlyConfigured(
+                "DATABASE_OWNER_URL must name the database of DATABASE_URL."
+            )
+        DATABASES["default"]["OWNER"] = {
+            k: _owner[k] for k in ("USER", "PASSWORD", "HOST", "PORT") if k in _owner
+        }
 else:
+    # Roles named after the database, made by the embedded server (core.db.roles).
     DATABASES = {
         "default": {
             "ENGINE": "core.db.embedded",
             "NAME": "cardroom",
             "EMBEDDED_DATABASE": "cardroom",
-            "USER": "postgres",
+            "USER": "cardroom_app",
+            "OWNER": {"USER": "cardroom_owner"},
             "DATA_DIR": str(DATA_DIR / "postgres"),
         }
     }

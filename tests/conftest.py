@@ -1,5 +1,5 @@
-"""Fixtures shared by every test: the room's clock, staff of each role, tables,
-terminal keys."""
+"""Fixtures shared by every test: the room's clock, the database's roles, staff of
+each role, tables, terminal keys."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 
 from cardroom.models import Table, TerminalKey
 from core.roles import Role
+from tests import roles as db_roles
 
 PASSWORD = "correct-horse-battery-staple"
 # A Sunday evening in the middle of a gaming day, far from the cut-off, a month's
@@ -40,6 +41,64 @@ def room_clock() -> Iterator[time_machine.Traveller | None]:
         return
     with time_machine.travel(ROOM_EVENING, tick=True) as traveller:
         yield traveller
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request: pytest.FixtureRequest,
+    django_test_environment: None,
+    django_db_blocker,
+    django_db_use_migrations: bool,
+    django_db_keepdb: bool,
+    django_db_createdb: bool,
+    django_db_modify_db_settings: None,
+) -> Iterator[None]:
+    """pytest-django's test database, made by a superuser, migrated by the owner
+    role and used by the app role when the server allows it (tests/roles.py)."""
+    from django.conf import settings
+    from django.db import connections
+    from django.db.backends.postgresql.operations import DatabaseOperations
+    from django.test.utils import setup_databases, teardown_databases
+    from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
+
+    if not django_db_use_migrations:
+        _disable_migrations()
+    keepdb = django_db_keepdb and not django_db_createdb
+    aliases, serialized = _get_databases_for_setup(request.session.items)
+    with django_db_blocker.unblock():
+        found = None
+        if "default" in aliases:
+            found = db_roles.prepare(settings.DATABASES["default"], keepdb=keepdb)
+        connections["default"].settings_dict.update(settings.DATABASES["default"])
+        config = setup_databases(
+            verbosity=request.config.option.verbose,
+            interactive=False,
+            aliases=aliases,
+            serialized_aliases=serialized,
+            keepdb=keepdb or found is not None,
+        )
+    # Django's flush TRUNCATEs, which the guards refuse (tests/roles.py).
+    name = "sql_flush" if found is not None else "execute_sql_flush"
+    original = getattr(DatabaseOperations, name)
+    setattr(DatabaseOperations, name, getattr(db_roles, name))
+    yield
+    setattr(DatabaseOperations, name, original)
+    if keepdb:
+        return
+    with django_db_blocker.unblock():
+        if found is not None:
+            db_roles.drop(found)
+        else:
+            teardown_databases(config, verbosity=request.config.option.verbose)
+
+
+@pytest.fixture
+def database_roles() -> db_roles.Roles:
+    """The session's owner, app and superuser; skips when the suite runs as one role."""
+    found = db_roles.current()
+    if found is None:
+        pytest.skip("the database server gives no superuser to make the roles with")
+    return found
 
 
 @pytest.fixture

@@ -49,7 +49,8 @@ def _package(data_dir: Path) -> Any:
 
 
 def socket_dir(data_dir: str, database: str) -> str:
-    """Start the server in ``data_dir``, create ``database``; return the socket dir."""
+    """Start the server in ``data_dir``, create ``database`` and its owner and app
+    roles (:func:`core.db.roles.provision`); return the socket dir."""
     with _lock:
         if data_dir in _started:
             return _started[data_dir]
@@ -67,6 +68,11 @@ def socket_dir(data_dir: str, database: str) -> str:
                 # Another process may create it a moment before us.
                 with contextlib.suppress(psycopg.errors.DuplicateDatabase):
                     conn.execute(f'CREATE DATABASE "{database}"')
+        from core.db import roles  # the apps' models: loaded by the first connection
+
+        with psycopg.connect(host=host, user="postgres", dbname=database) as conn:
+            owner, app = roles.default_names(database)
+            roles.provision(conn, owner=owner, app=app)
         _started[data_dir] = host
         return host
 
