@@ -23,6 +23,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from accounting.domain.cage import receipt_no
+from core.db import triggers as guards
 from core.records import append_only, never_deleted, staff_fk
 
 
@@ -262,7 +263,7 @@ class Player(models.Model):
         ]
         triggers = [
             never_deleted("player"),
-            pgtrigger.ReadOnly(name="player_code_fixed", fields=["code"]),
+            guards.ReadOnly(name="player_code_fixed", fields=["code"]),
         ]
 
     def __str__(self) -> str:
@@ -316,7 +317,7 @@ class Cage(models.Model):
         ]
         triggers = [
             never_deleted("cage"),
-            pgtrigger.ReadOnly(name="cage_identity_fixed", fields=["code", "currency"]),
+            guards.ReadOnly(name="cage_identity_fixed", fields=["code", "currency"]),
         ]
 
     def __str__(self) -> str:
@@ -414,7 +415,7 @@ class Shift(models.Model):
         ]
         triggers = [
             never_deleted("shift"),
-            pgtrigger.FSM(
+            guards.FSM(
                 name="shift_status_moves_forward",
                 field="status",
                 transitions=[
@@ -423,12 +424,12 @@ class Shift(models.Model):
                     ("pending_sign_off", "closed"),
                 ],
             ),
-            pgtrigger.Protect(
+            guards.Protect(
                 name="shift_closed_is_final",
                 operation=pgtrigger.Update,
                 condition=pgtrigger.Q(old__status="closed"),
             ),
-            pgtrigger.ReadOnly(
+            guards.ReadOnly(
                 name="shift_opening_fixed",
                 fields=[
                     "cage",
@@ -521,15 +522,13 @@ class Payable(models.Model):
         ]
         triggers = [
             never_deleted("payable"),
-            pgtrigger.FSM(
+            guards.FSM(
                 name="payable_paid_once",
                 field="status",
                 transitions=[("open", "paid")],
             ),
-            pgtrigger.ReadOnly(
-                name="payable_terms_fixed", exclude=["status", "paid_at"]
-            ),
-            pgtrigger.Protect(
+            guards.ReadOnly(name="payable_terms_fixed", exclude=["status", "paid_at"]),
+            guards.Protect(
                 name="payable_paid_is_final",
                 operation=pgtrigger.Update,
                 condition=pgtrigger.Q(old__status="paid"),
@@ -778,17 +777,17 @@ class TableSlip(models.Model):
         ]
         triggers = [
             never_deleted("slip"),
-            pgtrigger.FSM(
+            guards.FSM(
                 name="slip_issued_once",
                 field="status",
                 transitions=[("pending", "issued"), ("pending", "cancelled")],
             ),
-            pgtrigger.Protect(
+            guards.Protect(
                 name="slip_issued_is_final",
                 operation=pgtrigger.Update,
                 condition=pgtrigger.Q(old__status__in=["issued", "cancelled"]),
             ),
-            pgtrigger.ReadOnly(
+            guards.ReadOnly(
                 name="slip_request_fixed",
                 fields=[
                     "kind",

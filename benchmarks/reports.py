@@ -19,11 +19,13 @@ fills it with synthetic rows by SQL:
 * a month of ``--hm-hands`` hands (October) with two hands tabled at each showdown
   entered in the hand-of-the-month standings (``jackpots.MonthHand``).
 
-Rows are inserted with ``session_replication_role = replica`` (PostgreSQL skips the
-ledger's per-row triggers during the load, as for a restore), the accounts' cached
-balances are then set from the entries, and the audit's own checks (trial balance,
-cached balances, every records-vs-ledger comparison) must all agree, which proves
-the synthetic books balance. Then, best of ``--repeat``:
+Rows are inserted with the triggers switched off for the load, in its transaction
+(``core.db.guards.suspended``: the ledger's triggers are ``ENABLE ALWAYS``, so
+``session_replication_role = replica`` skips none; the scratch database is the
+superuser's own, without the app's roles or the guards' event triggers), the
+accounts' cached balances are then set from the entries, and the audit's own checks
+(trial balance, cached balances, every records-vs-ledger comparison) must all agree,
+which proves the synthetic books balance. Then, best of ``--repeat``:
 
 * ``daily audit``: the builder of the daily audit in one read-only snapshot (all its
   grouped queries and the assembly of the document), then one full
@@ -75,8 +77,11 @@ def scratch_database() -> None:
 
     db = settings.DATABASES["default"]
     db["NAME"] = SCRATCH
+    # The superuser's own scratch database: no owner and app roles to switch to.
+    db.pop("OWNER", None)
     if db["ENGINE"] == "core.db.embedded":
         db["EMBEDDED_DATABASE"] = SCRATCH
+        db["USER"] = "postgres"
     from django.db import connection
 
     params = connection.get_connection_params()
@@ -237,6 +242,8 @@ def load_day(world: dict[str, Any], day: date, hands: int, base: int) -> None:
     """
     from django.db import connection
 
+    from core.db import guards
+
     start = local(day, 6)
     txn = base + 5_000_000  # hands' transactions; their voids' follow them
     per_table = hands // TABLES
@@ -245,9 +252,8 @@ def load_day(world: dict[str, Any], day: date, hands: int, base: int) -> None:
         world["tables"][0].game_id,
         world["tables"][0].game.policies.get().pk,
     )
-    with connection.cursor() as raw:
+    with connection.cursor() as raw, guards.suspended(raw):
         c = Timed(raw)
-        c.execute("SET LOCAL session_replication_role = replica")
         c.execute(
             "CREATE TEMP TABLE IF NOT EXISTS bench_tables (n int, table_id bigint, "
             "rake_box bigint, jackpot_box bigint, tray bigint, drop_box bigint)"
@@ -523,14 +529,14 @@ def load_hm_month(world: dict[str, Any], hands: int, base: int) -> None:
     """A month of hands with two showdown hands each in the HM standings."""
     from django.db import connection
 
+    from core.db import guards
     from jackpots.models import Pool
 
     pool = Pool.objects.get(kind=Pool.Kind.HAND_OF_THE_MONTH)
     start = local(HM_MONTH, 6)
     game_id = world["tables"][0].game_id
     policy_id = world["tables"][0].game.policies.get().pk
-    with connection.cursor() as c:
-        c.execute("SET LOCAL session_replication_role = replica")
+    with connection.cursor() as c, guards.suspended(c):
         c.execute("SELECT min(id) FROM accounting_player")
         first_player = c.fetchone()[0]
         c.execute(
@@ -584,8 +590,9 @@ def settle_balances() -> None:
     """Set every account's cached balance from its entries (the triggers were off)."""
     from django.db import connection
 
-    with connection.cursor() as c:
-        c.execute("SET LOCAL session_replication_role = replica")
+    from core.db import guards
+
+    with connection.cursor() as c, guards.suspended(c):
         c.execute(
             """
             UPDATE accounting_account a

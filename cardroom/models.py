@@ -15,6 +15,7 @@ from rest_framework_api_key.models import AbstractAPIKey, BaseAPIKeyManager
 from accounting.domain.gaming_day import gaming_day as business_date
 from cardroom.domain.buyin import STRUCTURE_OF_GAME, Stakes
 from core.db import rows
+from core.db import triggers as guards
 
 MAX_SEATS = 12  # HS1
 GAME_CODES = [(code, code) for code in STRUCTURE_OF_GAME]
@@ -137,7 +138,7 @@ class Policy(models.Model):
             ),
         ]
         triggers = [
-            pgtrigger.Protect(
+            guards.Protect(
                 name="policy_append_only",
                 operation=pgtrigger.Update | pgtrigger.Delete,
             ),
@@ -341,7 +342,7 @@ class StackMovement(models.Model):
             ),
         ]
         triggers = [
-            pgtrigger.Protect(
+            guards.Protect(
                 name="movement_append_only",
                 operation=pgtrigger.Update | pgtrigger.Delete,
             ),

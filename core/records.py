@@ -7,6 +7,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.functional import Promise
 
+from core.db import triggers as guards
+
 
 def staff_fk(
     verbose_name: str | Promise, *, optional: bool = False
@@ -22,13 +24,15 @@ def staff_fk(
     )
 
 
-def never_deleted(prefix: str) -> pgtrigger.Protect:
-    """A trigger refusing DELETE: the record stays; its status tells its fate."""
-    return pgtrigger.Protect(name=f"{prefix}_never_deleted", operation=pgtrigger.Delete)
+def never_deleted(prefix: str) -> guards.Protect:
+    """A trigger refusing DELETE and TRUNCATE: the record stays; its status tells
+    its fate. No session setting switches it off (:mod:`core.db.triggers`)."""
+    return guards.Protect(name=f"{prefix}_never_deleted", operation=pgtrigger.Delete)
 
 
-def append_only(prefix: str) -> pgtrigger.Protect:
-    """A trigger refusing UPDATE and DELETE: a correction is a new record (DC2)."""
-    return pgtrigger.Protect(
+def append_only(prefix: str) -> guards.Protect:
+    """A trigger refusing UPDATE, DELETE and TRUNCATE: a correction is a new record
+    (DC2). No session setting switches it off (:mod:`core.db.triggers`)."""
+    return guards.Protect(
         name=f"{prefix}_append_only", operation=pgtrigger.Update | pgtrigger.Delete
     )

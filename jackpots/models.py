@@ -18,12 +18,13 @@ from django.utils.translation import gettext_lazy as _
 
 from accounting.models import Account, Payable, Player, Transaction
 from cardroom.models import Hand, Room
+from core.db import triggers as guards
 from core.records import append_only, never_deleted, staff_fk
 
 _CODE_REGEX = r"^[a-z0-9][a-z0-9_-]*$"
 
 
-@pghistory.track()
+@pghistory.track(guards.InsertEvent(), guards.UpdateEvent())
 class Pool(models.Model):
     """A jackpot pool of a room: bad beat, hand of the month, or another promotion.
 
@@ -137,7 +138,7 @@ class Pool(models.Model):
         ]
         triggers = [
             never_deleted("pool"),
-            pgtrigger.ReadOnly(
+            guards.ReadOnly(
                 name="pool_identity_fixed",
                 fields=["room", "code", "kind", "account", "reserve_account"],
             ),
@@ -160,7 +161,7 @@ class Category(models.Model):
         ordering = ["code"]
         triggers = [
             never_deleted("category"),
-            pgtrigger.ReadOnly(name="category_code_fixed", fields=["code"]),
+            guards.ReadOnly(name="category_code_fixed", fields=["code"]),
         ]
 
     def __str__(self) -> str:
@@ -225,7 +226,7 @@ class CategoryVersion(models.Model):
             ),
         ]
         triggers = [
-            pgtrigger.Protect(
+            guards.Protect(
                 name="category_version_append_only",
                 operation=pgtrigger.Update | pgtrigger.Delete,
             )
@@ -380,7 +381,7 @@ class Hit(models.Model):
         ]
         triggers = [
             never_deleted("hit"),
-            pgtrigger.FSM(
+            guards.FSM(
                 name="hit_status_forward",
                 field="status",
                 transitions=[
@@ -390,12 +391,12 @@ class Hit(models.Model):
                     ("verified", "rejected"),
                 ],
             ),
-            pgtrigger.Protect(
+            guards.Protect(
                 name="hit_decided_is_final",
                 operation=pgtrigger.Update,
                 condition=pgtrigger.Q(old__status__in=["approved", "rejected"]),
             ),
-            pgtrigger.ReadOnly(
+            guards.ReadOnly(
                 name="hit_facts_fixed",
                 fields=[
                     "hand",
@@ -510,19 +511,19 @@ class Month(models.Model):
         ]
         triggers = [
             never_deleted("month"),
-            pgtrigger.FSM(
+            guards.FSM(
                 name="month_status_forward",
                 field="status",
                 transitions=[("pending", "approved"), ("pending", "rejected")],
             ),
-            pgtrigger.Protect(
+            guards.Protect(
                 name="month_decided_is_final",
                 operation=pgtrigger.Update,
                 condition=pgtrigger.Q(
                     old__status__in=["approved", "rejected", "carried_forward"]
                 ),
             ),
-            pgtrigger.ReadOnly(
+            guards.ReadOnly(
                 name="month_facts_fixed", fields=["pool", "month", "ends_at"]
             ),
         ]
@@ -566,7 +567,7 @@ class MonthHand(models.Model):
             )
         ]
         triggers = [
-            pgtrigger.Protect(
+            guards.Protect(
                 name="month_hand_append_only",
                 operation=pgtrigger.Update | pgtrigger.Delete,
             )
@@ -663,12 +664,12 @@ class Award(models.Model):
         ]
         triggers = [
             never_deleted("award"),
-            pgtrigger.FSM(
+            guards.FSM(
                 name="award_status_forward",
                 field="status",
                 transitions=[("pending", "approved"), ("pending", "rejected")],
             ),
-            pgtrigger.Protect(
+            guards.Protect(
                 name="award_decided_is_final",
                 operation=pgtrigger.Update,
                 condition=pgtrigger.Q(old__status__in=["approved", "rejected"]),

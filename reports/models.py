@@ -15,6 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from core.db import triggers as guards
+
 
 class Report(models.Model):
     """A report of one kind over a period of gaming days, in one version."""
@@ -87,7 +89,7 @@ class Report(models.Model):
             ),
         ]
         triggers = [
-            pgtrigger.Protect(
+            guards.Protect(
                 name="report_append_only",
                 operation=pgtrigger.Update | pgtrigger.Delete,
             ),
