@@ -12,7 +12,14 @@ database itself refuses what must never happen (DESIGN.md, "Money and the ledger
   jackpot pool, a cashier's drawer): each entry moves its account's cached balance in
   the same statement, under the CHECK constraint of the account row;
 - a change of an account's code, type, currency or flag, or of its balance by anything
-  but an entry.
+  but an entry (only the entry trigger's own UPDATE may move it: ``pg_trigger_depth``);
+- an entry added to a transaction by another database transaction than the one that
+  wrote it (``xact_id``): a posted transaction is final;
+- a TRUNCATE of accounts, transactions or entries.
+
+Every one of these triggers is ``ENABLE ALWAYS`` (it fires under
+``session_replication_role = replica`` too) and none reads a setting a session
+could change.
 """
 
 from __future__ import annotations
@@ -25,6 +32,33 @@ from django.utils.translation import gettext_lazy as _
 from accounting.domain.cage import receipt_no
 from core.db import triggers as guards
 from core.records import append_only, never_deleted, staff_fk
+
+# The ledger's plain SQL triggers (migrations 0002, 0004 and 0007), each in place and
+# ENABLE ALWAYS: the daily audit checks them (core.db.guards).
+DATABASE_TRIGGERS = {
+    "accounting_transaction": {
+        "ledger_transaction_balanced",
+        "ledger_transaction_append_only",
+        "ledger_transaction_stamp",
+        "ledger_transaction_no_truncate",
+    },
+    "accounting_entry": {
+        "ledger_entry_apply",
+        "ledger_entry_balanced",
+        "ledger_entry_append_only",
+        "ledger_entry_no_truncate",
+    },
+    "accounting_account": {"ledger_account_guard", "ledger_account_no_truncate"},
+    "accounting_cage": {"cage_receipt_counter_guard", "cage_receipt_number_used"},
+    "accounting_receipt": {"cage_receipt_number_taken"},
+}
+# What those triggers refuse whoever asks; the app's role isn't granted it either
+# (core.db.roles).
+DATABASE_REFUSES = {
+    "accounting_transaction": ("UPDATE", "DELETE"),
+    "accounting_entry": ("UPDATE", "DELETE"),
+    "accounting_account": ("DELETE",),
+}
 
 
 class AccountType(models.TextChoices):
@@ -134,6 +168,15 @@ class Transaction(models.Model):
         verbose_name=_("reverses"),
     )
     posted_at = models.DateTimeField(_("posted at"), db_index=True)
+    xact_id = models.BigIntegerField(
+        _("database transaction"),
+        default=0,
+        editable=False,
+        help_text=_(
+            "Set by PostgreSQL when the row is written: the database transaction "
+            "that posted it, the only one that may add its entries."
+        ),
+    )
 
     class Meta:
         verbose_name = _("ledger transaction")
