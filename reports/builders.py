@@ -23,6 +23,7 @@ from cardroom.models import StackMovement
 from reports import jackpot_sources
 from reports import selectors as q
 from reports.document import BOOL, INT, MONEY, TEXT, Checks, Column, Section
+from reports.guards import database_guards
 from reports.selectors import HAND_KINDS, AccountMovements, Period
 
 Progress = Callable[[str], None]
@@ -153,11 +154,17 @@ def _awards_check(
 
 
 def daily_audit(
-    *, period: Period, now: datetime, progress: Progress = _quiet
+    *, period: Period, now: datetime, progress: Progress = _quiet, full: bool = False
 ) -> dict[str, Any]:
-    """Build the daily audit of ``period`` (one gaming day, or several)."""
+    """Build the daily audit of ``period`` (one gaming day, or several).
+
+    With ``full``, every entry ever posted is added up and each cached balance
+    checked against the sum, as the first audit does, instead of continuing from
+    the previous audit's closings: what catches an edit of entries of a day already
+    audited that left the cached balances alone.
+    """
     checks = Checks()
-    previous = q.previous_closings(period=period)
+    previous = None if full else q.previous_closings(period=period)
     ledger = q.ledger_movements(period=period, since_start=previous is not None)
     progress(_("ledger"))
     hands = q.hands_by_table(period=period)
@@ -313,6 +320,9 @@ def daily_audit(
     trial = _trial_balance(ledger, checks, previous)
     progress(_("trial balance"))
 
+    database, schema_changes = database_guards(period)
+    progress(_("database"))
+
     by_hour = q.rake_by_hour(period=period)
     hours = _hours(period.room.gaming_day_cutoff_hour)
     chart_tables = sorted({t for t, _h in by_hour})
@@ -337,6 +347,7 @@ def daily_audit(
         now=now,
         sections=[
             checks,
+            database,
             hands_section,
             chips_section,
             count_section,
@@ -345,6 +356,7 @@ def daily_audit(
             funds,
             *exception_sections,
             trial,
+            schema_changes,
         ],
         charts=charts,
     )
@@ -905,7 +917,7 @@ BUILDERS: dict[str, Callable[..., dict[str, Any]]] = {
 
 def steps(kind: str) -> int:
     """How many progress steps the builder of ``kind`` reports."""
-    return {"daily_audit": 7, "jackpot": 4, "player_activity": 4}[kind]
+    return {"daily_audit": 8, "jackpot": 4, "player_activity": 4}[kind]
 
 
 __all__ = ["BUILDERS", "daily_audit", "jackpot_report", "player_activity", "steps"]

@@ -332,19 +332,24 @@ def _movements_since_start(
     return {a.code: a for a in by_id.values()}
 
 
-def previous_closings(*, period: Period) -> tuple[str, dict[str, int]] | None:
-    """The closing balances of the daily audit of the day before ``period``.
-
-    Returns its name and ``{account: closing}`` (accounts it left out closed at
-    zero), or ``None`` when that day has no stored audit.
-    """
-    report = (
+def previous_audit(*, period: Period) -> Report | None:
+    """The latest version of the daily audit of the day before ``period``."""
+    return (
         Report.objects.filter(
             kind=Report.Kind.DAILY_AUDIT, period_end=period.first - timedelta(days=1)
         )
         .order_by("-version")
         .first()
     )
+
+
+def previous_closings(*, period: Period) -> tuple[str, dict[str, int]] | None:
+    """The closing balances of the daily audit of the day before ``period``.
+
+    Returns its name and ``{account: closing}`` (accounts it left out closed at
+    zero), or ``None`` when that day has no stored audit.
+    """
+    report = previous_audit(period=period)
     if report is None:
         return None
     closings = {

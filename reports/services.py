@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
@@ -22,6 +23,7 @@ from django.utils.translation import gettext as _
 from cardroom.services import room_default
 from core.api.errors import ApiError, RuleViolation
 from core.roles import Role, has_role
+from reports import guards
 from reports.builders import BUILDERS
 from reports.document import digest, rows_of
 from reports.models import Report
@@ -91,12 +93,14 @@ def report_generate(
     reason: str = "",
     now: datetime | None = None,
     progress: Callable[[str], None] | None = None,
+    full: bool = False,
 ) -> Outcome:
     """Compute and store the ``kind`` report of gaming days ``first``…``last``.
 
     When the period's report is stored already, return it with ``created`` false
     and store nothing, unless ``new_version``: then a manager (``by``) stores the
-    next version, saying why (``reason``).
+    next version, saying why (``reason``). ``full`` makes a daily audit add up
+    every entry ever posted (:func:`reports.builders.daily_audit`).
 
     Raises :class:`ApiError` (400) for an unknown kind or a period out of order,
     (403, ``manager_required``) for a new version asked by anyone but a manager,
@@ -145,7 +149,9 @@ def report_generate(
         return Outcome(stored, False, _already(stored))
 
     started = time.perf_counter()
-    shown = {"progress": progress} if progress is not None else {}
+    shown: dict[str, Any] = {"progress": progress} if progress is not None else {}
+    if full and kind == Report.Kind.DAILY_AUDIT:
+        shown["full"] = True
     with _snapshot():
         data = BUILDERS[kind](period=period, now=now, **shown)
     elapsed = int((time.perf_counter() - started) * 1000)
@@ -153,6 +159,7 @@ def report_generate(
         checks = rows_of(data, "checks")
     except KeyError:
         checks = []
+    guards_total, guards_failed = guards.failed(data)
     try:
         with transaction.atomic():
             report = Report.objects.create(
@@ -163,8 +170,9 @@ def report_generate(
                 reason=reason.strip() if new_version else "",
                 data=data,
                 digest=digest(data),
-                checks_total=len(checks),
-                checks_failed=sum(1 for check in checks if not check["agrees"]),
+                checks_total=len(checks) + guards_total,
+                checks_failed=sum(1 for check in checks if not check["agrees"])
+                + guards_failed,
                 generated_at=now,
                 generated_by=by,
                 source=source,

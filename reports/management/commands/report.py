@@ -6,6 +6,8 @@
     manage.py report jackpot --month 2026-11
     manage.py report daily_audit --day 2026-11-28 --new-version --by mia \
         --reason "box count corrected"
+    manage.py report daily_audit --day 2026-11-28 --new-version --by mia \
+        --reason "monthly full check" --full   # add up every entry ever posted
 
 A period already stored is not computed again: the command says so and, with
 ``--output``, writes the stored report's file.
@@ -61,6 +63,12 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--no-progress", action="store_true", help="Don't show a progress bar."
+        )
+        parser.add_argument(
+            "--full",
+            action="store_true",
+            help="Daily audit: add up every entry ever posted and check each cached "
+            "balance against the sum, instead of continuing from the day before.",
         )
 
     def _periods(self, options: dict[str, Any]) -> list[tuple[date, date]]:
@@ -127,6 +135,7 @@ class Command(BaseCommand):
                         new_version=options["new_version"],
                         reason=options["reason"],
                         progress=advance,
+                        full=options["full"],
                     )
                 except ApiError as error:
                     raise CommandError(str(error.detail)) from error

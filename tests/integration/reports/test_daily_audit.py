@@ -320,7 +320,13 @@ def test_every_figure_of_the_daily_audit_traces_to_the_ledger_and_the_hands(
     assert checks and all(c["agrees"] for c in checks), [
         c for c in checks if not c["agrees"]
     ]
-    assert body["checks_total"] == len(checks) and body["checks_failed"] == 0
+    # And so does the database's: its guards on, the app's role, nothing changed.
+    database = rows_of(data, "database_guards")
+    assert database and all(r["agrees"] for r in database), [
+        r for r in database if not r["agrees"]
+    ]
+    assert body["checks_total"] == len(checks) + len(database)
+    assert body["checks_failed"] == 0
     assert {c["check"] for c in checks} >= {
         "A1 rake",
         "A1 jackpot drop",
