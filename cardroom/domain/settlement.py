@@ -179,11 +179,8 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
         pot_drop = drop if i == 0 else 0
         net = pot.amount - rakes[i] - pot_drop
         eligible = pot.eligible
-        if not several:
-            parts = [net]
-        else:
-            # HS10: equal parts, one per run, odd chips to the first runs.
-            parts = ratio_split(net, [1] * len(runs), chip)
+        # HS10: equal parts, one per run, odd chips to the first runs.
+        parts = ratio_split(net, [1] * len(runs), chip) if several else [net]
         pot_won: dict[int, int] = {}
         high_all: dict[int, int] = {}
         low_all: dict[int, int] = {}

@@ -138,7 +138,7 @@ def test_every_real_table_settlement_keeps_the_books(
     )
     # HS3: folded and mucked seats win nothing.
     assert not {n for n, r in rows.items() if r["won"]} & out
-    for i, pot in enumerate(s["pots"]):
+    for pot in s["pots"]:
         assert pot["amount"] > 0
         assert not set(pot["eligible"]) & out
         assert 0 <= pot["rake"] <= pot["amount"]
