@@ -17,6 +17,11 @@ True
 >>> sum(s["put_in"] for s in hand["seats"]) >= 300  # the blinds at least
 True
 
+:class:`Extras` makes it deal what real tables deal now and then: antes (each
+seat's, or a big-blind ante), a straddle, and a pot run twice when the players are
+all in before the river. Their chips are recorded in the seats' ``dead`` and
+``straddle`` and the runs in ``boards`` (RULES.md HS2, HS10, HS11).
+
 A :class:`Preset` stacks the deck: the cards it names are dealt to those seats and
 the board, the rest come from the shuffled deck, and its ``stay_in`` seats never
 fold (a player holding a monster). That is how a simulated night deals a bad beat
@@ -73,6 +78,29 @@ class Style:
 
 
 @dataclass(frozen=True, slots=True)
+class Extras:
+    """How often a hand is dealt with what the plain deal leaves out.
+
+    ``ante``: the chance the hand has antes; of those, ``big_blind_ante`` are a
+    big-blind ante (the big blind antes one big blind for the table), the others
+    every seat's ante of a quarter of the big blind. ``straddle``: the chance the
+    seat left of the big blind straddles two big blinds (board games with a
+    big bet, three or more seats). ``run_twice``: the chance an all-in before the
+    river is run twice (board games).
+    """
+
+    ante: float = 0.0
+    big_blind_ante: float = 0.5
+    straddle: float = 0.0
+    run_twice: float = 0.0
+
+
+NIGHT_EXTRAS = Extras(ante=0.1, straddle=0.05, run_twice=0.5)
+"""What a simulated night deals: a hand in ten with antes, one in twenty
+straddled, half of the all-ins before the river run twice."""
+
+
+@dataclass(frozen=True, slots=True)
 class Preset:
     """Cards dealt to order, and seats that never fold.
 
@@ -94,6 +122,8 @@ class _Seat:
     put_in: int = 0
     round_bet: int = 0
     folded: bool = False
+    dead: int = 0
+    straddle: int = 0
 
     @property
     def left(self) -> int:
@@ -117,13 +147,15 @@ def deal_hand(
     chip: int = 50,
     style: Style | None = None,
     preset: Preset | None = None,
+    extras: Extras | None = None,
 ) -> dict[str, Any]:
     """Deal and play one hand; return its hand record (API.md "Hand record").
 
     ``seats`` maps a seat number to its player and stack; every seat with chips is
     dealt in. The blinds are posted left of ``button`` (the last seat dealt in when
     None); the button moves is the caller's business. Amounts are multiples of
-    ``chip`` unless a stack isn't. Raises :class:`ValueError` with fewer than two
+    ``chip`` unless a stack isn't. ``extras`` (none by default) adds antes,
+    straddles and runs now and then. Raises :class:`ValueError` with fewer than two
     seats holding chips, more seats than the deck can deal the game to (stud: seven),
     or a preset dealing a card twice.
     """
@@ -159,10 +191,42 @@ def deal_hand(
     board = list(preset.board)
     board += [deck.pop() for _ in range(rules.board_cards[-1] - len(board))]
 
+    extras = extras or Extras()
+    # The draws for the extras come only when there are extras, so that a plain
+    # deal stays the same deal for the same seed.
+    ante = 0
+    big_blind_ante = False
+    if extras.ante and rng.random() < extras.ante:
+        big_blind_ante = not rules.is_stud and rng.random() < extras.big_blind_ante
+        ante = big_blind if big_blind_ante else max(chip, big_blind // 4 // chip * chip)
+    straddle = (
+        extras.straddle > 0
+        and not rules.is_stud
+        and structure != "limit"
+        and len(after) >= 3
+        and rng.random() < extras.straddle
+    )
     table_play = _Betting(
         rng, players, after, structure, small_blind, big_blind, chip, style, preset
     )
-    streets = table_play.play(rules.streets)
+    streets = table_play.play(
+        rules.streets, ante=ante, big_blind_ante=big_blind_ante, straddle=straddle
+    )
+    boards = None
+    run_from = table_play.all_in_at
+    if (
+        extras.run_twice
+        and run_from is not None
+        and run_from < rules.streets
+        and rules.board_cards[-1]
+        and not preset.board
+        and len(deck) >= rules.board_cards[-1] - rules.board_cards[run_from - 1]
+        and rng.random() < extras.run_twice
+    ):
+        # HS10: the cards dealt before the all-in are common to both runs.
+        common = rules.board_cards[run_from - 1]
+        second = board[:common] + [deck.pop() for _ in board[common:]]
+        boards = [board, second]
     shown = rules.hole_cards or rules.seat_cards[streets - 1]
     showdown = sum(1 for p in players.values() if not p.folded) > 1
     rows = []
@@ -176,10 +240,14 @@ def deal_hand(
             "put_in": p.put_in,
             "folded": p.folded,
         }
+        if p.dead:
+            row["dead"] = p.dead
+        if p.straddle:
+            row["straddle"] = p.straddle
         if showdown and not p.folded:
             row["cards"] = p.cards[:shown]
         rows.append(row)
-    return {
+    record = {
         "table": table,
         "hand_no": hand_no,
         "game": game,
@@ -188,6 +256,9 @@ def deal_hand(
         "board": board[: rules.board_cards[streets - 1]],
         "seats": rows,
     }
+    if boards is not None and showdown:
+        record["boards"] = boards
+    return record
 
 
 class _Betting:
@@ -209,6 +280,8 @@ class _Betting:
         self.structure, self.chip, self.style = structure, chip, style
         self.small_blind, self.big_blind = small_blind, big_blind
         self.stay_in = preset.stay_in
+        self.all_in_at: int | None = None
+        """The street after which everyone but one was all in, if that happened."""
 
     @property
     def pot(self) -> int:
@@ -222,15 +295,41 @@ class _Betting:
         p.put_in += amount
         p.round_bet += amount
 
-    def play(self, streets: int) -> int:
-        """Play the streets; return how many were dealt (API.md ``streets``)."""
+    def _ante(self, p: _Seat, amount: int) -> None:
+        # Dead money (HS2): in the pot, but no part of the seat's bet this round.
+        amount = min(amount, p.left)
+        p.put_in += amount
+        p.dead += amount
+
+    def play(
+        self,
+        streets: int,
+        *,
+        ante: int = 0,
+        big_blind_ante: bool = False,
+        straddle: bool = False,
+    ) -> int:
+        """Play the streets; return how many were dealt (API.md ``streets``).
+
+        ``ante`` is every seat's ante, or with ``big_blind_ante`` the big blind's
+        alone, posted before the blinds (TDA: the ante first). ``straddle``: the
+        seat left of the big blind posts two big blinds, a live blind (HS11).
+        """
         heads_up = len(self.order) == 2
         # Heads-up the button posts the small blind and acts first before the flop.
         sb = self.order[1] if heads_up else self.order[0]
         bb = self.order[0] if heads_up else self.order[1]
+        if ante:
+            for n in [bb] if big_blind_ante else self.order:
+                self._ante(self.players[n], ante)
         self._put(self.players[sb], self.small_blind)
         self._put(self.players[bb], self.big_blind)
         first = self.order[(self.order.index(bb) + 1) % len(self.order)]
+        straddler = self.players[first]
+        if straddle and straddler.left > 2 * self.big_blind:
+            self._put(straddler, 2 * self.big_blind)
+            straddler.straddle = straddler.put_in - straddler.dead
+            first = self.order[(self.order.index(first) + 1) % len(self.order)]
         for street in range(1, streets + 1):
             if street > 1:
                 for p in self.players.values():
@@ -242,6 +341,7 @@ class _Betting:
                 return street
             if sum(1 for p in contenders if p.left > 0) <= 1:
                 # Everyone but one is all in: the rest of the cards are dealt.
+                self.all_in_at = street
                 return streets
         return streets
 

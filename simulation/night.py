@@ -77,7 +77,7 @@ from core.roles import Role
 from jackpots.models import CategoryVersion, Hit, Pool
 from jackpots.services import hand_qualify, hit_approve, hit_verify
 from simulation.bad_beat import bad_beat_preset, is_bad_beat
-from simulation.dealer import Preset, deal_hand
+from simulation.dealer import NIGHT_EXTRAS, Preset, deal_hand
 from simulation.terminal import Answer, Terminal, serving
 from waitlist.models import ACTIVE, Entry
 from waitlist.services import (
@@ -796,6 +796,7 @@ class Night:
             small_blind=t.table.game.small_blind_cents,
             big_blind=t.table.game.big_blind_cents,
             preset=preset,
+            extras=NIGHT_EXTRAS,
         )
 
     def _bad_beat(
