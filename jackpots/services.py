@@ -575,25 +575,50 @@ def category_publish(
 # Qualification (BB1–BB3, HM1) ----------------------------------------------------
 
 
-def hand_facts(hand: Hand, seats: Sequence[HandSeat]) -> HandFacts:
-    """Return what the rules need of a booked hand: its record and ``seats``."""
+def hand_facts(
+    hand: Hand, seats: Sequence[HandSeat], board: Sequence[str] | None = None
+) -> HandFacts:
+    """Return what the rules need of a booked hand: its record and ``seats``.
+
+    ``board`` is one run's board of a hand run more than once (HS10); the first
+    run's by default. A seat that mucked at the showdown tabled no hand (BB1): it
+    counts as folded here.
+    """
     record = hand.record
+    mucked = {
+        row.get("seat")
+        for row in record.get("seats") or ()
+        if isinstance(row, dict) and row.get("mucked") is True
+    }
     return HandFacts(
         game=hand.game.code,
         streets=int(record.get("streets", 0)),
-        board=tuple(record.get("board") or ()),
+        board=tuple(record.get("board") or () if board is None else board),
         seats=tuple(
             SeatFacts(
                 seat=s.seat,
                 player=s.player.code,
                 present=s.present,
-                folded=s.folded,
+                folded=s.folded or s.seat in mucked,
                 cards=tuple(s.cards) if s.cards else None,
             )
             for s in seats
         ),
         pot_cents=hand.pot_cents,
     )
+
+
+def hand_runs_facts(hand: Hand, seats: Sequence[HandSeat]) -> list[HandFacts]:
+    """Return the facts of each run that counts for the jackpots (HS10).
+
+    The first run only, unless the hand was run more than once and the policy it
+    was settled with sets ``jackpots_first_run_only`` to false: then every run.
+    """
+    boards = hand.record.get("boards") or []
+    # The policy is read only for a hand run more than once, which is rare.
+    if len(boards) < 2 or hand.policy.document.get("jackpots_first_run_only", True):
+        return [hand_facts(hand, seats)]
+    return [hand_facts(hand, seats, board) for board in boards]
 
 
 def _shown(s: Shown) -> dict[str, Any]:
@@ -712,17 +737,21 @@ def hand_qualify(*, hand_id: int, now: datetime | None = None) -> list[Hit]:
     room = hand.table.room
     assert room is not None
     seats = list(hand.seats.select_related("player").order_by("seat"))
-    facts = hand_facts(hand, seats)
+    runs = hand_runs_facts(hand, seats)
     players = {s.seat: s.player for s in seats}
     versions = _current_versions()
     hits = []
     for version in versions:
-        verdict = bad_beat(CategoryRules.from_config(version.config()), facts)
-        if verdict.bad_beat is not None:
-            hits += _bad_beat_record(
-                hand, facts, players, version, verdict.bad_beat, now
-            )
-    _month_entries(hand, facts, players, versions, room)
+        rules = CategoryRules.from_config(version.config())
+        # HS10: the first run that is a bad beat, of the runs that count.
+        for facts in runs:
+            verdict = bad_beat(rules, facts)
+            if verdict.bad_beat is not None:
+                hits += _bad_beat_record(
+                    hand, facts, players, version, verdict.bad_beat, now
+                )
+                break
+    _month_entries(hand, runs, players, versions, room)
     return hits
 
 
@@ -796,14 +825,16 @@ def _bad_beat_record(
 
 def _month_entries(
     hand: Hand,
-    facts: HandFacts,
+    runs: Sequence[HandFacts],
     players: dict[int, Player],
     versions: Sequence[CategoryVersion],
     room: Room,
 ) -> None:
     """Enter the hand's showdown hands in the standings of the room's
     hand-of-the-month pools that cover its game (HM1, HM4), unless that month of
-    the pool is closed already."""
+    the pool is closed already. Of several runs that count (HS10), each seat's
+    best hand on any of them."""
+    facts = runs[0]
     month = month_of(hand.ended_at, room.tz)
     pools = [
         p
@@ -836,11 +867,21 @@ def _month_entries(
                 description=s.description,
                 cards=list(s.cards),
             )
-            for s in month_hands(facts, {facts.game: card_use})
+            for s in _best_month_hands(runs, card_use)
             for pool in pools
         ],
         ignore_conflicts=True,
     )
+
+
+def _best_month_hands(runs: Sequence[HandFacts], card_use: CardUse) -> list[Shown]:
+    """Return each seat's best month hand over the runs, in seat order (HM1)."""
+    best: dict[int, Shown] = {}
+    for facts in runs:
+        for shown in month_hands(facts, {facts.game: card_use}):
+            if shown.seat not in best or shown.key > best[shown.seat].key:
+                best[shown.seat] = shown
+    return [best[seat] for seat in sorted(best)]
 
 
 def hands_qualify_missed(
