@@ -6,10 +6,11 @@ nothing."""
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from accounting.models import Transaction
-from cardroom.models import Hand, HandVoid, SeatSession
+from cardroom.models import Hand, HandVoid, SeatSession, StackReview
 from core.roles import Role
 from tests.api.floor.conftest import leave, post_hand, seat
 from tests.api.floor.ledger import (
@@ -302,3 +303,41 @@ def test_only_the_last_hand_while_its_players_sit(t01, floor):
     refused(void(floor, 2), 422, "RK8", "void_too_late")
     refused(void(floor, 9), 404, None, "not_found")
     assert fingerprint() == before
+
+
+@pytest.mark.parametrize(
+    ("language", "label", "detail"),
+    [
+        ("en", "misdeal before action", "RK8: the deal can't be cancelled"),
+        ("fi", "jakovirhe ennen toimintaa", "RK8: jakoa ei voi mitätöidä"),
+        ("ko", "액션 전 미스딜", "RK8: 두 플레이어가 액션했고"),
+    ],
+)
+def test_reasons_and_refusals_speak_the_callers_language(
+    t01, floor, language, label, detail
+):
+    """The closed list's labels and the refusal are in English, Finnish, Korean."""
+    with translation.override(language):
+        assert str(HandVoid.Reason.MISDEAL.label) == label
+    assert post_hand(t01, "T01", heads_up()).status_code == 201
+    answer = floor.post(
+        "/api/v1/tables/T01/hands/1/void",
+        {"reason": "misdeal"},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert answer.status_code == 422
+    assert answer.json()["error"]["detail"].startswith(detail)
+
+
+def test_a_void_leaves_a_stack_review_and_its_frozen_chips(t01, floor):
+    """The void reverses the hand, not the freeze: the difference the table
+    reported stays frozen and its review open (HS6, RK8)."""
+    assert post_hand(t01, "T01", misdeal(stacks=(20_000, 19_000))).status_code == 201
+    assert stacks() == {1: 19_900, 2: 19_100}
+    assert void(floor, 1).status_code == 200
+    assert stacks() == {1: 20_000, 2: 19_000}
+    assert balance("player:P-2:table:T01:review") == 1_000
+    review = StackReview.objects.get()
+    assert review.status == "open" and review.amount_cents == 1_000
+    ledger_agrees_with_sessions()
