@@ -284,6 +284,23 @@ def table_suspense(*, table: str, currency: str | None = None) -> Account:
     )
 
 
+def stack_review_hold(
+    *, player: str, table: str, currency: str | None = None
+) -> Account:
+    """Liability: a player's chips at a table frozen while a stack review is open.
+
+    HS6: what the ledger held for his stack beyond what the table reported; no leave
+    or redemption pays from it; only an approved review moves it (DC2).
+    """
+    return account_get_or_open(
+        code=f"{player_stack_code(player=player, table=table)}:review",
+        name=f"Player {player} chips at {table} frozen for review",
+        type=AccountType.LIABILITY,
+        currency=_currency(currency),
+        non_negative=True,
+    )
+
+
 def custody(*, player: str, currency: str | None = None) -> Account:
     """Liability: a player's chips picked up from the table into the cage (BI9)."""
     return account_get_or_open(

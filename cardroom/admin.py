@@ -23,10 +23,12 @@ from cardroom.models import (
     Hand,
     HandException,
     HandSeat,
+    HandVoid,
     Policy,
     Room,
     SeatSession,
     StackMovement,
+    StackReview,
     Table,
     TerminalKey,
 )
@@ -295,6 +297,45 @@ class CorrectionAdmin(ReadOnlyAdmin):
     @admin.display(description=_("amount"))
     def amount(self, obj: Correction) -> str:
         return euros(obj.amount_cents)
+
+
+@admin.register(StackReview)
+class StackReviewAdmin(ReadOnlyAdmin):
+    """Chips frozen for review (HS6), with who proposed and who approved."""
+
+    list_display = [
+        "hand",
+        "seat",
+        "player",
+        "frozen",
+        "status",
+        "resolution",
+        "to_player",
+        "proposed_by",
+        "approved_by",
+        "created_at",
+    ]
+    list_filter = ["status", "resolution"]
+
+    @admin.display(description=_("frozen"))
+    def frozen(self, obj: StackReview) -> str:
+        return euros(obj.amount_cents)
+
+
+@admin.register(HandVoid)
+class HandVoidAdmin(ReadOnlyAdmin):
+    """Voids (RK8): the reason, the floor person and the approving manager."""
+
+    list_display = [
+        "hand",
+        "reason",
+        "status",
+        "needs_approval",
+        "requested_by",
+        "decided_by",
+        "requested_at",
+    ]
+    list_filter = ["reason", "status"]
 
 
 @admin.register(Absence)

@@ -629,3 +629,188 @@ class Absence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} away {self.started_at:%H:%M}"
+
+
+class StackReview(models.Model):
+    """Chips the ledger holds for a seat beyond what the table reported (HS6).
+
+    A hand books on the ledger's stacks. When a seat reports less than the ledger
+    holds, the difference is frozen in the player's review hold at that table (an
+    escrow account neither a leave nor a redemption can pay) until the review is
+    resolved: a floor person proposes a release to the player or a correction to
+    whom the chips belong (another player, or the house's over/short), and a
+    manager who is another person approves; the approval books it (DC2).
+    """
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        PROPOSED = "proposed", _("proposed, waiting for a manager")
+        RESOLVED = "resolved", _("resolved and booked")
+
+    class Resolution(models.TextChoices):
+        RELEASE = "release", _("release to the player")
+        CORRECTION = "correction", _("correction")
+
+    hand = models.ForeignKey(
+        Hand, on_delete=models.PROTECT, related_name="stack_reviews"
+    )
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="+")
+    session = models.ForeignKey(
+        SeatSession, on_delete=models.PROTECT, related_name="stack_reviews"
+    )
+    player = models.ForeignKey(
+        "accounting.Player", on_delete=models.PROTECT, related_name="+"
+    )
+    seat = models.PositiveSmallIntegerField(_("seat"))
+    reported_cents = models.BigIntegerField(_("stack reported"))
+    recorded_cents = models.BigIntegerField(_("stack the ledger held"))
+    amount_cents = models.BigIntegerField(_("frozen"))
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
+    )
+    resolution = models.CharField(
+        _("resolution"), max_length=16, choices=Resolution.choices, blank=True
+    )
+    to_player = models.ForeignKey(
+        "accounting.Player",
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+        help_text=_("A correction's player; none: the house's over/short."),
+    )
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+    created_at = models.DateTimeField(_("raised"))
+    hold_transaction = models.OneToOneField(
+        "accounting.Transaction",
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("frozen by"),
+    )
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    proposed_at = models.DateTimeField(_("proposed at"), null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    approved_at = models.DateTimeField(_("approved at"), null=True, blank=True)
+    ledger_transaction = models.OneToOneField(
+        "accounting.Transaction",
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+
+    class Meta:
+        verbose_name = _("stack review")
+        verbose_name_plural = _("stack reviews")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(amount_cents__gt=0)
+                & models.Q(
+                    amount_cents=models.F("recorded_cents") - models.F("reported_cents")
+                ),
+                name="stack_review_frozen_is_the_difference",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(approved_by__isnull=True)
+                | ~models.Q(approved_by=models.F("proposed_by")),
+                name="stack_review_four_eyes",
+                violation_error_message=_(
+                    "HS6: a stack review is approved by another person."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="resolved")
+                | models.Q(ledger_transaction__isnull=False, approved_by__isnull=False),
+                name="stack_review_resolved_is_booked",
+            ),
+            models.UniqueConstraint(
+                fields=["hand", "seat"], name="stack_review_one_per_seat"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} seat {self.seat}: {self.amount_cents}"
+
+
+class HandVoid(models.Model):
+    """A void of a hand (RK8), asked for by a floor person with a closed-list reason.
+
+    A hand that took rake or drop is voided only once a manager, another person,
+    approves (four-eyes, DC2); then the reversing ledger transaction is booked.
+    """
+
+    class Reason(models.TextChoices):
+        FOUL_DECK = "foul_deck", _("foul deck")
+        MISDEAL = "misdeal", _("misdeal before action")
+        DUPLICATE_CARD = "duplicate_card", _("duplicate card")
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for a manager")
+        BOOKED = "booked", _("voided and booked")
+        REJECTED = "rejected", _("rejected")
+
+    hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="voids")
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    status = models.CharField(
+        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+    )
+    needs_approval = models.BooleanField(_("needs a manager's approval"))
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    requested_at = models.DateTimeField(_("asked at"))
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+    decided_at = models.DateTimeField(_("decided at"), null=True, blank=True)
+    ledger_transaction = models.OneToOneField(
+        "accounting.Transaction",
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+
+    class Meta:
+        verbose_name = _("hand void")
+        verbose_name_plural = _("hand voids")
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(decided_by__isnull=True)
+                | ~models.Q(decided_by=models.F("requested_by")),
+                name="hand_void_four_eyes",
+                violation_error_message=_(
+                    "RK8: a void of a raked hand is approved by another person."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(status="booked")
+                | models.Q(needs_approval=False)
+                | models.Q(decided_by__isnull=False),
+                name="hand_void_approved_when_raked",
+            ),
+            models.UniqueConstraint(
+                fields=["hand"],
+                condition=~models.Q(status="rejected"),
+                name="hand_void_one_live_per_hand",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} void ({self.reason})"

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Max, Q, Sum
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
@@ -44,6 +44,7 @@ from cardroom.domain.buyin import (
 from cardroom.domain.errors import HandError
 from cardroom.domain.hand_record import parse_hand, parse_policy
 from cardroom.domain.settlement import settle_record
+from cardroom.domain.voids import first_round
 from cardroom.models import (
     Absence,
     Correction,
@@ -51,14 +52,18 @@ from cardroom.models import (
     Hand,
     HandException,
     HandSeat,
+    HandVoid,
     Policy,
     Room,
     SeatSession,
     StackMovement,
+    StackReview,
     Table,
 )
+from core import errors
 from core.api.errors import ApiError, Conflict, RuleViolation
 from core.db import rows
+from core.roles import Role, has_role
 
 
 def refusal(error: BuyInRefused) -> RuleViolation:
@@ -641,6 +646,87 @@ def _when(value: str | None, fallback: datetime) -> datetime:
     return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed)
 
 
+def _ledger_stack(accounts: dict[str, Account], table: Table, sitting: _Sitting) -> int:
+    """What the ledger holds for a seat's stack: his stack account's balance (HS6)."""
+    code = chart.player_stack_code(player=sitting.player, table=table.code)
+    account = accounts.get(code)
+    return account.balance_cents if account is not None else sitting.stack_cents
+
+
+def _hs6_within_ledger(seat: int, stack: int, put_in: int, held: int) -> None:
+    """HS6: a hand plays with the chips the ledger holds, never more.
+
+    A terminal reporting a bigger stack (or putting in more than the ledger holds)
+    would create chips; the hand is refused with the ledger's stack, nothing booked.
+    """
+    if stack > held or put_in > held:
+        raise RuleViolation(
+            _(
+                "HS6: seat %(s)d reports a stack of %(r)d and puts in %(p)d; the"
+                " ledger holds %(k)d. Read the seats (GET seats) and post the hand"
+                " with the ledger's stacks."
+            )
+            % {"s": seat, "r": stack, "p": put_in, "k": held},
+            code="stack_above_ledger",
+            rule="HS6",
+            allowed={"seat": seat, "max": held},
+        )
+
+
+def _hs6_freeze(
+    table: Table,
+    hand: Hand,
+    frozen: tuple[_Sitting, Account, int, int],
+    *,
+    by: User | None,
+    source: str,
+) -> Transaction:
+    """Freeze what the ledger holds beyond the reported stack in his review hold."""
+    sitting, account, reported, held = frozen
+    amount = held - reported
+    return transaction_post(
+        kind="stack_review_hold",
+        legs=[
+            Leg(account, amount),
+            Leg(
+                chart.stack_review_hold(player=sitting.player, table=table.code),
+                -amount,
+            ),
+        ],
+        posted_by=by,
+        source=source if by is None else "",
+        reference=f"{hand} seat {sitting.seat}",
+        memo="HS6",
+        posted_at=hand.ended_at,
+    )
+
+
+def _hs6_reviews(
+    table: Table,
+    hand: Hand,
+    frozen: list[tuple[_Sitting, Account, int, int]],
+    holds: list[Transaction],
+    *,
+    at: datetime,
+) -> None:
+    """Open a stack review for every frozen difference of ``hand`` (HS6)."""
+    StackReview.objects.bulk_create(
+        StackReview(
+            hand=hand,
+            table=table,
+            session_id=sitting.session_id,
+            player_id=sitting.player_id,
+            seat=sitting.seat,
+            reported_cents=reported,
+            recorded_cents=held,
+            amount_cents=held - reported,
+            created_at=at,
+            hold_transaction=hold,
+        )
+        for (sitting, _account, reported, held), hold in zip(frozen, holds, strict=True)
+    )
+
+
 @transaction.atomic
 def hand_record(
     *,
@@ -655,9 +741,12 @@ def hand_record(
     The natural key ``(table, hand_no)`` makes a repeat return the first booking;
     another record with the same number is a :class:`Conflict`. The table row is
     locked for the booking, so hands of one table book one after another. Seats
-    must be held by open sessions of those players (HS6); a stack other than the
-    one the session knows is booked as reported and raised as ``stack_mismatch``.
-    Raises :class:`ApiError` (400/422) for a record the engine refuses.
+    must be held by open sessions of those players, and the hand books on the
+    ledger's stacks (HS6): a seat reporting more than the ledger holds (or putting
+    in more) is refused with what the ledger holds; one reporting less is booked
+    with the difference frozen in his review hold, raised as ``stack_mismatch`` and
+    opened as a :class:`StackReview`. Raises :class:`ApiError` (400/422) for a
+    record the engine refuses.
     """
     now = now or timezone.now()
     if record.get("table") not in (None, table_code):
@@ -708,6 +797,8 @@ def hand_record(
             code="hand_out_of_order",
         )
     exceptions: list[dict[str, Any]] = list(settlement["exceptions"])
+    accounts = _hand_accounts(table, [s.player for s in sessions.values()])
+    held: dict[int, int] = {}
     for seat in parsed.seats:
         sitting = sessions.get(seat.seat)
         if sitting is None or sitting.player != seat.player:
@@ -720,17 +811,20 @@ def hand_record(
                     "seats": {str(n): s.player for n, s in sorted(sessions.items())}
                 },
             )
-        if seat.stack != sitting.stack_cents:
+        held[seat.seat] = _ledger_stack(accounts, table, sitting)
+        _hs6_within_ledger(seat.seat, seat.stack, seat.put_in, held[seat.seat])
+        if seat.stack < held[seat.seat]:
             exceptions.append(
                 {
                     "code": "stack_mismatch",
                     "rule": "HS6",
-                    "detail": "The stack reported differs from the one recorded after "
-                    "the player's last hand; booked as reported, for review.",
+                    "detail": "The stack reported is below what the ledger holds; "
+                    "booked on the ledger's stack, the difference frozen for review.",
                     "seat": seat.seat,
                     "player": seat.player,
                     "reported": seat.stack,
-                    "recorded": sitting.stack_cents,
+                    "recorded": held[seat.seat],
+                    "frozen": held[seat.seat] - seat.stack,
                 }
             )
     won = {s["seat"]: s["won"] for s in settlement["seats"]}
@@ -763,8 +857,8 @@ def hand_record(
         participants=settlement["participants"],
         source=source,
     )
-    accounts = _hand_accounts(table, [s.player for s in sessions.values()])
     legs: list[Leg] = []
+    frozen: list[tuple[_Sitting, Account, int, int]] = []
     seat_rows: list[dict[str, Any]] = []
     stacks: list[tuple[int, int, int]] = []
     dealt = {s.seat: s for s in parsed.seats}
@@ -778,13 +872,8 @@ def hand_record(
             player=sitting.player, table=table.code
         )
         legs.append(Leg(account, row["put_in"] - returned - got))
-        drift = row["stack"] - sitting.stack_cents
-        if drift:
-            # HS6: booked as reported; the difference waits in suspense for review.
-            legs += [
-                Leg(account, -drift),
-                Leg(chart.table_suspense(table=table.code), drift),
-            ]
+        if row["stack"] < held[row["seat"]]:
+            frozen.append((sitting, account, row["stack"], held[row["seat"]]))
         seat_rows.append(
             {
                 "seat": row["seat"],
@@ -845,6 +934,7 @@ def hand_record(
         else None
     )
     hand.ledger_transaction = posting.transaction if posting else None
+    holds = [_hs6_freeze(table, hand, f, by=by, source=source) for f in frozen]
     rows.insert(hand)
     rows.insert_rows(HandSeat, [{"hand_id": hand.pk, **r} for r in seat_rows])
     _sessions_update(stacks)
@@ -852,10 +942,63 @@ def hand_record(
         HandException.objects.bulk_create(
             HandException(hand=hand, kind=e["code"], details=e) for e in exceptions
         )
+    if holds:
+        _hs6_reviews(table, hand, frozen, holds, at=now)
     if posting is not None:
         entries_post(posting)
     hooks.after_hand_booked(hand.pk)
     return hand, True
+
+
+def _void_checks(table: Table, hand: Hand) -> list[SeatSession]:
+    """RK8: only the table's last hand, while its players still sit there.
+
+    Returns the hand's seat sessions, locked. Raises :class:`Refusal` (RK8).
+    """
+    if table.hands.filter(hand_no__gt=hand.hand_no).exists():
+        raise errors.Refusal(
+            "void_too_late",
+            _(
+                "RK8: only the last hand at a table can be voided; later hands were"
+                " dealt."
+            ),
+            rule="RK8",
+        )
+    ids = list(hand.seats.values_list("session_id", flat=True))
+    sessions = list(
+        SeatSession.objects.select_for_update()
+        .select_related("player")
+        .filter(pk__in=ids)
+    )
+    if any(s.ended_at is not None for s in sessions):
+        raise errors.Refusal(
+            "void_too_late",
+            _("RK8: a player of this hand has left; void it before anyone leaves."),
+            rule="RK8",
+        )
+    return sessions
+
+
+def _void_book(void: HandVoid, *, table: Table, sessions: list[SeatSession]) -> None:
+    """Book the void: the reversal of the hand's transaction, a new one (RK8, DC2)."""
+    hand = void.hand
+    if hand.ledger_transaction is not None:
+        void.ledger_transaction = transaction_reverse(
+            original=hand.ledger_transaction,
+            requested_by=void.requested_by,
+            approved_by=void.decided_by,
+            reason=void.reason,
+            kind="hand_void",
+        )
+    for session in sessions:
+        # The session's stack is its ledger balance again.
+        account = chart.player_stack(player=session.player.code, table=table.code)
+        session.stack_cents = Account.objects.get(pk=account.pk).balance_cents
+        session.save(update_fields=["stack_cents"])
+    void.status = HandVoid.Status.BOOKED
+    void.save()
+    hand.status = Hand.Status.VOIDED
+    hand.save(update_fields=["status"])
 
 
 @transaction.atomic
@@ -864,61 +1007,303 @@ def hand_void(
     table_code: str,
     hand_no: int,
     reason: str,
-    source: str = "",
-    by: User | None = None,
-) -> Hand:
-    """Void a hand: every contribution back, no rake, no drop (RK8).
+    by: User,
+    now: datetime | None = None,
+) -> HandVoid:
+    """A floor person voids a hand: every contribution back, no rake, no drop (RK8).
 
-    Books the reversal of the hand's ledger transaction and restores the stacks.
-    Only the table's last hand can be voided, while its players still sit there.
-    Raises :class:`RuleViolation` (RK8) otherwise and :class:`ApiError` (409) for a
-    hand already voided.
+    The reason is one of :class:`HandVoid.Reason`; the deal must still be
+    cancellable (no two players acted with a call, bet or raise among them,
+    :mod:`cardroom.domain.voids`); only the table's last hand, while its players
+    still sit there. A hand that took no rake and no drop is voided at once: the
+    reversal of its transaction is booked. One that took rake or drop waits for a
+    manager, another person (:func:`hand_void_decide`). Raises :class:`Refusal`
+    (RK8), :class:`Invalid` for a reason off the list, :class:`NotFound` and
+    :class:`Conflict` (already void, or a void waiting).
     """
+    now = now or timezone.now()
+    if reason not in HandVoid.Reason.values:
+        raise errors.Invalid(
+            "void_reason",
+            _("RK8: a void's reason is one of the list."),
+            rule="RK8",
+            allowed={"reason": list(HandVoid.Reason.values)},
+        )
     table = table_get_open(table_code)
-    hand = Hand.objects.select_for_update().filter(table=table, hand_no=hand_no).first()
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("game", "ledger_transaction")
+        .filter(table=table, hand_no=hand_no)
+        .first()
+    )
     if hand is None:
-        raise ApiError(
-            _("No hand %(n)s.") % {"n": hand_no}, code="not_found", status_code=404
-        )
+        raise errors.NotFound("not_found", _("No hand %(n)s.") % {"n": hand_no})
     if hand.status == Hand.Status.VOIDED:
-        raise ApiError(
-            _("The hand is already void."), code="already_void", status_code=409
+        raise errors.Conflict("already_void", _("The hand is already void."))
+    if hand.voids.filter(status=HandVoid.Status.PENDING).exists():
+        raise errors.Conflict(
+            "void_pending", _("A void of this hand waits for a manager's approval.")
         )
-    if table.hands.filter(hand_no__gt=hand_no).exists():
-        raise RuleViolation(
-            _("Only the last hand at a table can be voided; later hands were dealt."),
-            code="void_too_late",
+    sessions = _void_checks(table, hand)
+    acted = first_round(
+        hand.record,
+        small_blind=hand.game.small_blind_cents,
+        big_blind=hand.game.big_blind_cents,
+    )
+    if not acted.cancellable:
+        raise errors.Refusal(
+            "void_after_action",
+            _(
+                "RK8: the deal can't be cancelled once two players have acted and one"
+                " of them called, bet or raised."
+            ),
+            rule="RK8",
+            allowed={
+                "called_bet_or_raised": list(acted.callers),
+                "acted": list(acted.acted),
+            },
+        )
+    void = HandVoid.objects.create(
+        hand=hand,
+        reason=reason,
+        needs_approval=bool(hand.rake_cents or hand.jackpot_drop_cents),
+        requested_by=by,
+        requested_at=now,
+    )
+    if not void.needs_approval:
+        _void_book(void, table=table, sessions=sessions)
+    return void
+
+
+@transaction.atomic
+def hand_void_decide(
+    *, void: HandVoid, approve: bool, by: User, now: datetime | None = None
+) -> HandVoid:
+    """A manager approves (and books) or rejects a void that waits (RK8, DC2).
+
+    Raises :class:`Forbidden` for anyone but a manager, :class:`Refusal` (RK8) when
+    the floor person who asked decides or the hand can't be voided any more, and
+    :class:`Conflict` when the void was decided already.
+    """
+    if not has_role(by, Role.MANAGER):
+        raise errors.Forbidden(
+            "manager_only", _("RK8: a manager approves the void of a raked hand.")
+        )
+    found = (
+        HandVoid.objects.select_for_update(of=("self",))
+        .select_related("hand", "hand__table", "requested_by")
+        .filter(pk=void.pk)
+        .first()
+    )
+    if found is None:
+        raise errors.NotFound("not_found", _("No void %(id)s.") % {"id": void.pk})
+    void = found
+    if void.status != HandVoid.Status.PENDING:
+        raise errors.Conflict("decided", _("This void was decided already."))
+    if void.requested_by_id == by.pk:
+        raise errors.Refusal(
+            "four_eyes",
+            _("RK8: the void of a raked hand is approved by another person (DC2)."),
             rule="RK8",
         )
-    seats = list(hand.seats.select_related("session"))
-    sessions = {
-        s.pk: s
-        for s in SeatSession.objects.select_for_update()
+    void.decided_by, void.decided_at = by, now or timezone.now()
+    if not approve:
+        void.status = HandVoid.Status.REJECTED
+        void.save()
+        return void
+    table = table_get_open(void.hand.table.code)
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("ledger_transaction")
+        .get(pk=void.hand_id)
+    )
+    void.hand = hand
+    sessions = _void_checks(table, hand)
+    _void_book(void, table=table, sessions=sessions)
+    return void
+
+
+# Stack reviews (HS6) ------------------------------------------------------------
+
+
+def _review_locked(review: StackReview) -> StackReview:
+    found = (
+        StackReview.objects.select_for_update(of=("self",))
+        .select_related("table", "player", "session", "to_player", "proposed_by")
+        .filter(pk=review.pk)
+        .first()
+    )
+    if found is None:
+        raise errors.NotFound(
+            "not_found", _("No stack review %(id)s.") % {"id": review.pk}
+        )
+    return found
+
+
+@transaction.atomic
+def stack_review_propose(
+    *,
+    review: StackReview,
+    resolution: str,
+    reason: str,
+    by: User,
+    to_player: str | None = None,
+    now: datetime | None = None,
+) -> StackReview:
+    """A floor person proposes how to resolve a stack review (HS6); nothing moves.
+
+    ``release`` gives the frozen chips back to the player; ``correction`` gives
+    them to ``to_player`` or, with nobody named, to the house's over/short. A
+    manager, another person, approves (:func:`stack_review_approve`). Raises
+    :class:`Conflict` when the review is resolved already, :class:`Invalid` for a
+    resolution off the list or without a reason.
+    """
+    review = _review_locked(review)
+    if review.status == StackReview.Status.RESOLVED:
+        raise errors.Conflict("resolved", _("This stack review is resolved already."))
+    if resolution not in StackReview.Resolution.values:
+        raise errors.Invalid(
+            "review_resolution",
+            _("HS6: a stack review is released or corrected."),
+            rule="HS6",
+            allowed={"resolution": list(StackReview.Resolution.values)},
+        )
+    if not reason.strip():
+        raise errors.Invalid(
+            "reason_required", _("DC2: a correction says why."), rule="DC2"
+        )
+    if resolution == StackReview.Resolution.RELEASE and to_player is not None:
+        raise errors.Invalid(
+            "invalid", _("HS6: a release goes to the player himself."), rule="HS6"
+        )
+    review.resolution = resolution
+    review.to_player = player_get(to_player) if to_player else None
+    review.reason = reason
+    review.proposed_by, review.proposed_at = by, now or timezone.now()
+    review.status = StackReview.Status.PROPOSED
+    review.save()
+    return review
+
+
+@transaction.atomic
+def stack_review_approve(
+    *, review: StackReview, by: User, now: datetime | None = None
+) -> StackReview:
+    """A manager approves a proposed resolution; its transaction is booked (HS6, DC2).
+
+    The frozen chips go from the player's review hold to his stack at the table
+    (still seated) or the chips he carries (a release), or to the named player's
+    chips or the house's over/short (a correction). Raises :class:`Forbidden` for
+    anyone but a manager, :class:`Refusal` (HS6) when the proposer approves or
+    nothing is proposed, :class:`Conflict` when resolved already.
+    """
+    if not has_role(by, Role.MANAGER):
+        raise errors.Forbidden(
+            "manager_only", _("HS6: a manager approves a stack review.")
+        )
+    review = _review_locked(review)
+    if review.status == StackReview.Status.RESOLVED:
+        raise errors.Conflict("resolved", _("This stack review is resolved already."))
+    if review.status != StackReview.Status.PROPOSED or review.proposed_by is None:
+        raise errors.Refusal(
+            "nothing_proposed",
+            _("HS6: a floor person proposes a resolution first."),
+            rule="HS6",
+        )
+    if review.proposed_by_id == by.pk:
+        raise errors.Refusal(
+            "four_eyes",
+            _("HS6: a stack review is approved by another person (DC2)."),
+            rule="HS6",
+        )
+    table, amount = review.table, review.amount_cents
+    hold = chart.stack_review_hold(player=review.player.code, table=table.code)
+    touched: list[SeatSession | None] = []
+    if review.resolution == StackReview.Resolution.RELEASE:
+        account, session = _chips_of(review.player, table)
+        touched.append(session)
+        target = [Leg(account, -amount)]
+    elif review.to_player is not None:
+        account, session = _chips_of(review.to_player, table)
+        touched.append(session)
+        target = [Leg(account, -amount)]
+    else:
+        # Chips nobody can claim: the house no longer owes them; a count difference.
+        target = [Leg(chart.over_short(), -amount)]
+    review.approved_by, review.approved_at = by, now or timezone.now()
+    review.ledger_transaction = transaction_post(
+        kind=f"stack_review_{review.resolution}",
+        legs=[Leg(hold, amount), *target],
+        posted_by=review.proposed_by,
+        approved_by=by,
+        reference=f"{review.hand} seat {review.seat}",
+        memo=review.reason,
+        posted_at=review.approved_at,
+    )
+    review.status = StackReview.Status.RESOLVED
+    review.save()
+    _sync(*touched)
+    return review
+
+
+def table_seats(code: str) -> dict[str, Any]:
+    """What the server knows of table ``code``'s seats (HS6), for its terminal.
+
+    Each open seat with its player, the stack the ledger holds (the next hand books
+    on it), the chips frozen for review and whether he is playing or away.
+    Raises :class:`NotFound` for an unknown table.
+    """
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        raise errors.NotFound("not_found", _("No table %(t)s.") % {"t": code})
+    sessions = list(
+        SeatSession.objects.filter(table=table, ended_at__isnull=True)
         .select_related("player")
-        .filter(pk__in=[x.session_id for x in seats])
+        .order_by("seat")
+    )
+    codes = {
+        chart.player_stack_code(player=s.player.code, table=code): s for s in sessions
     }
-    if any(sessions[x.session_id].ended_at is not None for x in seats):
-        raise RuleViolation(
-            _("A player of this hand has left; void it before anyone leaves."),
-            code="void_too_late",
-            rule="RK8",
+    balances = dict(
+        Account.objects.filter(code__in=list(codes)).values_list(
+            "code", "balance_cents"
         )
-    if hand.ledger_transaction is not None:
-        transaction_reverse(
-            original=hand.ledger_transaction,
-            requested_by=by,
-            source=source,
-            reason=reason or "void",
-            kind="hand_void",
+    )
+    frozen = frozen_at(table)
+    seats = [
+        {
+            "seat": s.seat,
+            "player": s.player.code,
+            "stack": balances.get(account, s.stack_cents),
+            "frozen": frozen.get(s.pk, 0),
+            "state": "away" if s.away_since is not None else "playing",
+            "away_since": s.away_since,
+            "sat_down": s.started_at,
+            "last_hand_no": s.last_hand_no,
+        }
+        for account, s in codes.items()
+    ]
+    return {
+        "table": table.code,
+        "status": table.status,
+        "gaming_day": table.gaming_day,
+        "last_hand_no": table.hands.aggregate(n=Max("hand_no"))["n"],
+        "seats": sorted(seats, key=lambda row: row["seat"]),
+    }
+
+
+def frozen_at(table: Table) -> dict[int, int]:
+    """Chips frozen for review per open session at ``table`` (HS6)."""
+    found = (
+        StackReview.objects.filter(
+            table=table,
+            session__ended_at__isnull=True,
+            status__in=[StackReview.Status.OPEN, StackReview.Status.PROPOSED],
         )
-    for session in sessions.values():
-        # The session's stack is its ledger balance again, drift of HS6 included.
-        account = chart.player_stack(player=session.player.code, table=table.code)
-        session.stack_cents = Account.objects.get(pk=account.pk).balance_cents
-        session.save(update_fields=["stack_cents"])
-    hand.status = Hand.Status.VOIDED
-    hand.save(update_fields=["status"])
-    return hand
+        .values("session_id")
+        .annotate(total=Sum("amount_cents"))
+    )
+    return {row["session_id"]: row["total"] for row in found}
 
 
 # Time collection (RK6) ------------------------------------------------------------
@@ -1355,6 +1740,7 @@ __all__ = [
     "correction_request",
     "hand_record",
     "hand_void",
+    "hand_void_decide",
     "player_get",
     "player_night",
     "policy_publish",
@@ -1362,7 +1748,10 @@ __all__ = [
     "seat_leave",
     "seat_take",
     "seat_top_up",
+    "stack_review_approve",
+    "stack_review_propose",
     "table_close",
     "table_get_open",
     "table_open",
+    "table_seats",
 ]

@@ -73,6 +73,29 @@ api_v1 = [
         floor_views.HandVoidApi.as_view(),
         name="hand-void",
     ),
+    path(
+        "voids/<int:pk>/approve",
+        floor_views.VoidDecideApi.as_view(approve=True),
+        name="void-approve",
+    ),
+    path(
+        "voids/<int:pk>/reject",
+        floor_views.VoidDecideApi.as_view(approve=False),
+        name="void-reject",
+    ),
+    path(
+        "stack-reviews", floor_views.StackReviewListApi.as_view(), name="stack-reviews"
+    ),
+    path(
+        "stack-reviews/<int:pk>/propose",
+        floor_views.StackReviewProposeApi.as_view(),
+        name="stack-review-propose",
+    ),
+    path(
+        "stack-reviews/<int:pk>/approve",
+        floor_views.StackReviewApproveApi.as_view(),
+        name="stack-review-approve",
+    ),
 ]
 
 urlpatterns = [

@@ -5,9 +5,9 @@ Thin views: each validates its input, calls one service and shapes its answer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
@@ -22,13 +22,21 @@ from cardroom.api.contract import (
     SettlementSerializer,
 )
 from cardroom.auth import Terminal, terminal_or_role
-from cardroom.models import GAME_CODES, Correction, Hand, StackMovement, Table
-from core.api.permissions import IsFloor, IsManager, staff
+from cardroom.models import (
+    GAME_CODES,
+    Correction,
+    HandVoid,
+    StackMovement,
+    StackReview,
+    Table,
+)
+from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.api.schema import ErrorSerializer
 from core.idempotency import idempotent
 from core.roles import Role
 
 TerminalOrFloor = terminal_or_role(Role.FLOOR, Role.MANAGER)
+TerminalOrStaffReader = terminal_or_role(Role.FLOOR, Role.MANAGER, Role.AUDITOR)
 
 
 @extend_schema_field(PolicySerializer)
@@ -151,10 +159,57 @@ class TableCloseApi(APIView):
         return Response(TableDetailApi.OutputSerializer(obj).data)
 
 
+class SeatsSerializer(serializers.Serializer):
+    """What the server knows of a table's seats (HS6): the terminal never guesses."""
+
+    class Meta:
+        ref_name = "TableSeats"
+
+    class SeatRow(serializers.Serializer):
+        class Meta:
+            ref_name = "TableSeat"
+
+        seat = serializers.IntegerField()
+        player = serializers.CharField()
+        stack = serializers.IntegerField(
+            help_text="The ledger's stack in cents: post the next hand with it (HS6)."
+        )
+        frozen = serializers.IntegerField(
+            help_text="Cents frozen for a stack review (HS6); not in the stack."
+        )
+        state = serializers.ChoiceField(choices=["playing", "away"])
+        away_since = serializers.DateTimeField(allow_null=True)
+        sat_down = serializers.DateTimeField()
+        last_hand_no = serializers.IntegerField(allow_null=True)
+
+    table = serializers.CharField()
+    status = serializers.CharField()
+    gaming_day = serializers.DateField(allow_null=True)
+    last_hand_no = serializers.IntegerField(allow_null=True)
+    seats = SeatRow(many=True)
+
+
 class SeatApi(APIView):
-    """Seat a player with a buy-in (BI1, BI4–BI7, WL6)."""
+    """Seat a player with a buy-in (BI1, BI4–BI7, WL6); read the seats (HS6)."""
 
     permission_classes = [TerminalOrFloor]
+
+    def get_permissions(self) -> Sequence[Any]:
+        if self.request.method == "GET":
+            return [TerminalOrStaffReader()]
+        return super().get_permissions()
+
+    @extend_schema(
+        request=None,
+        responses={200: SeatsSerializer, 404: ErrorSerializer},
+        description=(
+            "The table's open seats as the ledger holds them: player, stack in"
+            " cents, chips frozen for review, playing or away. A hand is booked on"
+            " these stacks (HS6)."
+        ),
+    )
+    def get(self, request: Request, table: str) -> Response:
+        return Response(SeatsSerializer(services.table_seats(table)).data)
 
     class InputSerializer(serializers.Serializer):
         class Meta:
@@ -333,42 +388,212 @@ class HandRecordApi(APIView):
         )
 
 
-class HandVoidApi(APIView):
-    """Void the table's last hand: every contribution back (RK8)."""
+class VoidSerializer(serializers.Serializer):
+    """A void of a hand and where it stands (RK8)."""
 
-    permission_classes = [TerminalOrFloor]
+    class Meta:
+        ref_name = "Void"
+
+    id = serializers.IntegerField()
+    table = serializers.CharField(source="hand.table.code")
+    hand_no = serializers.IntegerField(source="hand.hand_no")
+    reason = serializers.ChoiceField(choices=HandVoid.Reason.choices)
+    status = serializers.ChoiceField(choices=HandVoid.Status.choices)
+    hand_status = serializers.CharField(source="hand.status")
+    needs_approval = serializers.BooleanField()
+    requested_by = serializers.CharField(source="requested_by.username")
+    decided_by = serializers.CharField(
+        source="decided_by.username", allow_null=True, default=None
+    )
+
+
+class HandVoidApi(APIView):
+    """A floor person voids the table's last hand: every contribution back (RK8).
+
+    200 when booked at once; 202 when the hand took rake or drop and waits for a
+    manager's approval (four-eyes, DC2).
+    """
+
+    permission_classes = [IsFloor]
 
     class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "VoidInput"
 
-        reason = serializers.CharField(max_length=500)
-
-    class OutputSerializer(serializers.Serializer):
-        class Meta:
-            ref_name = "VoidOutput"
-
-        table = serializers.CharField()
-        hand_no = serializers.IntegerField()
-        status = serializers.CharField()
+        reason = serializers.ChoiceField(
+            choices=HandVoid.Reason.choices,
+            help_text="RK8: foul deck, misdeal before action, duplicate card.",
+        )
 
     @extend_schema(
-        request=InputSerializer, responses={200: OutputSerializer, 422: ErrorSerializer}
+        request=InputSerializer,
+        responses={
+            200: VoidSerializer,
+            202: OpenApiResponse(VoidSerializer, "Waits for a manager (RK8)."),
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            422: ErrorSerializer,
+        },
     )
     @idempotent
     def post(self, request: Request, table: str, hand_no: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        with transaction.atomic():
-            hand: Hand = services.hand_void(
-                table_code=table,
-                hand_no=hand_no,
-                reason=data.validated_data["reason"],
-                **_actor(request),
-            )
-        return Response(
-            {"table": table, "hand_no": hand.hand_no, "status": hand.status}
+        void = services.hand_void(
+            table_code=table,
+            hand_no=hand_no,
+            reason=data.validated_data["reason"],
+            by=staff(request),
         )
+        booked = void.status == HandVoid.Status.BOOKED
+        return Response(
+            VoidSerializer(void).data,
+            status=status.HTTP_200_OK if booked else status.HTTP_202_ACCEPTED,
+        )
+
+
+class VoidDecideApi(APIView):
+    """A manager, not the floor person who asked, approves or rejects a void (RK8)."""
+
+    permission_classes = [IsManager]
+    approve = True
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: VoidSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            422: ErrorSerializer,
+        },
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        void = get_object_or_404(HandVoid, pk=pk)
+        decided = services.hand_void_decide(
+            void=void, approve=self.approve, by=staff(request)
+        )
+        return Response(VoidSerializer(decided).data)
+
+
+class StackReviewSerializer(serializers.Serializer):
+    """Chips frozen because a table reported less than the ledger held (HS6)."""
+
+    class Meta:
+        ref_name = "StackReview"
+
+    id = serializers.IntegerField()
+    table = serializers.CharField(source="table.code")
+    hand_no = serializers.IntegerField(source="hand.hand_no")
+    seat = serializers.IntegerField()
+    player = serializers.CharField(source="player.code")
+    reported = serializers.IntegerField(source="reported_cents")
+    recorded = serializers.IntegerField(source="recorded_cents")
+    frozen = serializers.IntegerField(source="amount_cents")
+    status = serializers.ChoiceField(choices=StackReview.Status.choices)
+    resolution = serializers.CharField()
+    to_player = serializers.CharField(
+        source="to_player.code", allow_null=True, default=None
+    )
+    reason = serializers.CharField()
+    proposed_by = serializers.CharField(
+        source="proposed_by.username", allow_null=True, default=None
+    )
+    approved_by = serializers.CharField(
+        source="approved_by.username", allow_null=True, default=None
+    )
+
+
+class StackReviewListApi(APIView):
+    """Stack reviews (HS6), open ones first; ``?status=`` filters."""
+
+    permission_classes = [role_required(Role.FLOOR, Role.MANAGER, Role.AUDITOR)]
+
+    class FilterSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "StackReviewFilter"
+
+        status = serializers.ChoiceField(
+            choices=StackReview.Status.choices, required=False
+        )
+
+    @extend_schema(
+        parameters=[FilterSerializer],
+        responses={200: StackReviewSerializer(many=True), 400: ErrorSerializer},
+    )
+    def get(self, request: Request) -> Response:
+        query = self.FilterSerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        reviews = StackReview.objects.select_related(
+            "table", "hand", "player", "to_player", "proposed_by", "approved_by"
+        ).order_by("-id")
+        if "status" in query.validated_data:
+            reviews = reviews.filter(status=query.validated_data["status"])
+        return Response(StackReviewSerializer(reviews[:500], many=True).data)
+
+
+class StackReviewProposeApi(APIView):
+    """A floor person proposes a release to the player or a correction (HS6)."""
+
+    permission_classes = [IsFloor]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "StackReviewProposal"
+
+        resolution = serializers.ChoiceField(choices=StackReview.Resolution.choices)
+        to_player = serializers.CharField(
+            max_length=32,
+            required=False,
+            allow_null=True,
+            help_text="A correction's player; none: the house's over/short.",
+        )
+        reason = serializers.CharField(max_length=500)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            200: StackReviewSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            422: ErrorSerializer,
+        },
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        review = services.stack_review_propose(
+            review=get_object_or_404(StackReview, pk=pk),
+            resolution=v["resolution"],
+            to_player=v.get("to_player"),
+            reason=v["reason"],
+            by=staff(request),
+        )
+        return Response(StackReviewSerializer(review).data)
+
+
+class StackReviewApproveApi(APIView):
+    """A manager, not the proposer, approves; the resolution is booked (HS6, DC2)."""
+
+    permission_classes = [IsManager]
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: StackReviewSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            422: ErrorSerializer,
+        },
+    )
+    @idempotent
+    def post(self, request: Request, pk: int) -> Response:
+        review = services.stack_review_approve(
+            review=get_object_or_404(StackReview, pk=pk), by=staff(request)
+        )
+        return Response(StackReviewSerializer(review).data)
 
 
 class CorrectionSerializer(serializers.Serializer):

@@ -73,7 +73,17 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/tables/{table}/seats/{seat}/away"): TABLE,
     ("post", "/api/v1/tables/{table}/seats/{seat}/back"): TABLE,
     ("post", "/api/v1/tables/{table}/hands"): TABLE,
-    ("post", "/api/v1/tables/{table}/hands/{hand_no}/void"): TABLE,
+    # What the server knows of the seats (HS6): the terminal, the floor, auditors.
+    ("get", "/api/v1/tables/{table}/seats"): (*TABLE, "auditor"),
+    # RK8: a floor person voids, never the key alone; a manager approves a raked
+    # hand's void (four-eyes).
+    ("post", "/api/v1/tables/{table}/hands/{hand_no}/void"): FLOOR,
+    ("post", "/api/v1/voids/{id}/approve"): MANAGER,
+    ("post", "/api/v1/voids/{id}/reject"): MANAGER,
+    # HS6 stack reviews: the floor proposes, a manager approves, auditors read.
+    ("get", "/api/v1/stack-reviews"): (*FLOOR, "auditor"),
+    ("post", "/api/v1/stack-reviews/{id}/propose"): FLOOR,
+    ("post", "/api/v1/stack-reviews/{id}/approve"): MANAGER,
     ("post", "/api/v1/tables/{table}/time"): TABLE,
     # BI9: after 30 minutes away the floor picks up the chips and gives them back.
     ("post", "/api/v1/tables/{table}/seats/{seat}/pick-up"): FLOOR,

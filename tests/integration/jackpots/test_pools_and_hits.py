@@ -16,9 +16,11 @@ from kombu.exceptions import OperationalError
 from accounting import chart
 from accounting.models import Payable, Transaction
 from accounting.selectors import trial_balance
+from cardroom import services as floor_services
 from cardroom.models import HandException
 from cardroom.services import room_default
 from core.api.errors import Conflict, RuleViolation
+from core.errors import Refusal
 from core.roles import Role
 from jackpots import services, tasks
 from jackpots.models import (
@@ -330,22 +332,22 @@ def test_the_reserve_becomes_the_next_jackpots_seed(pools, dealer, staff, make_s
     }
 
 
-def test_a_voided_hand_can_not_be_paid(pools, dealer, staff):
-    """RK8: a hand voided after its hit was found: verification is refused, and the
-    hit is rejected; its drop went back with the void."""
+def test_a_played_hand_with_a_hit_can_not_be_voided(pools, dealer, staff):
+    """RK8: a bad beat reached the showdown, so players acted with bets and calls:
+    the floor's void is refused, the drop stays in the pools, the hit goes on."""
     hand = dealer.bad_beat()
     [hit] = services.hand_qualify(hand_id=hand.pk)
-    answer = dealer.terminal.post(
-        f"/api/v1/tables/T01/hands/{hand.hand_no}/void",
-        {"reason": "foul deck"},
-        format="json",
-    )
-    assert answer.status_code == 200, answer.content
-    with pytest.raises(RuleViolation) as refused:
-        services.hit_verify(hit=hit, by=staff["floor"])
-    assert refused.value.rule == "RK8"
-    services.hit_reject(hit=hit, by=staff["floor"], reason="hand voided")
-    assert balance(POOL) == SEED
+    pool = balance(POOL)
+    with pytest.raises(Refusal) as refused:
+        floor_services.hand_void(
+            table_code="T01",
+            hand_no=hand.hand_no,
+            reason="duplicate_card",
+            by=staff["floor"],
+        )
+    assert (refused.value.rule, refused.value.code) == ("RK8", "void_after_action")
+    assert balance(POOL) == pool
+    services.hit_verify(hit=hit, by=staff["floor"])
 
 
 def test_late_hands_count_in_the_ledger_by_their_end_time(pools, dealer, clock):

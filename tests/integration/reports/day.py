@@ -212,10 +212,11 @@ def build_day(
     )
     post(manager, f"corrections/{fix['id']}/approve")
 
-    # A stack mismatch at A1 (HS6): the terminal reports €5 more than recorded.
+    # A stack mismatch at A1 (HS6): the terminal reports €5 less than the ledger
+    # holds; the hand books on the ledger's stack and the €5 wait frozen for review.
     clock.advance(minutes=3)
-    first_seat = min(s for s, (_p, st) in seated("A1").items() if st > 0)
-    play("A1", stack_delta={first_seat: 500})
+    first_seat = min(s for s, (_p, st) in seated("A1").items() if st > 1_000)
+    play("A1", stack_delta={first_seat: -500})
 
     # A held pot at A2 (HS8), approved and still open.
     clock.advance(minutes=3)
@@ -235,12 +236,33 @@ def build_day(
     )
     post(manager, f"corrections/{hold['id']}/approve")
 
-    # A void at A2 (RK8): the next hand, voided by the terminal.
+    # A void at A2 (RK8): a misdeal found before anyone acted, voided by the floor.
     clock.advance(minutes=3)
-    play("A2")
-    post(
-        terminals["A2"], f"tables/A2/hands/{hand_no['A2']}/void", {"reason": "misdeal"}
-    )
+    hand_no["A2"] += 1
+    at_a2 = seated("A2")
+    dealt = sorted(s for s, (_p, st) in at_a2.items() if st >= 200)
+    blinds = {dealt[1]: 100, dealt[2]: 200}
+    misdeal = {
+        "table": "A2",
+        "hand_no": hand_no["A2"],
+        "game": "NLHE",
+        "button": dealt[0],
+        "streets": 1,
+        "board": [],
+        "seats": [
+            {
+                "seat": s,
+                "player": at_a2[s][0],
+                "stack": at_a2[s][1],
+                "present": True,
+                "put_in": blinds.get(s, 0),
+                "folded": s != dealt[2],
+            }
+            for s in dealt
+        ],
+    }
+    assert post_hand(terminals["A2"], "A2", misdeal).status_code == 201
+    post(floor, f"tables/A2/hands/{hand_no['A2']}/void", {"reason": "misdeal"})
 
     # A bad beat at A1 (BB1): aces full of tens lose to four tens. The night's
     # hands are qualified (the sweep the schedule runs), the hit verified by a floor

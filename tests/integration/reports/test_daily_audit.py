@@ -281,7 +281,7 @@ def test_every_figure_of_the_daily_audit_traces_to_the_ledger_and_the_hands(
     assert void["pots"] == voided.pot_cents and void["rake"] == voided.rake_cents
     reversal = voided.ledger_transaction.reversed_by
     assert void["reversal"] == f"#{reversal.pk}"
-    assert void["by"] == "terminal:A2"
+    assert void["by"] == "floor"
     corrections = by(rows_of(data, "corrections"), "id")
     fix = corrections[played_day.facts["correction"]]
     assert (fix["kind"], fix["status"], fix["amount"]) == (
