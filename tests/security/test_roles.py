@@ -74,6 +74,8 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/tables/{table}/seats/{seat}/back"): TABLE,
     ("post", "/api/v1/tables/{table}/hands"): TABLE,
     ("post", "/api/v1/tables/{table}/hands/{hand_no}/void"): TABLE,
+    # A booked hand as PHH: the table, the floor, and the auditors who replay it.
+    ("get", "/api/v1/tables/{table}/hands/{hand_no}.phh"): (*TABLE, "auditor"),
     ("post", "/api/v1/tables/{table}/time"): TABLE,
     # BI9: after 30 minutes away the floor picks up the chips and gives them back.
     ("post", "/api/v1/tables/{table}/seats/{seat}/pick-up"): FLOOR,
