@@ -737,17 +737,16 @@ def hand_record(
             )
     won = {s["seat"]: s["won"] for s in settlement["seats"]}
     paid = dict(parsed.awarded) if parsed.awarded is not None else won
-    if parsed.awarded is not None and sum(paid.values()) != sum(won.values()):
-        raise RuleViolation(
-            _(
-                "The amounts pushed (%(p)d) differ from the pots after rake and drop"
-                " (%(w)d); chips can't appear or vanish."
-            )
-            % {"p": sum(paid.values()), "w": sum(won.values())},
-            code="awarded_total_mismatch",
-            rule="HS7",
-            allowed={"total": sum(won.values())},
-        )
+    # HS7: pushes that don't add up to the pots after rake and drop are booked as the
+    # table paid them too; the chips missing (or pushed from elsewhere) wait in the
+    # table's suspense account until the floor corrects the pot.
+    mispaid_total = sum(paid.values()) - sum(won.values())
+    if mispaid_total:
+        for exception in exceptions:
+            if exception["code"] == "mispaid_pot":
+                exception["pushed_total"] = sum(paid.values())
+                exception["due_total"] = sum(won.values())
+                exception["suspense"] = mispaid_total
     ended = _when(parsed.ended_at, now)
     hand = Hand(
         table=table,
@@ -805,6 +804,8 @@ def hand_record(
             }
         )
         stacks.append((sitting.session_id, final, parsed.hand_no))
+    if mispaid_total:
+        legs.append(Leg(chart.table_suspense(table=table.code), mispaid_total))
     rake, drop = settlement["rake"], settlement["jackpot_drop"]
     chip_float = accounts.get(chart.CHIP_FLOAT) or chart.chip_float()
     if rake:

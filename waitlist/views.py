@@ -24,6 +24,7 @@ GAME_NAMES = {
     "COURCHEVEL": _("Courchevel"),
     "PLO8": _("Omaha hi-lo"),
     "STUD": _("Seven-card stud"),
+    "PLSTUD": _("Pot-limit seven-card stud"),
     "STUD8": _("Stud hi-lo"),
     "RAZZ": _("Razz"),
     "SOKO": _("Sökö"),

@@ -31,6 +31,7 @@ STRUCTURE_OF_GAME: dict[str, Structure] = {
     "COURCHEVEL": Structure.POT_LIMIT,
     "PLO8": Structure.POT_LIMIT,
     "STUD": Structure.LIMIT,
+    "PLSTUD": Structure.POT_LIMIT,
     "STUD8": Structure.LIMIT,
     "RAZZ": Structure.LIMIT,
     "SOKO": Structure.POT_LIMIT,

@@ -17,17 +17,20 @@ def jackpot_drop(
     participant_count: int,
     past_initial_deal: bool,
     main_pot_left: int,
+    pots_total: int = 0,
 ) -> int:
     """Return the drop to the jackpot fund from this hand (JD1-JD3).
 
     The policy's amount when the hand has at least ``min_participants``
-    participants (JD1) and went past the initial deal (JD2, RK4); it comes from the
-    main pot after rake and is never more than ``main_pot_left`` (JD3).
+    participants (JD1), went past the initial deal (JD2, RK4) and its pots, before
+    rake, add up to at least the policy's ``min_pot`` (JD3); it comes from the main
+    pot after rake and is never more than ``main_pot_left`` (JD3).
     """
     if (
         policy is None
         or not past_initial_deal
         or participant_count < policy.min_participants
+        or pots_total < policy.min_pot
     ):
         return 0
     return max(0, min(policy.amount, main_pot_left))

@@ -53,6 +53,15 @@ class Game:
         """Return whether seats hold their own cards with no board (stud, Sökö)."""
         return self.hole_cards is None
 
+    @property
+    def low_odd_chip(self) -> OddChip:
+        """Return who gets the odd chip of a split low half (HS5).
+
+        Button games: the same order as the high half. Stud hi-lo: the winner with
+        the lowest card (RR Ties #5c), not the highest.
+        """
+        return "low_card" if self.is_stud else self.odd_chip
+
     def past_initial_deal(self, streets: int) -> bool:
         """Return whether the hand went past the initial deal (RK4, JD2).
 
@@ -133,6 +142,7 @@ GAMES: dict[str, Game] = {
         ),
         _board_game("PLO8", "Omaha hi-lo", 4, "omaha", HIGH_OMAHA, LOW_OMAHA),
         _stud_game("STUD", "Seven-card stud", (3, 4, 5, 6, 7), HIGH_ANY),
+        _stud_game("PLSTUD", "Pot-limit seven-card stud", (3, 4, 5, 6, 7), HIGH_ANY),
         _stud_game("STUD8", "Stud hi-lo", (3, 4, 5, 6, 7), HIGH_ANY, LOW_ANY),
         _stud_game("RAZZ", "Razz", (3, 4, 5, 6, 7), RAZZ, odd_chip="low_card"),
         _stud_game("SOKO", "Sökö", (2, 3, 4, 5), SOKO),

@@ -38,6 +38,24 @@ class Seat(NamedTuple):
     put_in: int
     folded: bool
     cards: tuple[int, ...] | None
+    dead: int = 0
+    """The part of ``put_in`` that is dead money (HS2): antes, a big-blind ante, a
+    dead blind, the dead part of a post. It is in the pot but matches no bet, so it
+    is never returned as uncalled (RK5)."""
+    straddle: int = 0
+    """The part of ``put_in`` posted as a straddle, a live blind (HS11)."""
+    mucked: bool = False
+    """Reached the showdown and mucked: wins no pot, cards may be absent (HS3)."""
+
+    @property
+    def live(self) -> int:
+        """Return what the seat put in that counts toward matching bets (HS2)."""
+        return self.put_in - self.dead
+
+    @property
+    def out(self) -> bool:
+        """Return whether the seat can win nothing: it folded or mucked (HS3)."""
+        return self.folded or self.mucked
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +72,16 @@ class HandRecord:
     awarded: tuple[tuple[int, int], ...] | None
     started_at: str | None = None
     ended_at: str | None = None
+    boards: tuple[tuple[int, ...], ...] = ()
+    """Every run's board when the pot was run more than once (HS10); the first is
+    ``board``. Empty for a hand run once."""
+    bring_in: int = 0
+    """Stud: the bring-in, a live bet (HS11); informative."""
+
+    @property
+    def runs(self) -> tuple[tuple[int, ...], ...]:
+        """Return the board of each run, the first run's first (HS10)."""
+        return self.boards or (self.board,)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +100,29 @@ class RakePolicy:
     unit: int = 0
     cap: int | None = None
     percent: Decimal | None = None
+    caps_by_players: tuple[tuple[int, int], ...] = ()
+    """RK7: ``(min_players, cap)`` by ascending ``min_players``: a hand dealt to at
+    least ``min_players`` seats is capped at ``cap`` (the last such entry wins)."""
+    min_pot: int = 0
+    """No rake from a hand whose pots add up to less (RK7)."""
 
     @property
     def takes_pot_rake(self) -> bool:
         """Return whether the scheme rakes pots at all."""
         return self.unit > 0
+
+    def cap_for(self, dealt_in: int) -> int | None:
+        """Return the cap of a hand dealt to ``dealt_in`` seats (RK1, RK7).
+
+        The cap of the last ``caps_by_players`` entry whose ``min_players`` the hand
+        reaches; ``cap`` when it reaches none (None: no cap).
+        """
+        cap = self.cap
+        for min_players, players_cap in self.caps_by_players:
+            if dealt_in < min_players:
+                break
+            cap = players_cap
+        return cap
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,16 +131,23 @@ class DropPolicy:
 
     amount: int
     min_participants: int
+    min_pot: int = 0
+    """JD3: no drop from a hand whose pots add up to less."""
 
 
 @dataclass(frozen=True, slots=True)
 class Policy:
-    """A game's policy (API.md "Policy"): chips, rake and jackpot drop."""
+    """A game's policy (API.md "Policy"): chips, rake and jackpot drop.
+
+    ``jackpots_first_run_only``: a hand run more than once qualifies for jackpots
+    on its first run only (HS10's house default), or on every run.
+    """
 
     currency: str
     smallest_chip: int
     rake: RakePolicy
     jackpot_drop: DropPolicy | None
+    jackpots_first_run_only: bool = True
 
 
 def _malformed(what: str, code: str = "malformed_hand") -> HandError:
@@ -143,6 +196,17 @@ def parse_policy(data: Any) -> Policy:
                     0,
                     "invalid_policy",
                 ),
+                _int(
+                    drop_data.get("min_pot", 0),
+                    "jackpot_drop.min_pot",
+                    0,
+                    "invalid_policy",
+                ),
+            )
+        first_run_only = data.get("jackpots_first_run_only", True)
+        if first_run_only is not True and first_run_only is not False:
+            raise _malformed(
+                "jackpots_first_run_only must be true or false.", "invalid_policy"
             )
     except KeyError as missing:
         raise _malformed(
@@ -152,7 +216,7 @@ def parse_policy(data: Any) -> Policy:
         if error.code == "negative_amount":
             error.code = "invalid_policy"
         raise
-    return Policy(currency, chip, rake, drop)
+    return Policy(currency, chip, rake, drop, first_run_only)
 
 
 def _parse_rake(data: Any, chip: int) -> RakePolicy:
@@ -162,6 +226,8 @@ def _parse_rake(data: Any, chip: int) -> RakePolicy:
     cap = data.get("cap")
     if cap is not None:
         cap = _int(cap, "rake.cap", 0, "invalid_policy")
+    caps = _parse_caps(data.get("caps_by_players"))
+    min_pot = _int(data.get("min_pot", 0), "rake.min_pot", 0, "invalid_policy")
     if scheme == "pot_order":
         step = _int(data["step"], "rake.step", 1, "invalid_policy")
         unit = _int(data["unit"], "rake.unit", 1, "invalid_policy")
@@ -173,7 +239,7 @@ def _parse_rake(data: Any, chip: int) -> RakePolicy:
                 rule="RK1",
                 allowed={"max": step},
             )
-        return RakePolicy("pot_order", step, unit, cap)
+        return RakePolicy("pot_order", step, unit, cap, None, caps, min_pot)
     if scheme == "percent":
         raw = data["percent"]
         if isinstance(raw, bool) or not isinstance(raw, str | int):
@@ -196,7 +262,7 @@ def _parse_rake(data: Any, chip: int) -> RakePolicy:
         if percent == 0:
             return RakePolicy("percent", percent=percent, cap=cap)
         chip_step = Fraction(chip * 100) / Fraction(percent)
-        return RakePolicy("percent", chip_step, chip, cap, percent)
+        return RakePolicy("percent", chip_step, chip, cap, percent, caps, min_pot)
     if scheme in ("time", "none"):
         return RakePolicy(scheme)
     raise HandError(
@@ -205,6 +271,38 @@ def _parse_rake(data: Any, chip: int) -> RakePolicy:
         rule="RK7",
         allowed={"schemes": ["pot_order", "percent", "time", "none"]},
     )
+
+
+def _parse_caps(raw: Any) -> tuple[tuple[int, int], ...]:
+    """Return RK7's caps by number of players, by ascending ``min_players``."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise _malformed(
+            "rake.caps_by_players is a list of {min_players, cap}.", "invalid_policy"
+        )
+    caps: dict[int, int] = {}
+    for item in raw:
+        if not isinstance(item, Mapping) or {"min_players", "cap"} - item.keys():
+            raise _malformed(
+                "Each rake.caps_by_players entry is {min_players, cap}.",
+                "invalid_policy",
+            )
+        players = _int(
+            item["min_players"], "rake.caps_by_players.min_players", 2, "invalid_policy"
+        )
+        if players > MAX_SEATS or players in caps:
+            raise HandError(
+                "invalid_policy",
+                f"rake.caps_by_players names {players} players twice or more than "
+                f"a table seats.",
+                rule="RK7",
+                allowed={"min": 2, "max": MAX_SEATS},
+            )
+        caps[players] = _int(
+            item["cap"], "rake.caps_by_players.cap", 0, "invalid_policy"
+        )
+    return tuple(sorted(caps.items()))
 
 
 # -- hand ------------------------------------------------------------------------
@@ -228,8 +326,13 @@ def parse_hand(data: Any) -> HandRecord:
     * ``wrong_card_count`` (HS9): too many or too few hole, seat or board cards
       for the game and street;
     * ``duplicate_card`` (RK8): one card twice in the hand, which voids it;
-    * ``no_contender`` (HS3): every seat folded;
-    * ``invalid_awarded``: ``awarded`` naming a seat twice or one not dealt in.
+    * ``no_contender`` (HS3): every seat folded or mucked;
+    * ``invalid_awarded``: ``awarded`` naming a seat twice or one not dealt in;
+    * ``dead_above_put_in`` (HS2): a seat's ``dead`` and ``straddle`` adding up to
+      more than its ``put_in``;
+    * ``mucked_and_folded`` (HS3): a seat both folded and mucked;
+    * ``invalid_boards`` (HS10): ``boards`` in a stud game, a run not dealt to the
+      end, a first run other than ``board``, or a run repeating the first.
     """
     if not isinstance(data, dict | Mapping):
         raise _malformed("A hand record is a JSON object.")
@@ -260,7 +363,19 @@ def parse_hand(data: Any) -> HandRecord:
             allowed={"min": 1, "max": game.streets},
         )
     button = _parse_button(data.get("button"), game)
-    board = _parse_board(data.get("board", ()), game, streets)
+    raw_boards = data.get("boards")
+    raw_board = data.get("board")
+    if raw_board is None:
+        raw_board = raw_boards[0] if type(raw_boards) is list and raw_boards else ()
+    board = _parse_board(raw_board, game, streets)
+    boards = (
+        () if raw_boards is None else _parse_boards(raw_boards, board, game, streets)
+    )
+    bring_in = data.get("bring_in", 0)
+    if bring_in:
+        bring_in = _int(bring_in, "bring_in")
+        if not game.is_stud:
+            raise _malformed(f"{game.code} has no bring-in; only stud games do.")
 
     if type(seats_data) is not list:
         raise _malformed("seats must be a list of seats.")
@@ -282,6 +397,8 @@ def parse_hand(data: Any) -> HandRecord:
     # was, for the message.
     cards_in_play = game.hole_cards or game.seat_cards[streets - 1]
     seen: list[int] = list(board)
+    for run in boards[1:]:
+        seen.extend(run[_common_prefix(run, board) :])
     numbers: set[int] = set()
     seats = []
     anyone_in = False
@@ -294,6 +411,9 @@ def parse_hand(data: Any) -> HandRecord:
             put_in = row["put_in"]
             folded = row["folded"]
             raw = row.get("cards")
+            dead = row.get("dead", 0)
+            straddle = row.get("straddle", 0)
+            mucked = row.get("mucked", False)
         except (KeyError, TypeError, AttributeError):
             raise _seat_error(row, game, streets) from None
         if not (
@@ -306,6 +426,12 @@ def parse_hand(data: Any) -> HandRecord:
             and 0 <= put_in <= stack
             and (present is True or present is False)
             and (folded is True or folded is False)
+            and type(dead) is int
+            and type(straddle) is int
+            and dead >= 0
+            and straddle >= 0
+            and dead + straddle <= put_in
+            and (mucked is False or (mucked is True and folded is False))
         ):
             raise _seat_error(row, game, streets)
         if number in numbers:
@@ -319,9 +445,22 @@ def parse_hand(data: Any) -> HandRecord:
             if len(cards) != cards_in_play:
                 _check_seat_cards(number, cards, folded, game, streets)
             seen.extend(cards)
-        if not folded:
+        if not folded and not mucked:
             anyone_in = True
-        seats.append(Seat(number, player, stack, present, put_in, folded, cards))
+        seats.append(
+            Seat(
+                number,
+                player,
+                stack,
+                present,
+                put_in,
+                folded,
+                cards,
+                dead,
+                straddle,
+                mucked,
+            )
+        )
     if len(set(seen)) != len(seen):
         twice = sorted({card_name(c) for c in seen if seen.count(c) > 1})
         raise HandError(
@@ -333,7 +472,7 @@ def parse_hand(data: Any) -> HandRecord:
     if not anyone_in:
         raise HandError(
             "no_contender",
-            "Every seat folded; a hand ends with at least one player in it.",
+            "Every seat folded or mucked; a hand ends with at least one player in it.",
             rule="HS3",
         )
     awarded = _parse_awarded(data.get("awarded"), numbers)
@@ -353,7 +492,62 @@ def parse_hand(data: Any) -> HandRecord:
         awarded,
         started_at,
         ended_at,
+        boards,
+        bring_in,
     )
+
+
+def _common_prefix(run: tuple[int, ...], first: tuple[int, ...]) -> int:
+    """Return how many cards a run shares with the first run's board, from the start."""
+    n = 0
+    for a, b in zip(run, first, strict=False):
+        if a != b:
+            break
+        n += 1
+    return n
+
+
+def _parse_boards(
+    raw: Any, board: tuple[int, ...], game: Game, streets: int
+) -> tuple[tuple[int, ...], ...]:
+    """Return each run's board (HS10), checked against the first run's ``board``.
+
+    Every run is a whole board of the last street; it shares the cards dealt before
+    the players agreed to run it more than once and then deals its own, which
+    :func:`parse_hand` checks against every other card for duplicates.
+    """
+    if not isinstance(raw, list) or not raw:
+        raise _malformed("boards must be a list of boards, one per run.")
+    if game.is_stud:
+        raise HandError(
+            "invalid_boards",
+            f"{game.code} deals no board; only board games run a pot more than once.",
+            rule="HS10",
+        )
+    if len(raw) > 1 and streets != game.streets:
+        raise HandError(
+            "invalid_boards",
+            "A pot run more than once is dealt to the end: each run's board holds "
+            f"{game.board_cards[-1]} cards.",
+            rule="HS10",
+            allowed={"board": game.board_cards[-1]},
+        )
+    runs = [_parse_board(run, game, streets) for run in raw]
+    if runs[0] != board:
+        raise HandError(
+            "invalid_boards",
+            "boards[0] is the first run and must be the same as board.",
+            rule="HS10",
+        )
+    for index, run in enumerate(runs[1:], start=2):
+        if run == board:
+            raise HandError(
+                "invalid_boards",
+                f"Run {index} has the same board as the first run; each run deals "
+                "its own cards.",
+                rule="HS10",
+            )
+    return tuple(runs) if len(runs) > 1 else ()
 
 
 def _parse_button(button: Any, game: Game) -> int | None:
@@ -421,6 +615,30 @@ def _seat_error(data: Any, game: Game, streets: int) -> HandError:
     for field in ("present", "folded"):
         if data[field] is not True and data[field] is not False:
             return _malformed(f"Seat {number}: {field} must be true or false.")
+    for field in ("dead", "straddle"):
+        try:
+            _int(data.get(field, 0), f"Seat {number}: {field}")
+        except HandError as error:
+            return error
+    dead, straddle = data.get("dead", 0), data.get("straddle", 0)
+    if dead + straddle > put_in:
+        return HandError(
+            "dead_above_put_in",
+            f"Seat {number}: dead money {dead} and straddle {straddle} are parts of "
+            f"put_in {put_in} and can't add up to more.",
+            rule="HS2",
+            allowed={"max": put_in},
+        )
+    mucked = data.get("mucked", False)
+    if mucked is not True and mucked is not False:
+        return _malformed(f"Seat {number}: mucked must be true or false.")
+    if mucked and data["folded"]:
+        return HandError(
+            "mucked_and_folded",
+            f"Seat {number} is marked folded and mucked; a seat that mucks at the "
+            "showdown did not fold.",
+            rule="HS3",
+        )
     return _malformed(f"Seat {number} is not a valid seat.")  # pragma: no cover
 
 

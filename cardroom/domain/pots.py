@@ -1,4 +1,4 @@
-"""Uncalled bets and pots (RULES.md RK5, HS2)."""
+"""Uncalled bets and pots (RULES.md RK5, HS2): live bets by levels, dead money."""
 
 from __future__ import annotations
 
@@ -19,10 +19,11 @@ class Pot(NamedTuple):
 def uncalled_bet(put_ins: Sequence[tuple[int, int]]) -> tuple[int, int] | None:
     """Return ``(seat, amount)`` of the bet nobody called, or None (RK5).
 
-    ``put_ins`` are ``(seat, put_in)``. The part of the biggest ``put_in`` above the
-    second biggest was matched by nobody and goes back to its bettor before any pot
-    is formed, so it is never raked. Two seats sharing the biggest amount were
-    matched in full.
+    ``put_ins`` are ``(seat, live)``: what each seat put in less its dead money
+    (HS2), which matches no bet and so is never returned. The part of the biggest
+    live amount above the second biggest was matched by nobody and goes back to its
+    bettor before any pot is formed, so it is never raked. Two seats sharing the
+    biggest amount were matched in full.
     """
     if len(put_ins) < 2:
         return None
@@ -71,3 +72,60 @@ def build_pots(contributions: Sequence[tuple[int, int, bool]]) -> list[Pot]:
         pots.append(Pot(amount, tuple(sorted(eligible))))
         below = level
     return pots
+
+
+def add_dead_money(
+    pots: list[Pot],
+    dead: Sequence[tuple[int, int, bool]],
+    live: Sequence[tuple[int, int, bool]],
+    bettor: int | None = None,
+) -> list[Pot]:
+    """Return the pots with every seat's dead money in them (HS2).
+
+    ``dead`` are ``(seat, dead, out)`` and ``live`` the ``(seat, amount, out)`` that
+    :func:`build_pots` formed ``pots`` from. Antes, a big-blind ante, dead blinds and
+    posts are dead money: they go into the main pot, which every seat still in with
+    a live bet contests. A seat still in whose only money is dead (all in on the
+    ante) contests the dead money up to its own amount from each seat: those pots
+    come first, by levels of such amounts, and the dead money above them joins the
+    main pot (the pots "their amount reaches"). ``bettor`` is the seat whose bet
+    came back uncalled: still in, it contests the dead money even with no live
+    chips left in a pot (everyone folded to his raise). Pots with the same eligible
+    seats merge into one.
+    """
+    if not any(d for _, d, _ in dead):
+        return pots
+    with_live = {seat for seat, a, out in live if a and not out}
+    if bettor is not None and not any(s == bettor and out for s, _, out in live):
+        with_live.add(bettor)
+    dead_only = {seat for seat, d, out in dead if d and not out} - with_live
+    levels = sorted({d for seat, d, _ in dead if seat in dead_only})
+    front: list[Pot] = []
+    below = 0
+    for level in levels:
+        amount = sum(min(d, level) - min(d, below) for _, d, _ in dead)
+        eligible = with_live | {s for s, d, _ in dead if s in dead_only and d >= level}
+        front.append(Pot(amount, tuple(sorted(eligible))))
+        below = level
+    rest = sum(d - min(d, below) for _, d, _ in dead)
+    if pots:
+        main = pots[0]
+        pots = [Pot(main.amount + rest, main.eligible), *pots[1:]]
+    elif with_live:
+        # Everyone folded to the bettor: the dead money is his pot.
+        rest += sum(a for _, a, _ in live)
+        if rest:
+            front.append(Pot(rest, tuple(sorted(with_live))))
+    elif front:
+        # No seat still in has a live bet: folded seats' live money (they folded
+        # to an all-in on the ante) is dead money too, in the last pot.
+        rest += sum(a for _, a, _ in live)
+        last = front.pop()
+        front.append(Pot(last.amount + rest, last.eligible))
+    merged: list[Pot] = []
+    for pot in front + pots:
+        if merged and merged[-1].eligible == pot.eligible:
+            merged[-1] = Pot(merged[-1].amount + pot.amount, pot.eligible)
+        else:
+            merged.append(pot)
+    return merged

@@ -8,25 +8,32 @@ from accounting.domain.money import rate_of
 from cardroom.domain.hand_record import RakePolicy
 
 
-def rake_units(total: int, rake: RakePolicy, smallest_chip: int) -> int:
+def rake_units(
+    total: int, rake: RakePolicy, smallest_chip: int, dealt_in: int = 0
+) -> int:
     """Return how many rake units a hand with ``total`` in its pots pays (RK1, RK7).
 
     ``pot_order``: one unit per full step, at most ``cap // unit``. ``percent``: the
     percentage of the total rounded down to the smallest chip, in chips, at most the
-    cap rounded down to the chip. ``time`` and ``none``: no pot rake (RK6).
+    cap rounded down to the chip. ``time`` and ``none``: no pot rake (RK6). The cap
+    is the one for ``dealt_in`` seats when the policy caps by number of players,
+    and pots below the policy's ``min_pot`` pay nothing (RK7).
     """
-    if not rake.takes_pot_rake:
+    if not rake.takes_pot_rake or total < rake.min_pot:
         return 0
     if rake.percent is not None:
         units = rate_of(total, rake.percent, smallest_chip) // smallest_chip
     else:
         units = int(total // rake.step)
-    if rake.cap is not None:
-        units = min(units, rake.cap // rake.unit)
+    cap = rake.cap_for(dealt_in) if rake.caps_by_players else rake.cap
+    if cap is not None:
+        units = min(units, cap // rake.unit)
     return units
 
 
-def rake_by_pot(pots: Sequence[int], rake: RakePolicy, smallest_chip: int) -> list[int]:
+def rake_by_pot(
+    pots: Sequence[int], rake: RakePolicy, smallest_chip: int, dealt_in: int = 0
+) -> list[int]:
     """Return the rake each pot pays, pots in formation order (RK1-RK3).
 
     The pots lie end to end, main pot first; rake unit ``k`` is taken from the pot
@@ -37,9 +44,10 @@ def rake_by_pot(pots: Sequence[int], rake: RakePolicy, smallest_chip: int) -> li
     always cover the units; were they ever to run dry, the house would take less,
     never from a pot that formed earlier.
 
-    The caller applies RK4 (no flop, no drop) by not calling this.
+    ``dealt_in`` is the number of seats dealt in, for RK7's caps by players. The
+    caller applies RK4 (no flop, no drop) by not calling this.
     """
-    units = rake_units(sum(pots), rake, smallest_chip)
+    units = rake_units(sum(pots), rake, smallest_chip, dealt_in)
     if not units:
         return [0] * len(pots)
     step, unit = rake.step, rake.unit

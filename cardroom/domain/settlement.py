@@ -17,9 +17,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from accounting.domain.money import ratio_split
+from cardroom.domain.cards import card_name
 from cardroom.domain.drop import jackpot_drop, participants
 from cardroom.domain.errors import HandError
-from cardroom.domain.games import Game
+from cardroom.domain.games import Game, OddChip
 from cardroom.domain.hand_record import (
     MAX_SEATS,
     HandRecord,
@@ -28,7 +29,7 @@ from cardroom.domain.hand_record import (
     parse_hand,
     parse_policy,
 )
-from cardroom.domain.pots import build_pots, uncalled_bet
+from cardroom.domain.pots import add_dead_money, build_pots, uncalled_bet
 from cardroom.domain.rake import rake_by_pot
 
 
@@ -88,19 +89,38 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
     game = hand.game
     chip = policy.smallest_chip
     seats = sorted(hand.seats)  # named tuples: by seat number, which is unique
+    any_dead = False
+    for s in seats:
+        if s.dead or s.mucked:
+            any_dead = True
+            break
 
-    back = uncalled_bet([(s.seat, s.put_in) for s in seats])
+    if any_dead:
+        back = uncalled_bet([(s.seat, s.put_in - s.dead) for s in seats])
+        lives = [(s.seat, s.put_in - s.dead, s.folded or s.mucked) for s in seats]
+    else:
+        back = uncalled_bet([(s.seat, s.put_in) for s in seats])
+        lives = [(s.seat, s.put_in, s.folded) for s in seats]
     if back is None:
         returned = {}
-        contributions = [(s.seat, s.put_in, s.folded) for s in seats]
+        contributions = lives
     else:
         returned = {back[0]: back[1]}
         contributions = [
-            (s.seat, s.put_in - back[1] if s.seat == back[0] else s.put_in, s.folded)
-            for s in seats
+            (seat, amount - back[1] if seat == back[0] else amount, out)
+            for seat, amount, out in lives
         ]
     pots = build_pots(contributions)
-    if not pots and any(amount for _, amount, _ in contributions):
+    if any_dead:
+        pots = add_dead_money(
+            pots,
+            [(s.seat, s.dead, s.folded or s.mucked) for s in seats],
+            contributions,
+            back[0] if back is not None else None,
+        )
+    if not pots and (
+        any(amount for _, amount, _ in contributions) or any(s.dead for s in seats)
+    ):
         raise HandError(
             "no_contender",
             "Chips were put in but no seat still in the hand put in any; nobody can "
@@ -108,28 +128,36 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
             rule="HS3",
         )
 
-    high: dict[int, int] = {}
-    low: dict[int, int] = {}
+    runs = hand.runs
+    highs: list[dict[int, int]] = []
+    lows: list[dict[int, int]] = []
     final = hand.streets == game.streets
     if final:
-        board = hand.board
         best_high = game.high.best
         best_low = game.low.best if game.low is not None else None
-        for s in seats:
-            if s.cards is not None and not s.folded:
-                key = best_high(s.cards, board)
-                if key is not None:
-                    high[s.seat] = key
-                if best_low is not None:
-                    low_key = best_low(s.cards, board)
-                    if low_key is not None:
-                        low[s.seat] = low_key
+        for board in runs:
+            high: dict[int, int] = {}
+            low: dict[int, int] = {}
+            for s in seats:
+                if s.cards is not None and not s.folded and not s.mucked:
+                    key = best_high(s.cards, board)
+                    if key is not None:
+                        high[s.seat] = key
+                    if best_low is not None:
+                        low_key = best_low(s.cards, board)
+                        if low_key is not None:
+                            low[s.seat] = low_key
+            highs.append(high)
+            lows.append(low)
+    else:
+        highs.append({})
+        lows.append({})
     # Each pot's eligible seats are among the previous pot's, so the main pot's
     # are everyone who contests any pot; each of them needs a ranked hand.
     if pots and len(pots[0].eligible) > 1:
         contenders = pots[0].eligible
         for seat in contenders:
-            if seat not in high:
+            if seat not in highs[0]:
                 _refuse_showdown(hand, contenders, final)
 
     past_deal = game.past_initial_deal(hand.streets)
@@ -137,33 +165,50 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
     rakes = [0] * len(pots)
     drop = 0
     if pots and past_deal:
-        rakes = rake_by_pot([pot.amount for pot in pots], policy.rake, chip)
+        amounts = [pot.amount for pot in pots]
+        rakes = rake_by_pot(amounts, policy.rake, chip, len(seats))
         left = pots[0].amount - rakes[0]
-        drop = jackpot_drop(policy.jackpot_drop, participant_count, past_deal, left)
+        drop = jackpot_drop(
+            policy.jackpot_drop, participant_count, past_deal, left, sum(amounts)
+        )
 
     won: dict[int, int] = {}
     pots_out = []
+    several = len(runs) > 1
     for i, pot in enumerate(pots):
         pot_drop = drop if i == 0 else 0
         net = pot.amount - rakes[i] - pot_drop
         eligible = pot.eligible
-        low_shares: list[tuple[int, int]] = []
-        if len(eligible) == 1:
-            high_shares = [(eligible[0], net)]
-        else:
-            high_winners = _best(eligible, high)
-            low_winners = _best(eligible, low) if low else []
-            if low_winners:
-                # HS4: halve the pot to the chip; the odd chip goes to the high half.
-                high_half, low_half = ratio_split(net, [1, 1], chip)
-                high_shares = _split(high_half, high_winners, hand, chip)
-                low_shares = _split(low_half, low_winners, hand, chip)
-            else:
-                high_shares = _split(net, high_winners, hand, chip)
+        # HS10: equal parts, one per run, odd chips to the first runs.
+        parts = ratio_split(net, [1] * len(runs), chip) if several else [net]
         pot_won: dict[int, int] = {}
-        for seat, amount in high_shares + low_shares:
-            pot_won[seat] = pot_won.get(seat, 0) + amount
-            won[seat] = won.get(seat, 0) + amount
+        high_all: dict[int, int] = {}
+        low_all: dict[int, int] = {}
+        runs_out = []
+        for r, part in enumerate(parts):
+            high_shares, low_shares = _share(
+                part, eligible, highs[r], lows[r], hand, chip
+            )
+            run_won: dict[int, int] = {}
+            for seat, amount in high_shares:
+                high_all[seat] = high_all.get(seat, 0) + amount
+                run_won[seat] = run_won.get(seat, 0) + amount
+            for seat, amount in low_shares:
+                low_all[seat] = low_all.get(seat, 0) + amount
+                run_won[seat] = run_won.get(seat, 0) + amount
+            for seat, amount in run_won.items():
+                pot_won[seat] = pot_won.get(seat, 0) + amount
+                won[seat] = won.get(seat, 0) + amount
+            if several:
+                runs_out.append(
+                    {
+                        "run": r + 1,
+                        "amount": part,
+                        "winners": [
+                            {"seat": s, "amount": a} for s, a in sorted(run_won.items())
+                        ],
+                    }
+                )
         out: dict[str, Any] = {
             "amount": pot.amount,
             "eligible": list(eligible),
@@ -172,13 +217,18 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
             "winners": [{"seat": s, "amount": a} for s, a in sorted(pot_won.items())],
         }
         if game.low is not None:
-            out["high"] = [{"seat": s, "amount": a} for s, a in sorted(high_shares)]
-            out["low"] = [{"seat": s, "amount": a} for s, a in sorted(low_shares)]
+            out["high"] = [
+                {"seat": s, "amount": a} for s, a in sorted(high_all.items())
+            ]
+            out["low"] = [{"seat": s, "amount": a} for s, a in sorted(low_all.items())]
+        if several:
+            out["runs"] = runs_out
         pots_out.append(out)
 
     seats_out = []
+    high, low = highs[0], lows[0]
     # Unpacking the named tuples is cheaper than reading their fields by name.
-    for number, player, stack, _, put_in, _, _ in seats:
+    for number, player, stack, _, put_in, _, _, dead, _, mucked in seats:
         back_amount = returned.get(number, 0)
         seat_won = won.get(number, 0)
         row: dict[str, Any] = {
@@ -192,9 +242,13 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
         }
         if number in high:
             row["hand"] = _describe(game, high[number], low.get(number))
+        if dead:
+            row["dead"] = dead
+        if mucked:
+            row["mucked"] = True
         seats_out.append(row)
 
-    return {
+    settlement: dict[str, Any] = {
         "table": hand.table,
         "hand_no": hand.hand_no,
         "participants": participant_count,
@@ -205,6 +259,47 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
         "seats": seats_out,
         "exceptions": _mispaid(hand, won) if hand.awarded is not None else [],
     }
+    if several:
+        settlement["runs"] = [
+            {
+                "run": r + 1,
+                "board": [card_name(c) for c in board],
+                "hands": {
+                    str(seat): _describe(game, key, lows[r].get(seat))
+                    for seat, key in sorted(highs[r].items())
+                },
+            }
+            for r, board in enumerate(runs)
+        ]
+    return settlement
+
+
+def _share(
+    amount: int,
+    eligible: tuple[int, ...],
+    high: Mapping[int, int],
+    low: Mapping[int, int],
+    hand: HandRecord,
+    chip: int,
+) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Return the high and low shares of ``amount`` among ``eligible`` (HS3-HS5).
+
+    One eligible seat takes it all without a showdown. Otherwise the best hands
+    split it; in hi-lo the amount is halved to the chip, the odd chip to the high
+    half, and scooped by the high hand when no low qualifies (HS4).
+    """
+    if len(eligible) == 1:
+        return [(eligible[0], amount)], []
+    high_winners = _best(eligible, high)
+    low_winners = _best(eligible, low) if low else []
+    if not low_winners:
+        return _split(amount, high_winners, hand, chip, hand.game.odd_chip), []
+    high_half, low_half = ratio_split(amount, [1, 1], chip)
+    return (
+        _split(high_half, high_winners, hand, chip, hand.game.odd_chip),
+        # HS5: in stud hi-lo the low half's odd chip goes by the lowest card.
+        _split(low_half, low_winners, hand, chip, hand.game.low_odd_chip),
+    )
 
 
 def _refuse_showdown(
@@ -252,16 +347,16 @@ def _best(eligible: Sequence[int], keys: Mapping[int, int]) -> list[int]:
     return best
 
 
-def _odd_chip_place(hand: HandRecord, seat: Seat) -> int:
+def _odd_chip_place(hand: HandRecord, seat: Seat, rule: OddChip) -> int:
     """Return a seat's place in line for odd chips, first place 0 (HS5).
 
     Button games: clockwise from the button, the seat left of it first and the
     button last (a dead button, not dealt in, works the same). Stud games: by the
     seat's highest card, rank then suit ♠ ♥ ♦ ♣, among the cards it tabled; razz
     (a low game) by its lowest card, the ace lowest, and ♣ before ♦ ♥ ♠ on equal
-    ranks. Only seats that tabled cards ever split a pot.
+    ranks; so does the low half of stud hi-lo. Only seats that tabled cards ever
+    split a pot.
     """
-    rule = hand.game.odd_chip
     if rule == "button":
         return (seat.seat - (hand.button or 0) - 1) % MAX_SEATS
     cards = seat.cards or ()
@@ -271,7 +366,7 @@ def _odd_chip_place(hand: HandRecord, seat: Seat) -> int:
 
 
 def _split(
-    amount: int, winners: list[int], hand: HandRecord, chip: int
+    amount: int, winners: list[int], hand: HandRecord, chip: int, rule: OddChip
 ) -> list[tuple[int, int]]:
     """Split ``amount`` among tied ``winners`` to the chip, odd chips in order (HS5).
 
@@ -283,7 +378,7 @@ def _split(
     if len(winners) == 1:
         return [(winners[0], amount)]
     seats = {s.seat: s for s in hand.seats}
-    ranked = sorted(winners, key=lambda w: _odd_chip_place(hand, seats[w]))
+    ranked = sorted(winners, key=lambda w: _odd_chip_place(hand, seats[w], rule))
     return list(zip(ranked, ratio_split(amount, [1] * len(ranked), chip), strict=True))
 
 

@@ -31,7 +31,7 @@ def test_the_error_has_api_md_shape() -> None:
             "allowed": {
                 "games": [
                     "NLHE", "PLHE", "LHE", "PLO", "PLO5", "COURCHEVEL", "PLO8",
-                    "STUD", "STUD8", "RAZZ", "SOKO",
+                    "STUD", "PLSTUD", "STUD8", "RAZZ", "SOKO",
                 ]
             },
         }
