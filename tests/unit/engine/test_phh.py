@@ -121,6 +121,8 @@ def test_a_showdown_muck_is_mucked_and_a_silent_seat_folded() -> None:
     assert p2["folded"] is True and "cards" not in p2 and "mucked" not in p2
     assert p3["cards"] == ["7c", "2d"] and not p3["folded"]
     assert [s["put_in"] for s in record["seats"]] == [100, 100, 100]
+    winners = settle(record, NO_RAKE)["pots"][0]["winners"]
+    assert winners == [{"seat": 3, "amount": 300}]
 
 
 def test_antes_are_dead_and_straddles_live() -> None:
@@ -247,7 +249,9 @@ def _pokerkit_stacks(text: str) -> list[int]:
 
 
 @pytest.mark.parametrize("policy", [NO_RAKE, RAKE], ids=["no rake", "rake and drop"])
-@pytest.mark.parametrize("text", [DOLLARS, BOTH_SHOW], ids=["all in", "showdown"])
+@pytest.mark.parametrize(
+    "text", [DOLLARS, BOTH_SHOW, SHOWDOWN], ids=["all in", "showdown", "muck"]
+)
 def test_export_then_import_gives_the_same_settlement(text: str, policy: Any) -> None:
     """A booked hand exported as PHH and imported again settles the same, and
     pokerkit replays the export to the same final stacks (before rake)."""
