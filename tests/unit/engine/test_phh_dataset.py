@@ -10,7 +10,6 @@ gives one seat the floor and the other the ceiling (HS5), and the two add up.
 
 from __future__ import annotations
 
-import filecmp
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -35,18 +34,15 @@ def _files(root: Path) -> list[Path]:
 
 
 def _roots() -> list[Path]:
+    """The vendored hands, and ../shared/phh's too when they differ."""
     roots = [VENDORED]
-    if SHARED.is_dir():
-        same = filecmp.dircmp(VENDORED, SHARED)
-        if _differs(same):
-            roots.append(SHARED)
+    if SHARED.is_dir() and _contents(SHARED) != _contents(VENDORED):
+        roots.append(SHARED)
     return roots
 
 
-def _differs(cmp: filecmp.dircmp[str]) -> bool:
-    if cmp.left_only or cmp.right_only or cmp.diff_files or cmp.funny_files:
-        return True
-    return any(_differs(sub) for sub in cmp.subdirs.values())
+def _contents(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in _files(root)}
 
 
 def _hands(root: Path) -> list[tuple[str, int, dict[str, Any], Seating]]:
