@@ -344,6 +344,7 @@ class HandPhhApi(APIView):
     permission_classes = [terminal_or_role(Role.FLOOR, Role.MANAGER, Role.AUDITOR)]
 
     @extend_schema(
+        operation_id="api_v1_tables_hands_phh_retrieve",
         summary="A booked hand as PHH",
         description=(
             "The hand as booked, in the PHH format (a TOML text, "
@@ -352,7 +353,8 @@ class HandPhhApi(APIView):
             "so a PHH tool such as pokerkit replays it to the settlement's final "
             "stacks (before rake and drop; `finishing_stacks` are after them). "
             "`_cardroom` keeps the button, put_in, dead, straddle and the boards "
-            "of a hand run more than once. Amounts are in PHH chips of `unit` "
+            "of a hand run more than once (a PHH tool deals the first run only). "
+            "Amounts are in PHH chips of `unit` "
             "cents (default 1: amounts in cents). Games PHH has no variant for "
             "(PLHE, PLO5, COURCHEVEL, SOKO) answer 400 `unknown_game`."
         ),

@@ -466,7 +466,8 @@ def to_phh(
     on so that the pots form by those amounts as HS2's do, and no blinds. The seats
     that folded fold on the first street, the others check to the showdown, where
     each shows the cards it tabled, or mucks. Any PHH tool (pokerkit) replays it to
-    the settlement's final stacks when the hand paid no rake or drop;
+    the settlement's final stacks when the hand paid no rake or drop and was run
+    once (PHH has no runs: the board dealt is the first run's);
     ``finishing_stacks`` are the final stacks after them. ``_cardroom`` keeps what
     standard PHH can't say, for :func:`to_record`: the button, each seat's
     ``put_in``, ``dead`` and ``straddle``, and the boards of a hand run more than
