@@ -349,7 +349,9 @@ class HandPhhApi(APIView):
         description=(
             "The hand as booked, in the PHH format (a TOML text, "
             "https://github.com/uoftcprg/phh-std): its cards, who folded, showed or "
-            "mucked, and each seat's chips that stayed in the pots as its ante, "
+            "mucked, and each seat's chips that stayed in the pots posted before "
+            "the cards (dead money as antes, the rest as blinds; in stud all as "
+            "antes), "
             "so a PHH tool such as pokerkit replays it to the settlement's final "
             "stacks (before rake and drop; `finishing_stacks` are after them). "
             "`_cardroom` keeps the button, put_in, dead, straddle and the boards "

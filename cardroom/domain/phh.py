@@ -462,16 +462,20 @@ def to_phh(
 
     A hand record says what each seat put in, not the order of its bets, so the
     history posts each seat's chips that stayed in the pots (``put_in`` less what
-    came back as the uncalled bet, RK5) as its ante, with ``ante_trimming_status``
-    on so that the pots form by those amounts as HS2's do, and no blinds. The seats
-    that folded fold on the first street, the others check to the showdown, where
-    each shows the cards it tabled, or mucks. Any PHH tool (pokerkit) replays it to
-    the settlement's final stacks when the hand paid no rake or drop and was run
-    once (PHH has no runs: the board dealt is the first run's);
-    ``finishing_stacks`` are the final stacks after them. ``_cardroom`` keeps what
-    standard PHH can't say, for :func:`to_record`: the button, each seat's
-    ``put_in``, ``dead`` and ``straddle``, and the boards of a hand run more than
-    once. Amounts are PHH chips of ``unit`` cents.
+    came back as the uncalled bet, RK5) before any card: in a board game its dead
+    money as its ante (``ante_trimming_status`` off: antes go to the main pot, as
+    HS2's dead money does) and the rest as its blind; in stud, where PHH has no
+    blinds, all of it as its ante (trimmed, so the pots form by those amounts). The
+    seats that folded fold on the first street, the others check to the showdown,
+    where each shows the cards it tabled, or mucks. Any PHH tool (pokerkit) replays
+    it to the settlement's final stacks when the hand paid no rake or drop and was
+    run once (PHH has no runs: the board dealt is the first run's), except a stud
+    hand whose folded or mucked seats' up cards weren't recorded, which pokerkit
+    needs to know who acts first; ``finishing_stacks`` are the final stacks after
+    rake and drop. ``_cardroom`` keeps what standard PHH can't say, for
+    :func:`to_record`: the button, each seat's ``put_in``, ``dead`` and
+    ``straddle``, and the boards of a hand run more than once. Amounts are PHH
+    chips of ``unit`` cents.
 
     Raises :class:`HandError` ``unknown_game`` for a game PHH has no variant for.
     """
@@ -501,20 +505,43 @@ def to_phh(
         kept["button"] = record["button"]
     if record.get("boards"):
         kept["boards"] = record["boards"]
-    antes = [chips(r["put_in"] - back.get(r["seat"], 0)) for r in rows]
+    stays = [r["put_in"] - back.get(r["seat"], 0) for r in rows]
     stacks = [chips(r["stack"]) for r in rows]
-    if not any(antes):
+    if not any(stays):
         raise HandError(
             "malformed_hand",
             "No chips stayed in the pots; PHH has no hand without any.",
         )
+    posts: dict[str, Any]
+    if variant in _STUD_VARIANTS:
+        posts = {
+            "ante_trimming_status": True,
+            "antes": [chips(a) for a in stays],
+            "bring_in": 0,
+            "small_bet": 2,
+            "big_bet": 4,
+        }
+    else:
+        dead = [min(r.get("dead", 0), a) for r, a in zip(rows, stays, strict=True)]
+        antes = [chips(d) for d in dead]
+        blinds = [chips(a - d) for a, d in zip(stays, dead, strict=True)]
+        if len(rows) == 2:  # heads-up, PHH lists the big blind's first
+            antes.reverse()
+            blinds.reverse()
+        posts = {
+            "ante_trimming_status": False,
+            "antes": antes,
+            "blinds_or_straddles": blinds,
+        }
+        if variant in {"FT", "FO/8"}:
+            posts |= {"small_bet": 2, "big_bet": 4}
+        else:
+            posts |= {"min_bet": 1}
     fields: dict[str, Any] = {
         "variant": variant,
-        "ante_trimming_status": True,
-        "antes": antes,
-        **_limits(variant, len(rows)),
+        **posts,
         "starting_stacks": stacks,
-        "actions": _export_actions(record, rows, variant, antes, stacks),
+        "actions": _export_actions(record, rows, variant, posts, stacks),
         "hand": record["hand_no"],
         "table": record["table"],
         "seats": [r["seat"] for r in rows],
@@ -524,15 +551,6 @@ def to_phh(
         "_cardroom": kept,
     }
     return "\n".join(f"{key} = {_toml(value)}" for key, value in fields.items()) + "\n"
-
-
-def _limits(variant: str, count: int) -> dict[str, Any]:
-    """Return the betting fields a variant needs; nobody bets in an export."""
-    if variant in _STUD_VARIANTS:
-        return {"bring_in": 0, "small_bet": 2, "big_bet": 4}
-    if variant in {"FT", "FO/8"}:
-        return {"blinds_or_straddles": [0] * count, "small_bet": 2, "big_bet": 4}
-    return {"blinds_or_straddles": [0] * count, "min_bet": 1}
 
 
 def _phh_order(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
@@ -551,7 +569,7 @@ def _export_actions(
     record: Mapping[str, Any],
     rows: Sequence[Mapping[str, Any]],
     variant: str,
-    antes: list[Amount],
+    posts: Mapping[str, Any],
     stacks: list[Amount],
 ) -> list[str]:
     """Return PHH actions that deal the hand's cards, fold, check and show down.
@@ -562,19 +580,16 @@ def _export_actions(
     """
     from pokerkit import HandHistory
 
-    n = len(rows)
-    spec = {
-        "variant": variant,
-        "ante_trimming_status": True,
-        "antes": antes,
-        "starting_stacks": stacks,
-        "actions": [],
-        **_limits(variant, n),
-    }
+    spec = {"variant": variant, **posts, "starting_stacks": stacks, "actions": []}
     with warnings.catch_warnings():
         # pokerkit warns of a fold where a check was free; the record says fold.
         warnings.simplefilter("ignore")
-        return _play(HandHistory(**spec).create_state(), record, rows)
+        try:
+            return _play(HandHistory(**spec).create_state(), record, rows)
+        except (ValueError, KeyError) as error:
+            raise HandError(
+                "malformed_hand", f"PHH can't replay this hand: {error}"
+            ) from None
 
 
 def _play(

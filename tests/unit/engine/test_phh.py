@@ -6,6 +6,7 @@ import io
 import json
 import warnings
 from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -292,3 +293,24 @@ def test_a_game_phh_cant_say_is_not_exported() -> None:
         to_phh({**record, "game": "PLHE"}, settlement)
     assert refused.value.code == "unknown_game"
     assert "NLHE" in refused.value.allowed["games"]
+
+
+WSOP = Path(__file__).resolve().parents[2] / "data" / "phh" / "wsop-2023-43-5"
+
+
+@pytest.mark.parametrize("name", ["3", "27", "31", "63", "85", "49", "35", "13"])
+def test_real_hands_with_dead_money_replay_from_their_export(name: str) -> None:
+    """Big-blind antes with all-ins (NLHE, PLO), razz all in from the antes, stud
+    hi-lo, and mucks in limit Hold'em and Omaha hi-lo: pokerkit replays the export
+    to the engine's final stacks, which are the hand's recorded ones."""
+    hh = load_histories((WSOP / f"{name}.phh").open("rb"))[0]
+    record = to_record(hh, table="T01", hand_no=1)
+    settlement = settle(record, NO_RAKE)
+    exported = to_phh(record, settlement)
+    seats = _load(exported)[0]["seats"]
+    finals = {s["seat"]: s["final_stack"] for s in settlement["seats"]}
+    assert _pokerkit_stacks(exported) == [finals[s] for s in seats]
+    assert sorted(finals.values()) == sorted(hh["finishing_stacks"])
+    assert settle(to_record(_load(exported)[0], table="T01", hand_no=1), NO_RAKE) == (
+        settlement
+    )
