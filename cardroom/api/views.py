@@ -11,13 +11,23 @@ from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom import services
+from cardroom.api.contract import (
+    HandRecordSerializer,
+    PolicySerializer,
+    SettlementSerializer,
+)
 from cardroom.auth import Terminal, terminal_or_role
 from cardroom.models import GAME_CODES, Correction, Hand, StackMovement, Table
 from core.api.permissions import IsFloor, IsManager, staff
@@ -26,6 +36,12 @@ from core.idempotency import idempotent
 from core.roles import Role
 
 TerminalOrFloor = terminal_or_role(Role.FLOOR, Role.MANAGER)
+
+
+@extend_schema_field(PolicySerializer)
+class PolicyField(serializers.DictField):
+    """A policy document; :func:`~cardroom.domain.hand_record.parse_policy` checks
+    it, the schema shows it field by field."""
 
 
 def _actor(request: Request) -> dict[str, Any]:
@@ -96,7 +112,7 @@ class TableOpenApi(APIView):
             min_value=1, allow_null=True, required=False
         )
         seats = serializers.IntegerField(min_value=2, max_value=12, default=9)
-        policy = serializers.DictField()
+        policy = PolicyField()
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if attrs["big_blind"] < attrs["small_blind"]:
@@ -277,10 +293,11 @@ class LeaveApi(APIView):
 
 
 class HandSerializer(serializers.Serializer):
-    """The hand record of API.md; the engine checks it in full."""
+    """The envelope of a hand record; the engine checks the rest in full, with its
+    rules' errors. The schema documents it as :class:`HandRecordSerializer`."""
 
     class Meta:
-        ref_name = "HandRecord"
+        ref_name = "HandRecordEnvelope"
 
     table = serializers.CharField(required=False)
     hand_no = serializers.IntegerField(min_value=1)
@@ -296,28 +313,13 @@ class HandSerializer(serializers.Serializer):
     )
 
 
-class SettlementSerializer(serializers.Serializer):
-    class Meta:
-        ref_name = "Settlement"
-
-    table = serializers.CharField()
-    hand_no = serializers.IntegerField()
-    participants = serializers.IntegerField()
-    returned = serializers.ListField(child=serializers.DictField())
-    pots = serializers.ListField(child=serializers.DictField())
-    rake = serializers.IntegerField()
-    jackpot_drop = serializers.IntegerField()
-    seats = serializers.ListField(child=serializers.DictField())
-    exceptions = serializers.ListField(child=serializers.DictField())
-
-
 class HandRecordApi(APIView):
     """Record a hand: validate, settle, book (API.md). A repeat answers 200."""
 
     permission_classes = [TerminalOrFloor]
 
     @extend_schema(
-        request=HandSerializer,
+        request=HandRecordSerializer,
         responses={
             201: SettlementSerializer,
             200: OpenApiResponse(SettlementSerializer, "The same hand, again."),
