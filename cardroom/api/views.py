@@ -360,7 +360,7 @@ class HandPhhApi(APIView):
             "of a hand run more than once (a PHH tool deals the first run only). "
             "Amounts are in PHH chips of `unit` "
             "cents (default 1: amounts in cents). Games PHH has no variant for "
-            "(PLHE, PLO5, COURCHEVEL, SOKO) answer 400 `unknown_game`."
+            "(PLO5, COURCHEVEL, SOKO) answer 400 `unknown_game`."
         ),
         parameters=[
             OpenApiParameter(

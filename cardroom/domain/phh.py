@@ -42,8 +42,14 @@ VARIANTS = {
 """PHH variant codes → the room's game codes (API.md). Betting limits don't change a
 settlement, so fixed-limit Omaha hi-lo books as PLO8."""
 
-PHH_VARIANTS = {game: variant for variant, game in VARIANTS.items()}
-"""The room's games that PHH can say, → their PHH variant (export)."""
+PHH_VARIANTS = {
+    **{game: variant for variant, game in VARIANTS.items()},
+    "PLHE": "NT",
+    "PLSTUD": "F7S",
+}
+"""The room's games that PHH can say, → their PHH variant (export). An export deals
+and shows but bets nothing, so pot-limit Hold'em and pot-limit stud replay as the
+Hold'em and stud PHH has; ``_cardroom.game`` keeps the game for the import."""
 
 STUD = {"STUD", "STUD8", "RAZZ"}
 
@@ -417,6 +423,9 @@ def _restore(hh: Mapping[str, Any], record: dict[str, Any], unit: int) -> None:
     kept = hh.get("_cardroom")
     if not isinstance(kept, Mapping):
         return
+    game = kept.get("game")
+    if isinstance(game, str) and PHH_VARIANTS.get(game) == hh.get("variant"):
+        record["game"] = game
     if isinstance(kept.get("button"), int):
         record["button"] = kept["button"]
     if isinstance(kept.get("boards"), list):
@@ -497,6 +506,7 @@ def to_phh(
         return int(value) if value == value.to_integral_value() else value
 
     kept: dict[str, Any] = {
+        "game": game,
         "put_in": [chips(r["put_in"]) for r in rows],
         "dead": [chips(r.get("dead", 0)) for r in rows],
         "straddle": [chips(r.get("straddle", 0)) for r in rows],

@@ -290,9 +290,20 @@ def test_a_game_phh_cant_say_is_not_exported() -> None:
     record = to_record(_load(BOTH_SHOW)[0], table="T01", hand_no=7)
     settlement = settle(record, NO_RAKE)
     with pytest.raises(HandError) as refused:
-        to_phh({**record, "game": "PLHE"}, settlement)
+        to_phh({**record, "game": "COURCHEVEL"}, settlement)
     assert refused.value.code == "unknown_game"
     assert "NLHE" in refused.value.allowed["games"]
+
+
+def test_pot_limit_holdem_exports_as_holdem_and_comes_back_as_itself() -> None:
+    record = {**to_record(_load(BOTH_SHOW)[0], table="T01", hand_no=7), "game": "PLHE"}
+    settlement = settle(record, NO_RAKE)
+    exported = to_phh(record, settlement)
+    assert exported.startswith('variant = "NT"')
+    assert to_record(_load(exported)[0], table="T01", hand_no=7) == record
+    plain = _load(exported)[0]
+    plain.pop("_cardroom")
+    assert to_record(plain, table="T01", hand_no=7)["game"] == "NLHE"
 
 
 WSOP = Path(__file__).resolve().parents[2] / "data" / "phh" / "wsop-2023-43-5"
