@@ -43,6 +43,7 @@ from cardroom.domain.buyin import (
 )
 from cardroom.domain.errors import HandError
 from cardroom.domain.hand_record import parse_hand, parse_policy
+from cardroom.domain.phh import to_phh
 from cardroom.domain.settlement import settle_record
 from cardroom.domain.voids import first_round
 from cardroom.models import (
@@ -63,6 +64,7 @@ from cardroom.models import (
 from core import errors
 from core.api.errors import ApiError, Conflict, RuleViolation
 from core.db import rows
+from core.errors import NotFound
 from core.roles import Role, has_role
 
 
@@ -999,6 +1001,32 @@ def _void_book(void: HandVoid, *, table: Table, sessions: list[SeatSession]) -> 
     void.save()
     hand.status = Hand.Status.VOIDED
     hand.save(update_fields=["status"])
+
+
+def hand_phh(*, table_code: str, hand_no: int, unit: int = 1) -> str:
+    """Return a booked hand as a PHH hand history (``GET …/hands/{no}.phh``).
+
+    Open or closed, the table's hand ``hand_no`` as it was booked: its record and
+    settlement, written by :func:`cardroom.domain.phh.to_phh` in PHH chips of
+    ``unit`` cents. Raises :class:`NotFound` for no such table or hand, and the
+    engine's ``unknown_game`` (400) for a game PHH has no variant for.
+    """
+    hand = (
+        Hand.objects.select_related("table")
+        .filter(table__code=table_code, hand_no=hand_no)
+        .first()
+    )
+    if hand is None:
+        raise NotFound(
+            "not_found",
+            _("No hand %(n)s at table %(t)s.") % {"n": hand_no, "t": table_code},
+        )
+    try:
+        return to_phh(
+            hand.record, hand.settlement, unit=unit, seat_count=hand.table.seats
+        )
+    except HandError as error:
+        raise hand_refusal(error) from error
 
 
 @transaction.atomic

@@ -69,6 +69,11 @@ api_v1 = [
         name="correction-reject",
     ),
     path(
+        "tables/<slug:table>/hands/<int:hand_no>.phh",
+        floor_views.HandPhhApi.as_view(),
+        name="hand-phh",
+    ),
+    path(
         "tables/<slug:table>/hands/<int:hand_no>/void",
         floor_views.HandVoidApi.as_view(),
         name="hand-void",

@@ -8,8 +8,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+)
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -386,6 +393,61 @@ class HandRecordApi(APIView):
             hand.settlement,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+class HandPhhApi(APIView):
+    """A booked hand as a PHH hand history, for any PHH tool to replay."""
+
+    permission_classes = [terminal_or_role(Role.FLOOR, Role.MANAGER, Role.AUDITOR)]
+
+    @extend_schema(
+        operation_id="api_v1_tables_hands_phh_retrieve",
+        summary="A booked hand as PHH",
+        description=(
+            "The hand as booked, in the PHH format (a TOML text, "
+            "https://github.com/uoftcprg/phh-std): its cards, who folded, showed or "
+            "mucked, and each seat's chips that stayed in the pots posted before "
+            "the cards (dead money as antes, the rest as blinds; in stud all as "
+            "antes), "
+            "so a PHH tool such as pokerkit replays it to the settlement's final "
+            "stacks (before rake and drop; `finishing_stacks` are after them). "
+            "`_cardroom` keeps the button, put_in, dead, straddle and the boards "
+            "of a hand run more than once (a PHH tool deals the first run only). "
+            "Amounts are in PHH chips of `unit` "
+            "cents (default 1: amounts in cents). Games PHH has no variant for "
+            "(PLO5, COURCHEVEL, SOKO) answer 400 `unknown_game`."
+        ),
+        parameters=[
+            OpenApiParameter(
+                "unit",
+                int,
+                description="Cents per PHH chip (1 or more; 100 for euros).",
+                required=False,
+            )
+        ],
+        responses={
+            (200, "text/plain"): OpenApiResponse(
+                OpenApiTypes.STR, "The hand history, UTF-8 text."
+            ),
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+        },
+    )
+    def get(self, request: Request, table: str, hand_no: int) -> HttpResponse:
+        unit = self.UnitSerializer(data=request.query_params)
+        unit.is_valid(raise_exception=True)
+        text = services.hand_phh(
+            table_code=table, hand_no=hand_no, unit=unit.validated_data["unit"]
+        )
+        answer = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        answer["Content-Disposition"] = f'inline; filename="{table}-{hand_no}.phh"'
+        return answer
+
+    class UnitSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "PhhUnit"
+
+        unit = serializers.IntegerField(min_value=1, max_value=10**6, default=1)
 
 
 class VoidSerializer(serializers.Serializer):

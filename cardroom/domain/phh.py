@@ -1,20 +1,34 @@
-"""Hand histories in the PHH format (the open standard pokerkit reads) → hand records.
+"""Hand histories in the PHH format (the open standard of pokerkit) ↔ hand records.
 
-pokerkit replays each history; from the states we take what every seat put in (its
-starting stack less the lowest stack it reached before any chips came back, so a bet
-nobody called counts, as API.md asks), and from the actions who folded, who showed
-what, and the board. The result is an API.md hand record, booked by the floor through
-the same path as a terminal's.
+Import: :func:`load_histories` reads a ``.phh`` or ``.phhs`` file and
+:func:`to_record` turns one history into an API.md hand record. The history's
+actions are replayed here, chip by chip in exact decimal arithmetic, for what every
+seat put in: antes (dead money, ``dead``), blinds and straddles (``straddle``),
+bring-ins, calls, bets and raises. A bet nobody called stays in ``put_in``: the
+engine returns it (RK5). Amounts are the file's; ``unit`` (cents per PHH chip)
+turns them into integer cents, and an amount that isn't a whole number of cents is
+refused, never rounded. Who folded, who showed what at the showdown, who mucked
+(``pN sm`` without cards), and the board come from the actions too; a seat the
+history leaves without an action at the end while others show down is folded.
+:class:`Seating` keeps each player in one seat across the hands of a file.
+
+Export: :func:`to_phh` writes a booked hand (its record and settlement) as PHH that
+any PHH tool replays to the settlement's final stacks; see its docstring.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import itertools
+import json
+import tomllib
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from typing import Any, BinaryIO
 
-from pokerkit import HandHistory
-
 from cardroom.domain.errors import HandError
+from cardroom.domain.hand_record import MAX_SEATS
 
 VARIANTS = {
     "NT": "NLHE",
@@ -25,108 +39,630 @@ VARIANTS = {
     "F7S/8": "STUD8",
     "FR": "RAZZ",
 }
+"""PHH variant codes → the room's game codes (API.md). Betting limits don't change a
+settlement, so fixed-limit Omaha hi-lo books as PLO8."""
+
+PHH_VARIANTS = {
+    **{game: variant for variant, game in VARIANTS.items()},
+    "PLHE": "NT",
+    "PLSTUD": "F7S",
+}
+"""The room's games that PHH can say, → their PHH variant (export). An export deals
+and shows but bets nothing, so pot-limit Hold'em and pot-limit stud replay as the
+Hold'em and stud PHH has; ``_cardroom.game`` keeps the game for the import."""
+
 STUD = {"STUD", "STUD8", "RAZZ"}
 
+Amount = int | Decimal
 
-def load_histories(fp: BinaryIO) -> Iterator[HandHistory]:
-    """Read every hand of a ``.phh`` or ``.phhs`` file."""
-    data = fp.read()
-    text = data.decode()
-    if "[" in text.split("\n", 1)[0] or text.lstrip().startswith("["):
-        yield from HandHistory.loads_all(text)
-    else:
-        yield HandHistory.loads(text)
+
+def load_histories(fp: BinaryIO) -> list[dict[str, Any]]:
+    """Return every hand of a ``.phh`` (one hand) or ``.phhs`` (sections) file.
+
+    Each hand is its decoded TOML table; amounts with a decimal point are
+    :class:`~decimal.Decimal`, never floats. Raises :class:`HandError` for a file
+    that isn't PHH.
+    """
+    try:
+        data = tomllib.loads(fp.read().decode(), parse_float=Decimal)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise HandError("malformed_hand", f"Not a PHH file: {error}") from None
+    if "variant" in data:
+        return [data]
+    hands = [v for v in data.values() if isinstance(v, dict) and "variant" in v]
+    if not hands:
+        raise HandError("malformed_hand", "The file holds no PHH hand (no variant).")
+    return hands
+
+
+def cents(value: Any, unit: int, what: str) -> int:
+    """Return ``value`` PHH chips in integer cents at ``unit`` cents a chip.
+
+    Exact: ``Decimal("0.25")`` at unit 100 is 25. A value that isn't a whole number
+    of cents at that unit (``0.125`` at unit 100) is refused, not truncated.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        raise HandError("malformed_hand", f"{what} must be a number, not {value!r}.")
+    try:
+        exact = Decimal(value) * unit
+    except InvalidOperation:  # pragma: no cover - Decimal * int of finite values
+        raise HandError("malformed_hand", f"{what} {value!r} is no amount.") from None
+    if not exact.is_finite() or exact != exact.to_integral_value():
+        raise HandError(
+            "inexact_amount",
+            f"{what} {value} is {exact.normalize():f} cents at {unit} cents a "
+            "chip, not a whole number of cents; import the file with the --unit "
+            "its amounts are counted in.",
+            allowed={"unit": unit},
+        )
+    return int(exact)
 
 
 def _cards(text: str) -> list[str]:
-    return [text[i : i + 2] for i in range(0, len(text), 2) if text[i : i + 2] != "??"]
+    """Return the card ids in a PHH card string, unknown ``??`` cards as None."""
+    return [text[i : i + 2] for i in range(0, len(text), 2)]
+
+
+def _known(cards: Sequence[str]) -> list[str]:
+    return [c for c in cards if c != "??"]
+
+
+def _number(value: Any, what: str) -> Amount:
+    if isinstance(value, bool) or not isinstance(value, int | Decimal):
+        raise HandError("malformed_hand", f"{what} must be a number, not {value!r}.")
+    if value < 0:
+        raise HandError("negative_amount", f"{what} must not be negative ({value}).")
+    return value
+
+
+def _amounts(hh: Mapping[str, Any], key: str, count: int) -> list[Amount]:
+    raw = hh.get(key) or []
+    if not isinstance(raw, list) or len(raw) > count:
+        raise HandError(
+            "malformed_hand", f"{key} must be a list of at most {count} amounts."
+        )
+    values = [_number(v, key) for v in raw]
+    return values + [0] * (count - len(values))
+
+
+@dataclass
+class Replay:
+    """What a history's actions did, per player in PHH order (p1 first)."""
+
+    put_in: list[Amount]
+    dead: list[Amount]
+    straddle: list[Amount]
+    folded: list[bool]
+    mucked: list[bool]
+    dealt: list[list[str]]
+    shown: list[list[str] | None]
+    board: list[str] = field(default_factory=list)
+    board_deals: int = 0
+
+
+def replay(hh: Mapping[str, Any]) -> Replay:
+    """Replay a history's actions and return what each player put in and showed.
+
+    Antes are posted first (dead money), then the blinds and straddles
+    (``blinds_or_straddles``: the small blind, the big blind, then straddles), each
+    at most what the player has left; heads-up, PHH lists the big blind's first, as
+    pokerkit does. ``pN pb`` posts the bring-in, ``pN cc`` calls the street's
+    biggest bet (or checks), ``pN cbr X`` makes the player's bet on the street X,
+    and a deal after a betting action starts a new street. Raises
+    :class:`HandError` ``malformed_hand`` for an action that can't be replayed.
+    """
+    stacks = hh.get("starting_stacks")
+    if not isinstance(stacks, list) or len(stacks) < 2:
+        raise HandError(
+            "malformed_hand", "starting_stacks must list two players or more."
+        )
+    n = len(stacks)
+    start = [_number(s, "starting_stacks") for s in stacks]
+    antes = _amounts(hh, "antes", n)
+    blinds = _amounts(hh, "blinds_or_straddles", n)
+    if n == 2:
+        antes.reverse()
+        blinds.reverse()
+    put_in: list[Amount] = [0] * n
+    bets: list[Amount] = [0] * n
+    r = Replay(
+        put_in,
+        [0] * n,
+        [0] * n,
+        [False] * n,
+        [False] * n,
+        [[] for _ in range(n)],
+        [None] * n,
+    )
+
+    def pay(i: int, amount: Amount) -> Amount:
+        amount = min(amount, start[i] - put_in[i])
+        put_in[i] += amount
+        return amount
+
+    for i in range(n):
+        r.dead[i] = pay(i, antes[i])
+    for i in range(n):
+        posted = pay(i, blinds[i])
+        bets[i] = posted
+        if i >= 2 and posted:
+            r.straddle[i] = posted
+
+    bring_in = hh.get("bring_in") or 0
+    acted = False
+    actions = hh.get("actions")
+    if not isinstance(actions, list):
+        raise HandError("malformed_hand", "actions must be a list of actions.")
+    for text in actions:
+        if not isinstance(text, str):
+            raise HandError("malformed_hand", f"An action is text, not {text!r}.")
+        words = text.split("#", 1)[0].split()
+        if not words:
+            continue
+
+        def bad(why: str, text: str = text) -> HandError:
+            return HandError("malformed_hand", f"Action {text!r}: {why}")
+
+        if words[0] == "d":
+            if acted:  # the bets of a finished street are in; a new street starts
+                bets = [0] * n
+                acted = False
+            if words[1:2] == ["dh"] and len(words) == 4:
+                r.dealt[_player(words[2], n, bad)] += _cards(words[3])
+            elif words[1:2] == ["db"] and len(words) == 3:
+                r.board += _cards(words[2])
+                r.board_deals += 1
+            else:
+                raise bad("not a deal of hole or board cards.")
+            continue
+        i = _player(words[0], n, bad)
+        verb = words[1] if len(words) > 1 else ""
+        if verb == "sm":
+            if len(words) == 2:
+                r.mucked[i], r.shown[i] = True, None
+            elif words[2] == "-":  # pokerkit: show the cards dealt
+                r.mucked[i], r.shown[i] = False, list(r.dealt[i])
+            else:
+                r.mucked[i], r.shown[i] = False, _cards(words[2])
+            continue
+        if r.folded[i]:
+            raise bad("the player has folded.")
+        acted = True
+        if verb == "f" and len(words) == 2:
+            r.folded[i] = True
+        elif verb == "cc" and len(words) == 2:
+            bets[i] += pay(i, max(bets) - bets[i])
+        elif verb == "pb" and len(words) == 2:
+            bets[i] += pay(i, _number(bring_in, "bring_in"))
+        elif verb == "cbr" and len(words) == 3:
+            try:
+                to = _number(_value(words[2]), "the bet")
+            except InvalidOperation:
+                raise bad("the amount is not a number.") from None
+            if to < bets[i] or to - bets[i] > start[i] - put_in[i]:
+                raise bad(
+                    f"a bet to {to} with {bets[i]} already bet and "
+                    f"{start[i] - put_in[i]} behind."
+                )
+            bets[i] += pay(i, to - bets[i])
+        else:
+            raise bad("not an action cardroom can replay (draw games aren't dealt).")
+    return r
+
+
+def _value(text: str) -> Amount:
+    text = text.replace(",", "")
+    try:
+        return int(text)
+    except ValueError:
+        return Decimal(text)
+
+
+def _player(label: str, n: int, bad: Any) -> int:
+    if label[:1] == "p" and label[1:].isdigit() and 1 <= int(label[1:]) <= n:
+        return int(label[1:]) - 1
+    raise bad(f"{label!r} is no player of the hand (p1 … p{n}).")
+
+
+class Seating:
+    """Seat numbers for the players of a file's hands, the same seat every hand.
+
+    A history's ``seats`` field gives them. Without it, a player keeps the seat he
+    had in the file's earlier hands; a player new to the table takes the first seat
+    no one has sat in, then the first seat whose player isn't in this hand. The
+    table has ``seat_count`` seats when the history says so, else as many as the
+    file's biggest hand has players (at most 12, HS1).
+    """
+
+    def __init__(self, seat_count: int | None = None) -> None:
+        self.seat_count = seat_count
+        self.seat_of: dict[str, int] = {}
+
+    def seats(self, hh: Mapping[str, Any], names: Sequence[str]) -> list[int]:
+        """Return the seat number of each player of one history, in PHH order."""
+        given = hh.get("seats")
+        count = hh.get("seat_count") or self.seat_count or len(names)
+        if type(count) is not int or not len(names) <= count <= MAX_SEATS:
+            raise HandError(
+                "too_many_seats",
+                f"seat_count {count!r}: a table has {len(names)} … {MAX_SEATS} seats.",
+                rule="HS1",
+                allowed={"min": len(names), "max": MAX_SEATS},
+            )
+        if given is not None:
+            count = hh.get("seat_count") or MAX_SEATS
+            if (
+                not isinstance(given, list)
+                or len(given) != len(names)
+                or any(type(s) is not int or not 1 <= s <= count for s in given)
+                or len(set(given)) != len(given)
+            ):
+                raise HandError(
+                    "duplicate_seat",
+                    f"seats {given!r} must give each player a different seat "
+                    f"1 … {count}.",
+                    rule="HS1",
+                    allowed={"min": 1, "max": count},
+                )
+            self.seat_of.update(zip(names, given, strict=True))
+            return list(given)
+        self.seat_count = max(self.seat_count or 0, count)
+        taken: dict[int, str] = {}
+        for name in names:
+            seat = self.seat_of.get(name)
+            if seat is not None and seat not in taken and seat <= count:
+                taken[seat] = name
+        ever = set(self.seat_of.values())
+        for name in names:
+            if name in taken.values():
+                continue
+            free = [s for s in range(1, count + 1) if s not in taken]
+            seat = next((s for s in free if s not in ever), free[0])
+            taken[seat] = name
+            self.seat_of[name] = seat
+        return [self.seat_of[name] for name in names]
 
 
 def to_record(
-    hh: HandHistory,
+    hh: Mapping[str, Any],
     *,
     table: str,
     hand_no: int,
     players: Iterable[str] | None = None,
     unit: int = 1,
+    seating: Seating | None = None,
 ) -> dict[str, Any]:
     """Return the API.md hand record of one history.
 
     ``players`` names the seats' registered player ids in PHH order (default: the
-    history's ``players`` field); ``unit`` converts PHH amounts to cents.
-    Raises :class:`HandError` for a variant the room doesn't deal or a history
-    pokerkit can't replay.
+    history's ``players`` field, else ``p1`` …); ``unit`` is cents per PHH chip;
+    ``seating`` keeps seat numbers across the hands of a file. Raises
+    :class:`HandError` for a variant the room doesn't deal, a history that can't be
+    replayed or an amount that isn't whole cents.
     """
-    game = VARIANTS.get(hh.variant)
+    variant = hh.get("variant")
+    game = VARIANTS.get(variant) if isinstance(variant, str) else None
     if game is None:
         raise HandError(
             "unknown_game",
-            f"PHH variant {hh.variant!r} is not a game of the room.",
+            f"PHH variant {variant!r} is not a game of the room.",
+            rule="HS9",
             allowed={"variants": sorted(VARIANTS)},
         )
-    names = list(players if players is not None else (hh.players or []))
-    count = len(hh.starting_stacks)
-    if len(names) != count:
+    if type(unit) is not int or unit < 1:
+        raise HandError(
+            "malformed_hand",
+            f"unit must be a whole number of cents >= 1, not {unit!r}.",
+        )
+    r = replay(hh)
+    count = len(r.put_in)
+    default = [f"p{i + 1}" for i in range(count)]
+    names = list(players if players is not None else (hh.get("players") or default))
+    if len(names) != count or not all(isinstance(n, str) and n for n in names):
         raise HandError(
             "malformed_hand",
             f"The history has {count} players but {len(names)} player ids were given.",
         )
-    seats = list(hh.seats or range(1, count + 1))
-    lowest = list(hh.starting_stacks)
-    try:
-        for state, _action in hh.state_actions:
-            lowest = [min(a, int(b)) for a, b in zip(lowest, state.stacks, strict=True)]
-    except ValueError as error:
-        raise HandError(
-            "malformed_hand", f"pokerkit can't replay it: {error}"
-        ) from None
-
-    dealt: list[list[str]] = [[] for _ in range(count)]
-    shown: list[list[str] | None] = [None] * count
-    folded = [False] * count
-    board: list[str] = []
-    for action in hh.actions:
-        parts = action.split()
-        if parts[:2] == ["d", "dh"]:
-            i = int(parts[2][1:]) - 1
-            dealt[i] += _cards(parts[3]) if len(parts) > 3 else []
-        elif parts[:2] == ["d", "db"]:
-            board += _cards(parts[2])
-        elif len(parts) >= 2 and parts[0].startswith("p"):
-            i = int(parts[0][1:]) - 1
-            if parts[1] == "f":
-                folded[i] = True
-            elif parts[1] == "sm" and len(parts) > 2 and parts[2] != "-":
-                shown[i] = _cards(parts[2])
+    seats = (seating or Seating()).seats(hh, names)
+    cards_shown = [_known(s) if s is not None else None for s in r.shown]
+    in_hand = [not (r.folded[i] or r.mucked[i]) for i in range(count)]
+    if sum(in_hand) > 1 and any(cards_shown[i] for i in range(count) if in_hand[i]):
+        # A showdown: whoever the history leaves in without showing has folded.
+        for i in range(count):
+            if in_hand[i] and not cards_shown[i]:
+                r.folded[i], in_hand[i] = True, False
     if game in STUD:
         # Third street deals three cards to a seat, each later street one more.
-        streets = max(1, min(5, max(len(d) for d in dealt) - 2))
+        streets = max(1, min(5, max(len(d) for d in r.dealt) - 2))
     else:
-        streets = 1 + sum(1 for a in hh.actions if a.split()[:2] == ["d", "db"])
-    contenders = [i for i in range(count) if not folded[i]]
+        streets = 1 + r.board_deals
+    # A showdown: more than one seat went to it, to show or to muck.
+    showdown = (
+        sum(in_hand) + sum(r.mucked[i] and not r.folded[i] for i in range(count)) > 1
+    )
     seat_rows = []
+    stack_of = hh["starting_stacks"]
     for i in range(count):
         row: dict[str, Any] = {
             "seat": seats[i],
             "player": names[i],
-            "stack": hh.starting_stacks[i] * unit,
+            "stack": cents(stack_of[i], unit, f"p{i + 1}'s starting stack"),
             "present": True,
-            "put_in": (hh.starting_stacks[i] - lowest[i]) * unit,
-            "folded": folded[i],
+            "put_in": cents(r.put_in[i], unit, f"p{i + 1}'s chips put in"),
+            "folded": r.folded[i],
         }
-        if not folded[i] and len(contenders) > 1:
-            cards = shown[i] or dealt[i]
-            if game in STUD:
-                cards = dealt[i] if len(dealt[i]) >= len(shown[i] or []) else cards
+        if r.dead[i]:
+            row["dead"] = cents(r.dead[i], unit, f"p{i + 1}'s ante")
+        if r.straddle[i]:
+            row["straddle"] = cents(r.straddle[i], unit, f"p{i + 1}'s straddle")
+        if r.mucked[i] and not r.folded[i]:
+            row["mucked"] = True
+        cards = cards_shown[i]
+        if showdown and in_hand[i]:
+            if game in STUD and len(_known(r.dealt[i])) > len(cards or ()):
+                cards = _known(r.dealt[i])
             if cards:
                 row["cards"] = cards
         seat_rows.append(row)
-    return {
+    button = None if game in STUD else seats[-1]
+    record: dict[str, Any] = {
         "table": table,
-        "hand_no": int(hh.hand) if isinstance(hh.hand, int) else hand_no,
+        "hand_no": hand_no,
         "game": game,
-        "button": seats[-1] if game not in STUD else None,
+        "button": button,
         "streets": streets,
-        "board": board,
+        "board": _known(r.board),
         "seats": seat_rows,
     }
+    _restore(hh, record, unit)
+    return record
+
+
+def _restore(hh: Mapping[str, Any], record: dict[str, Any], unit: int) -> None:
+    """Take back what an export by :func:`to_phh` keeps beyond standard PHH."""
+    kept = hh.get("_cardroom")
+    if not isinstance(kept, Mapping):
+        return
+    game = kept.get("game")
+    if isinstance(game, str) and PHH_VARIANTS.get(game) == hh.get("variant"):
+        record["game"] = game
+    if isinstance(kept.get("button"), int):
+        record["button"] = kept["button"]
+    if isinstance(kept.get("boards"), list):
+        record["boards"] = kept["boards"]
+    for name in ("put_in", "dead", "straddle"):
+        values = kept.get(name)
+        if isinstance(values, list) and len(values) == len(record["seats"]):
+            for row, value in zip(record["seats"], values, strict=True):
+                amount = cents(value, unit, name)
+                if amount or name == "put_in":
+                    row[name] = amount
+                else:
+                    row.pop(name, None)
+
+
+def number_hands(hands: Sequence[Mapping[str, Any]], first: int) -> list[int]:
+    """Return the hand number of each history of a file.
+
+    The histories' own ``hand`` numbers when every one has one and they increase
+    (a table's hand numbers do); else their place in the file from ``first``, so a
+    re-run of the file numbers them alike.
+    """
+    own = [hh.get("hand") for hh in hands]
+    numbers = [n for n in own if type(n) is int and n >= 0]
+    if len(numbers) == len(own) and all(a < b for a, b in itertools.pairwise(numbers)):
+        return numbers
+    return [first + i for i in range(len(hands))]
+
+
+# -- export ----------------------------------------------------------------------
+
+_STUD_VARIANTS = {"F7S", "F7S/8", "FR"}
+
+
+def to_phh(
+    record: Mapping[str, Any],
+    settlement: Mapping[str, Any],
+    *,
+    unit: int = 1,
+    seat_count: int | None = None,
+) -> str:
+    """Return a booked hand (its record and settlement) as a PHH hand history.
+
+    A hand record says what each seat put in, not the order of its bets, so the
+    history posts each seat's chips that stayed in the pots (``put_in`` less what
+    came back as the uncalled bet, RK5) before any card: in a board game its dead
+    money as its ante (``ante_trimming_status`` off: antes go to the main pot, as
+    HS2's dead money does) and the rest as its blind; in stud, where PHH has no
+    blinds, all of it as its ante (trimmed, so the pots form by those amounts). The
+    seats that folded fold on the first street, the others check to the showdown,
+    where each shows the cards it tabled, or mucks. Any PHH tool (pokerkit) replays
+    it to the settlement's final stacks when the hand paid no rake or drop and was
+    run once (PHH has no runs: the board dealt is the first run's), except a stud
+    hand whose folded or mucked seats' up cards weren't recorded, which pokerkit
+    needs to know who acts first; ``finishing_stacks`` are the final stacks after
+    rake and drop. ``_cardroom`` keeps what standard PHH can't say, for
+    :func:`to_record`: the button, each seat's ``put_in``, ``dead`` and
+    ``straddle``, and the boards of a hand run more than once. Amounts are PHH
+    chips of ``unit`` cents.
+
+    Raises :class:`HandError` ``unknown_game`` for a game PHH has no variant for.
+    """
+    game = record["game"]
+    variant = PHH_VARIANTS.get(game)
+    if variant is None:
+        raise HandError(
+            "unknown_game",
+            f"PHH has no variant for {game}; hands of "
+            f"{', '.join(sorted(PHH_VARIANTS))} can be exported.",
+            allowed={"games": sorted(PHH_VARIANTS)},
+        )
+    rows = _phh_order(record)
+    outcome = {s["seat"]: s for s in settlement["seats"]}
+    back = {r["seat"]: r["amount"] for r in settlement["returned"]}
+
+    def chips(amount: int) -> int | Decimal:
+        value = Decimal(amount) / unit
+        return int(value) if value == value.to_integral_value() else value
+
+    kept: dict[str, Any] = {
+        "game": game,
+        "put_in": [chips(r["put_in"]) for r in rows],
+        "dead": [chips(r.get("dead", 0)) for r in rows],
+        "straddle": [chips(r.get("straddle", 0)) for r in rows],
+    }
+    if record.get("button") is not None:
+        kept["button"] = record["button"]
+    if record.get("boards"):
+        kept["boards"] = record["boards"]
+    stays = [r["put_in"] - back.get(r["seat"], 0) for r in rows]
+    stacks = [chips(r["stack"]) for r in rows]
+    if not any(stays):
+        raise HandError(
+            "malformed_hand",
+            "No chips stayed in the pots; PHH has no hand without any.",
+        )
+    posts: dict[str, Any]
+    if variant in _STUD_VARIANTS:
+        posts = {
+            "ante_trimming_status": True,
+            "antes": [chips(a) for a in stays],
+            "bring_in": 0,
+            "small_bet": 2,
+            "big_bet": 4,
+        }
+    else:
+        dead = [min(r.get("dead", 0), a) for r, a in zip(rows, stays, strict=True)]
+        antes = [chips(d) for d in dead]
+        blinds = [chips(a - d) for a, d in zip(stays, dead, strict=True)]
+        if len(rows) == 2:  # heads-up, PHH lists the big blind's first
+            antes.reverse()
+            blinds.reverse()
+        posts = {
+            "ante_trimming_status": False,
+            "antes": antes,
+            "blinds_or_straddles": blinds,
+        }
+        if variant in {"FT", "FO/8"}:
+            posts |= {"small_bet": 2, "big_bet": 4}
+        else:
+            posts |= {"min_bet": 1}
+    fields: dict[str, Any] = {
+        "variant": variant,
+        **posts,
+        "starting_stacks": stacks,
+        "actions": _export_actions(record, rows, variant, posts, stacks),
+        "hand": record["hand_no"],
+        "table": record["table"],
+        "seats": [r["seat"] for r in rows],
+        "seat_count": max([seat_count or 0] + [r["seat"] for r in rows]),
+        "players": [r["player"] for r in rows],
+        "finishing_stacks": [chips(outcome[r["seat"]]["final_stack"]) for r in rows],
+        "_cardroom": kept,
+    }
+    return "\n".join(f"{key} = {_toml(value)}" for key, value in fields.items()) + "\n"
+
+
+def _phh_order(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """Return the seats in PHH order: clockwise from the button's left, button last.
+
+    Stud games have no button; their seats go in seat order.
+    """
+    rows = sorted(record["seats"], key=lambda s: s["seat"])
+    button = record.get("button")
+    if button is None:
+        return rows
+    return sorted(rows, key=lambda s: (s["seat"] - button - 1) % MAX_SEATS)
+
+
+def _export_actions(
+    record: Mapping[str, Any],
+    rows: Sequence[Mapping[str, Any]],
+    variant: str,
+    posts: Mapping[str, Any],
+    stacks: list[Amount],
+) -> list[str]:
+    """Return PHH actions that deal the hand's cards, fold, check and show down.
+
+    They are played on a pokerkit state, so that each player acts in his turn as
+    every PHH tool expects; the cards nobody saw are dealt as ``??``. The board
+    dealt is the first run's (the others are in ``_cardroom.boards``).
+    """
+    from pokerkit import HandHistory
+
+    spec = {"variant": variant, **posts, "starting_stacks": stacks, "actions": []}
+    with warnings.catch_warnings():
+        # pokerkit warns of a fold where a check was free; the record says fold.
+        warnings.simplefilter("ignore")
+        try:
+            return _play(HandHistory(**spec).create_state(), record, rows)
+        except (ValueError, KeyError) as error:
+            raise HandError(
+                "malformed_hand", f"PHH can't replay this hand: {error}"
+            ) from None
+
+
+def _play(
+    state: Any, record: Mapping[str, Any], rows: Sequence[Mapping[str, Any]]
+) -> list[str]:
+    board = list(record.get("board") or [])
+    hole = [list(r.get("cards") or []) for r in rows]
+    held: list[list[str]] = [[] for _ in rows]
+    streets = record["streets"]
+    actions: list[str] = []
+    while state.status:
+        if state.can_burn_card():
+            state.burn_card("??")
+        elif state.can_deal_hole():
+            i = state.hole_dealee_index
+            assert i is not None and state.street is not None
+            count = len(state.street.hole_dealing_statuses)
+            dealt = "".join((hole[i] + ["??"] * count)[:count])
+            hole[i] = hole[i][count:]
+            held[i] += [dealt[j : j + 2] for j in range(0, len(dealt), 2)]
+            state.deal_hole(dealt)
+            actions.append(f"d dh p{i + 1} {dealt}")
+        elif state.can_deal_board():
+            if state.street_index is not None and state.street_index >= streets:
+                break  # the hand ended before this street was dealt
+            assert state.street is not None
+            dealt = "".join(board[: state.street.board_dealing_count])
+            board = board[state.street.board_dealing_count :]
+            state.deal_board(dealt)
+            actions.append(f"d db {dealt}")
+        elif state.actor_index is not None:
+            i = state.actor_index
+            if rows[i]["folded"]:
+                state.fold()
+                actions.append(f"p{i + 1} f")
+            else:
+                state.check_or_call()
+                actions.append(f"p{i + 1} cc")
+        elif state.showdown_index is not None:
+            i = state.showdown_index
+            if rows[i].get("mucked") or not rows[i].get("cards"):
+                state.show_or_muck_hole_cards(False)
+                actions.append(f"p{i + 1} sm")
+            else:
+                # What he holds so far: an all-in showdown comes before the last
+                # cards are dealt, and PHH shows them again at the end.
+                state.show_or_muck_hole_cards(True)
+                actions.append(f"p{i + 1} sm {''.join(held[i])}")
+        else:  # pragma: no cover - the automations do every other step
+            raise AssertionError("pokerkit offers no next step")
+    return actions
+
+
+def _toml(value: Any) -> str:
+    """Return a value as TOML: numbers exact, strings quoted, lists, tables."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | Decimal):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"No TOML for {value!r}.")  # pragma: no cover

@@ -84,6 +84,8 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/api/v1/stack-reviews"): (*FLOOR, "auditor"),
     ("post", "/api/v1/stack-reviews/{id}/propose"): FLOOR,
     ("post", "/api/v1/stack-reviews/{id}/approve"): MANAGER,
+    # A booked hand as PHH: the table, the floor, and the auditors who replay it.
+    ("get", "/api/v1/tables/{table}/hands/{hand_no}.phh"): (*TABLE, "auditor"),
     ("post", "/api/v1/tables/{table}/time"): TABLE,
     # BI9: after 30 minutes away the floor picks up the chips and gives them back.
     ("post", "/api/v1/tables/{table}/seats/{seat}/pick-up"): FLOOR,

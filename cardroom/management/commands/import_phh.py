@@ -1,4 +1,13 @@
-"""Book hand histories in the PHH format for one table, through the terminal's path."""
+"""Book hand histories in the PHH format for one table, through the terminal's path.
+
+``import_phh FILE --table T01 [--unit 100] [--seat] [--dry-run]`` reads a ``.phh``
+or ``.phhs`` file, turns each hand into a hand record (cardroom.domain.phh) and
+books it with :func:`cardroom.services.hand_record`, the service behind a
+terminal's ``POST /api/v1/tables/{table}/hands``. A hand the rules refuse is
+reported with its rule and reason and the import goes on; the summary at the end
+counts the hands booked, already there and refused. ``--dry-run`` books nothing and
+prints what each hand would book under the table's policy.
+"""
 
 from __future__ import annotations
 
@@ -6,76 +15,173 @@ from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import transaction
 
 from cardroom import services
 from cardroom.domain.errors import HandError
-from cardroom.domain.phh import load_histories, to_record
+from cardroom.domain.hand_record import parse_policy
+from cardroom.domain.phh import Seating, load_histories, number_hands, to_record
+from cardroom.domain.settlement import settle
 from cardroom.models import SeatSession, Table
-from core.api.errors import ApiError
+from core.errors import ApplicationError
 
 
 class Command(BaseCommand):
-    help = "Import PHH hand histories for one table: import_phh FILE --table T01"
+    help = (
+        "Import PHH hand histories for one table: import_phh FILE --table T01 "
+        "[--unit 100] [--seat] [--dry-run]"
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", type=Path)
         parser.add_argument("--table", required=True)
         parser.add_argument(
-            "--unit", type=int, default=1, help="Cents per PHH chip (default 1)."
+            "--unit",
+            type=int,
+            default=1,
+            help="Cents per PHH chip: 1 for files counted in cents or chips of one "
+            "cent (default), 100 for files counted in euros or dollars. An amount "
+            "that isn't whole cents at that unit is refused, never rounded.",
         )
         parser.add_argument(
             "--first-hand",
             type=int,
             default=1,
-            help="Hand number of the file's first hand when it gives none; hands "
-            "are numbered by their place in the file, so a re-run books nothing.",
+            help="Hand number of the file's first hand when the hands' own numbers "
+            "don't increase through the file; they are then numbered by their "
+            "place in it, so a re-run books nothing twice.",
         )
         parser.add_argument(
             "--seat",
             action="store_true",
             help="Seat players not yet seated with a cash buy-in of their starting "
-            "stack (the buy-in rules apply).",
+            "stack (the buy-in rules apply); a player holding a seat another "
+            "player takes leaves the table with his stack first.",
+        )
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="Book nothing; print what each hand would book.",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
         code = options["table"]
-        table = Table.objects.filter(code=code).first()
+        table = Table.objects.filter(code=code).select_related("game").first()
         if table is None:
             raise CommandError(f"No table {code!r}.")
-        source = f"phh:{options['file'].name}"
+        if options["unit"] < 1:
+            raise CommandError("--unit is a whole number of cents, 1 or more.")
+        path: Path = options["file"]
+        try:
+            with path.open("rb") as fp:
+                histories = load_histories(fp)
+        except OSError as error:
+            raise CommandError(f"Can't read {path}: {error.strerror}") from None
+        except HandError as error:
+            raise CommandError(f"{path}: {error.detail}") from None
+        source = f"phh:{path.name}"
+        numbers = number_hands(histories, options["first_hand"])
+        seating = Seating()
         booked = repeated = 0
-        with options["file"].open("rb") as fp:
-            histories = list(load_histories(fp))
-        for position, hh in enumerate(histories, start=1):
-            number = options["first_hand"] + position - 1
+        refused: list[str] = []
+        for position, (hh, number) in enumerate(
+            zip(histories, numbers, strict=True), start=1
+        ):
+            where = f"hand {position} (no. {number})"
             try:
-                record = to_record(hh, table=code, hand_no=number, unit=options["unit"])
-                if options["seat"]:
-                    self._seat_missing(code, record, source)
-                _hand, created = services.hand_record(
-                    table_code=code, record=record, source=source
+                record = to_record(
+                    hh,
+                    table=code,
+                    hand_no=number,
+                    unit=options["unit"],
+                    seating=seating,
                 )
-            except HandError as error:
-                raise CommandError(f"hand {position}: {error.detail}") from error
-            except ApiError as error:
-                raise CommandError(f"hand {position}: {error.detail}") from error
+                if options["dry_run"]:
+                    self._show(where, record, table)
+                    continue
+                with transaction.atomic():
+                    if options["seat"]:
+                        self._seat_missing(code, record, source)
+                    _hand, created = services.hand_record(
+                        table_code=code, record=record, source=source
+                    )
+            except ApplicationError as error:
+                rule = f" [{error.rule}]" if error.rule else ""
+                refused.append(f"{where}: {error.code}{rule}: {error.detail}")
+                self.stderr.write(
+                    f"{where} refused: {error.code}{rule}: {error.detail}"
+                )
+                continue
             booked += created
             repeated += not created
-        self.stdout.write(f"{booked} hands booked at {code}, {repeated} already there.")
+        if options["dry_run"]:
+            self.stdout.write(
+                f"Dry run: {len(histories) - len(refused)} hands would be booked at "
+                f"{code}, {len(refused)} refused; nothing was booked."
+            )
+        else:
+            self.stdout.write(
+                f"{booked} hands booked at {code}, {repeated} already there, "
+                f"{len(refused)} refused."
+            )
+        for line in refused:
+            self.stdout.write(f"  refused {line}")
+
+    def _show(self, where: str, record: dict[str, Any], table: Table) -> None:
+        """Print the settlement the hand would book under the table's policy."""
+        assert table.game is not None
+        if record["game"] != table.game.code:
+            raise HandError(
+                "wrong_game",
+                f"The table deals {table.game.code}, not {record['game']}.",
+                rule="HS9",
+                allowed={"game": table.game.code},
+            )
+        result = settle(record, parse_policy(table.game.current_policy().document))
+        pots = sum(p["amount"] for p in result["pots"])
+        self.stdout.write(
+            f"{where}: {record['game']}, pots {pots}, rake {result['rake']}, "
+            f"jackpot drop {result['jackpot_drop']}"
+        )
+        for seat in result["seats"]:
+            self.stdout.write(
+                f"  seat {seat['seat']} {seat['player']}: stack {seat['stack']}, "
+                f"put in {seat['put_in']}, returned {seat['returned']}, "
+                f"won {seat['won']}, final {seat['final_stack']}"
+            )
 
     def _seat_missing(self, code: str, record: dict[str, Any], source: str) -> None:
-        seated = set(
-            SeatSession.objects.filter(
+        sitting = {
+            s.seat: s
+            for s in SeatSession.objects.filter(
                 table__code=code, ended_at__isnull=True
-            ).values_list("player__code", flat=True)
-        )
+            ).select_related("player")
+        }
+        held = {s.player.code: s.seat for s in sitting.values()}
         for seat in record["seats"]:
-            if seat["player"] not in seated:
-                services.seat_take(
-                    table_code=code,
-                    seat=seat["seat"],
-                    player_code=seat["player"],
-                    amount=seat["stack"],
-                    method="cash",
-                    source=source,
-                )
+            if held.get(seat["player"]) == seat["seat"]:
+                continue
+            # The seat's last player left the table, or the player moves seats:
+            # each takes his stack with him.
+            for leaving in (
+                sitting.get(seat["seat"]),
+                sitting.get(held.get(seat["player"], 0)),
+            ):
+                if leaving is not None:
+                    services.seat_leave(
+                        table_code=code,
+                        seat=leaving.seat,
+                        stack=leaving.stack_cents,
+                        source=source,
+                    )
+                    del sitting[leaving.seat]
+                    del held[leaving.player.code]
+            services.seat_take(
+                table_code=code,
+                seat=seat["seat"],
+                player_code=seat["player"],
+                amount=seat["stack"],
+                method="cash",
+                source=source,
+            )
+            held[seat["player"]] = seat["seat"]
