@@ -148,6 +148,7 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/waitlist/entries/{id}/remove"): FLOOR,
     ("post", "/api/v1/waitlist/seat-changes"): FLOOR,
     ("post", "/api/v1/waitlist/tables/{table}/break"): FLOOR,
+    ("post", "/api/v1/waitlist/tables/{table}/balance"): FLOOR,  # BI7
     ("get", "/api/v1/waitlist/must-moves"): FLOOR,
     ("post", "/api/v1/waitlist/must-moves"): FLOOR,
     ("post", "/api/v1/waitlist/must-moves/{id}/end"): FLOOR,
