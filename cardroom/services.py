@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from accounting import chart
 from accounting.cage.players import cash_activity_record
+from accounting.cage.receivables import receivable_check
 from accounting.models import Account, Player, Transaction
 from accounting.services import (
     Leg,
@@ -348,7 +349,8 @@ def seat_take(
     Decides the amount under BI1, BI4–BI6 and WL6 and books it: cash into the drop
     box with chips from the tray, or the player's own chips (BI5 transfers). A
     house move (BI7) is never a buy-in: only :func:`seat_move` makes one.
-    Raises :class:`RuleViolation` with the rule and the amounts allowed.
+    Raises :class:`RuleViolation` with the rule and the amounts allowed, and
+    :class:`Refusal` (DC3) when he owes a receivable past its terms.
     """
     return _seat(
         table_code=table_code,
@@ -456,6 +458,8 @@ def _seat(
     if table.sessions.filter(seat=seat, ended_at__isnull=True).exists():
         raise Conflict(_("Seat %(s)d is taken.") % {"s": seat}, code="seat_taken")
     assert table.game is not None and table.room is not None
+    if house_move_stack is None:
+        receivable_check(player=player, now=now)  # DC3: he pays back first
     hooks.seat_checks(player=player, game=table.game, now=now)
     night = player_night(player=player, room=table.room, now=now)
     try:
@@ -522,12 +526,14 @@ def seat_top_up(
 ) -> SeatSession:
     """Add chips to a seated player's stack between hands (BI2, BI4).
 
-    Raises :class:`RuleViolation` (BI2, BI4) with the amounts allowed.
+    Raises :class:`RuleViolation` (BI2, BI4) with the amounts allowed, and
+    :class:`Refusal` (DC3) when he owes a receivable past its terms.
     """
     now = now or timezone.now()
     table = table_get_open(table_code)
     session = _open_session(table, seat)
     assert table.game is not None and table.room is not None
+    receivable_check(player=session.player, now=now)  # DC3
     night = player_night(player=session.player, room=table.room, now=now)
     try:
         allowance = top_up_allowance(

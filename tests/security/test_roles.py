@@ -159,6 +159,9 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/waitlist/kept-apart"): FLOOR,
     ("post", "/api/v1/waitlist/kept-apart/{id}/end"): FLOOR,
     ("get", "/api/v1/waitlist/events"): FLOOR,
+    # Receivables (DC3): the cashier collects; the floor that books them reads them.
+    ("get", "/api/v1/cage/receivables"): ("cashier", "floor", "manager", "auditor"),
+    ("post", "/api/v1/cage/receivables/collections"): CASHIER,
 }
 
 
