@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers, status
@@ -582,7 +583,7 @@ class ReceivableListApi(APIView):
         if due not in ("true", "false"):
             raise Invalid(
                 "invalid_filter",
-                "due is true or false.",
+                _("due is true or false."),
                 allowed={"due": ["true", "false"]},
             )
         found = receivables_open(
