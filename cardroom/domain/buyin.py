@@ -133,6 +133,7 @@ class Allowance:
     max_rule: str
     short_min: int | None = None
     pot_limit: bool = False
+    because: str = ""
 
     def as_allowed(self) -> dict[str, int | None]:
         allowed: dict[str, int | None] = {"min": self.min, "max": self.max}
@@ -279,7 +280,11 @@ def seat_allowance(
     last = night.last_departure_today()
     ran_out = last is not None and last.stack == 0
     short = _short_allowed(stakes, night) if ran_out and lo == tmin else None
-    return Allowance(kind, lo, hi, lo_rule, hi_rule, short, pot_limit)
+    because = ""
+    if lo_rule == "BI5" and bi5.binding is not None:
+        dep = bi5.binding
+        because = f" He left {dep.table} with {dep.stack} this gaming day (BI5)."
+    return Allowance(kind, lo, hi, lo_rule, hi_rule, short, pot_limit, because)
 
 
 def top_up_allowance(*, stack: int, stakes: Stakes, night: PlayerNight) -> Allowance:
@@ -345,5 +350,8 @@ def decide(amount: int, allowance: Allowance, *, what: str = "buy-in") -> Kind:
             allowance.as_allowed(),
         )
     raise BuyInRefused(
-        "below_minimum", allowance.min_rule, detail, allowance.as_allowed()
+        "below_minimum",
+        allowance.min_rule,
+        detail + allowance.because,
+        allowance.as_allowed(),
     )

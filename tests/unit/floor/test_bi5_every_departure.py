@@ -55,6 +55,7 @@ class TestTheIssuesCases:
             decide(10_000, a)
         assert refused.value.rule == "BI5"
         assert refused.value.allowed == {"min": 35_000, "max": 40_000}
+        assert "He left T1 with 35000" in refused.value.detail
         assert decide(35_000, a) is Kind.RETURN
 
     def test_back_up_to_five_ten_after_moving_down(self):
@@ -113,6 +114,8 @@ departures = st.lists(
         st.sampled_from([DAY, DAY, DAY - timedelta(days=1)]),
     ),
     max_size=8,
+    # One seat at a time (WL6): no two departures of a player at one moment.
+    unique_by=lambda d: d.left_at,
 )
 
 
@@ -196,3 +199,27 @@ def test_returning_to_the_table_he_left_is_a_return(stakes, deps, stack):
     got = decision("T7", stakes, [*deps, left("T7", stakes, stack, 60)])
     assert got.kind is Kind.RETURN
     assert got.min >= max(stack, stakes.min_buy_in)
+
+
+@given(
+    st.sampled_from(["T1", "T2", "T4"]),
+    games,
+    departures,
+    st.integers(1, 600_000),
+)
+def test_a_decision_over_a_whole_night_is_within_what_it_says(
+    table, stakes, deps, amount
+):
+    """Accepted amounts lie in the allowance; a refusal names a rule and bounds."""
+    a = allowance(table, stakes, *deps)
+    assert a.max is None or a.min <= a.max
+    assert a.min >= stakes.min_buy_in
+    try:
+        kind = decide(amount, a)
+    except BuyInRefused as err:
+        assert err.rule in {"BI1", "BI4", "BI5", "BI6"}
+        assert err.allowed["min"] == a.min
+    else:
+        assert kind in set(Kind)
+        assert a.max is None or amount <= a.max
+        assert amount >= (a.short_min if kind is Kind.SHORT_BUY_IN else a.min)
