@@ -594,6 +594,7 @@ class Receipt(models.Model):
         PURCHASE = "chip_purchase", _("chip purchase")
         REDEMPTION = "chip_redemption", _("chip redemption")
         AWARD_PAYOUT = "award_payout", _("award payout")
+        COLLECTION = "collection", _("receivable paid back")
 
     cage = models.ForeignKey(
         Cage, on_delete=models.PROTECT, related_name="receipts", verbose_name=_("cage")
@@ -644,7 +645,12 @@ class Receipt(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(
-                    kind__in=["chip_purchase", "chip_redemption", "award_payout"]
+                    kind__in=[
+                        "chip_purchase",
+                        "chip_redemption",
+                        "award_payout",
+                        "collection",
+                    ]
                 ),
                 name="receipt_known_kind",
             ),

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from accounting import chart
 from accounting.cage.players import cash_activity_record
+from accounting.cage.receivables import receivable_check
 from accounting.models import Account, Player, Transaction
 from accounting.services import (
     Leg,
@@ -64,7 +65,7 @@ from cardroom.models import (
 from core import errors
 from core.api.errors import ApiError, Conflict, RuleViolation
 from core.db import rows
-from core.errors import NotFound
+from core.errors import NotFound, Refusal
 from core.roles import Role, has_role
 
 
@@ -345,18 +346,108 @@ def seat_take(
     player_code: str,
     amount: int,
     method: str,
-    house_move_stack: int | None = None,
     source: str = "",
     by: User | None = None,
     now: datetime | None = None,
 ) -> SeatSession:
     """Seat a player with a buy-in (API.md ``POST seats``).
 
-    Decides the amount under BI1, BI4–BI7 and WL6 and books it: cash into the drop
-    box with chips from the tray, or the player's own chips (BI5 transfers).
-    Raises :class:`RuleViolation` with the rule and the amounts allowed.
+    Decides the amount under BI1, BI4–BI6 and WL6 and books it: cash into the drop
+    box with chips from the tray, or the player's own chips (BI5 transfers). A
+    house move (BI7) is never a buy-in: only :func:`seat_move` makes one.
+    Raises :class:`RuleViolation` with the rule and the amounts allowed, and
+    :class:`Refusal` (DC3) when he owes a receivable past its terms.
     """
+    return _seat(
+        table_code=table_code,
+        seat=seat,
+        player_code=player_code,
+        amount=amount,
+        method=method,
+        house_move_stack=None,
+        source=source,
+        by=by,
+        now=now or timezone.now(),
+    )
+
+
+HOUSE_MOVES = ("table_break", "table_balance", "must_move", "seat_change")
+"""The floor's flows that move a seated player for the house (BI7, WL3, WL7, WL10)."""
+
+
+@transaction.atomic
+def seat_move(
+    *,
+    from_table: str,
+    from_seat: int,
+    to_table: str,
+    to_seat: int,
+    why: str,
+    source: str = "",
+    by: User | None = None,
+    now: datetime | None = None,
+) -> SeatSession:
+    """Move a seated player for the house, with the stack the ledger holds (BI7).
+
+    Only the floor's own flows call it, each naming itself in ``why``: a table it
+    breaks (WL3), a table it balances, a must-move (WL7), a seat change it grants
+    (WL10). The stack moved is the balance of his stack account at the table he
+    leaves, read under the seat's lock, never an amount a client posted; he keeps
+    it at the new seat even below the table's minimum. Raises :class:`Refusal`
+    (BI7) when he has no chips there to move: a player who brings nothing buys in.
+    """
+    if why not in HOUSE_MOVES:
+        raise ValueError(f"not a house move: {why!r}")
     now = now or timezone.now()
+    origin = table_get_open(from_table, lock=False)
+    session = _open_session(origin, from_seat)
+    account = chart.player_stack(player=session.player.code, table=origin.code)
+    stack = Account.objects.get(pk=account.pk).balance_cents
+    if stack <= 0:
+        raise Refusal(
+            "nothing_to_move",
+            _(
+                "BI7: %(p)s has no chips at %(t)s to move; a player who brings"
+                " nothing buys in."
+            )
+            % {"p": session.player.code, "t": origin.code},
+            rule="BI7",
+            allowed={"min": 1, "max": None},
+        )
+    seat_leave(
+        table_code=origin.code,
+        seat=from_seat,
+        stack=stack,
+        source=source,
+        by=by,
+        now=now,
+    )
+    return _seat(
+        table_code=to_table,
+        seat=to_seat,
+        player_code=session.player.code,
+        amount=stack,
+        method=StackMovement.Method.CHIPS,
+        house_move_stack=stack,
+        source=source,
+        by=by,
+        now=now,
+    )
+
+
+def _seat(
+    *,
+    table_code: str,
+    seat: int,
+    player_code: str,
+    amount: int,
+    method: str,
+    house_move_stack: int | None,
+    source: str,
+    by: User | None,
+    now: datetime,
+) -> SeatSession:
+    """Seat a player: a buy-in, or (``house_move_stack``) a house move's stack."""
     table = table_get_open(table_code)
     player = player_get(player_code)
     # Serialise a player's seat requests: two terminals seating him at once see each
@@ -373,6 +464,8 @@ def seat_take(
     if table.sessions.filter(seat=seat, ended_at__isnull=True).exists():
         raise Conflict(_("Seat %(s)d is taken.") % {"s": seat}, code="seat_taken")
     assert table.game is not None and table.room is not None
+    if house_move_stack is None:
+        receivable_check(player=player, now=now)  # DC3: he pays back first
     hooks.seat_checks(player=player, game=table.game, now=now)
     night = player_night(player=player, room=table.room, now=now)
     try:
@@ -439,12 +532,14 @@ def seat_top_up(
 ) -> SeatSession:
     """Add chips to a seated player's stack between hands (BI2, BI4).
 
-    Raises :class:`RuleViolation` (BI2, BI4) with the amounts allowed.
+    Raises :class:`RuleViolation` (BI2, BI4) with the amounts allowed, and
+    :class:`Refusal` (DC3) when he owes a receivable past its terms.
     """
     now = now or timezone.now()
     table = table_get_open(table_code)
     session = _open_session(table, seat)
     assert table.game is not None and table.room is not None
+    receivable_check(player=session.player, now=now)  # DC3
     night = player_night(player=session.player, room=table.room, now=now)
     try:
         allowance = top_up_allowance(

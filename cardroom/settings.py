@@ -48,6 +48,9 @@ CARDROOM_GAMING_DAY_CUTOFF_HOUR = env.int("CARDROOM_GAMING_DAY_CUTOFF_HOUR", def
 CARDROOM_IDENTITY_THRESHOLD_CENTS = env.int(
     "CARDROOM_IDENTITY_THRESHOLD_CENTS", default=200_000
 )
+# DC3: days a player has to pay a receivable back before he can't buy in. RULES.md
+# gives none: by default a receivable is due the moment it is booked.
+CARDROOM_DC3_TERMS_DAYS = env.int("CARDROOM_DC3_TERMS_DAYS", default=0)
 USE_TZ = True
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")
 LANGUAGES = [("en", "English"), ("fi", "Suomi"), ("ko", "한국어")]

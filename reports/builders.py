@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext as _
 
+from accounting.cage.receivables import receivables_open
 from accounting.domain.cage import DrawerMovements
 from accounting.domain.money import Money
 from accounting.models import Receipt, Shift, TableSlip
@@ -315,6 +316,7 @@ def daily_audit(
     progress(_("jackpot funds"))
 
     exception_sections = _exceptions(period)
+    receivables = _receivables(period)
     progress(_("exceptions"))
 
     trial = _trial_balance(ledger, checks, previous)
@@ -355,6 +357,7 @@ def daily_audit(
             drawer_section,
             funds,
             *exception_sections,
+            receivables,
             trial,
             schema_changes,
         ],
@@ -387,6 +390,7 @@ def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
             Column("purchases", _("chip purchases"), MONEY),
             Column("redemptions", _("redemptions"), MONEY),
             Column("payouts", _("award payouts"), MONEY),
+            Column("collections", _("receivables paid back"), MONEY),
             Column("fills", _("fills"), MONEY),
             Column("credits", _("credits"), MONEY),
             Column("expected", _("expected"), MONEY),
@@ -416,6 +420,7 @@ def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
             purchases=line.receipts.get(Receipt.Kind.PURCHASE, 0),
             redemptions=line.receipts.get(Receipt.Kind.REDEMPTION, 0),
             payouts=line.receipts.get(Receipt.Kind.AWARD_PAYOUT, 0),
+            collections=line.receipts.get(Receipt.Kind.COLLECTION, 0),
             fills=line.slips.get(TableSlip.Kind.FILL, 0),
             credits=line.slips.get(TableSlip.Kind.CREDIT, 0),
         )
@@ -447,6 +452,7 @@ def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
                 purchases=moves.purchases,
                 redemptions=moves.redemptions,
                 payouts=moves.payouts if side == "cash" else 0,
+                collections=moves.collections if side == "cash" else 0,
                 fills=moves.fills if side == "chips" else 0,
                 credits=moves.credits if side == "chips" else 0,
                 expected=expected,
@@ -462,6 +468,40 @@ def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
                     expected or 0,
                 )
     return shifts, drawers
+
+
+def _receivables(period: Period) -> Section:
+    """Players who owe money back at the period's end (DC3), from the ledger."""
+    section = Section(
+        key="receivables",
+        title=_("Open receivables (DC3)"),
+        columns=[
+            Column("player", _("player")),
+            Column("name", _("name")),
+            Column("booked", _("booked"), MONEY),
+            Column("collected", _("paid back"), MONEY),
+            Column("open", _("open"), MONEY),
+            Column("due", _("due"), MONEY),
+            Column("oldest_due_at", _("due since")),
+        ],
+        note=_(
+            "What players got and weren't due, booked by two people (DC2), less "
+            "what they paid back at the cage. A player with an amount due can't "
+            "buy in."
+        ),
+    )
+    for r in receivables_open(now=period.end):
+        s = r.standing
+        section.add(
+            player=r.player,
+            name=r.name,
+            booked=s.booked,
+            collected=s.collected,
+            open=s.open,
+            due=s.due,
+            oldest_due_at=period.local(s.oldest_due_at),
+        )
+    return section
 
 
 def _describe(details: dict[str, Any]) -> str:

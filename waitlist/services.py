@@ -73,6 +73,12 @@ from waitlist.models import (
 )
 
 HOUSE_MOVES = (Kind.CLOSED_TABLE, Kind.MUST_MOVE, Kind.SEAT_CHANGE)
+HOUSE_MOVE_WHY = {
+    Kind.CLOSED_TABLE: "table_break",
+    Kind.MUST_MOVE: "must_move",
+    Kind.SEAT_CHANGE: "seat_change",
+}
+"""The floor's flow each house-move entry is, as :func:`floor.seat_move` names it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -887,7 +893,7 @@ def entry_seat(
             rule="WL6",
         )
     stack = 0
-    if origin is not None:
+    if origin is not None and not house:
         stack = origin.stack_cents
         floor.seat_leave(
             table_code=origin.table.code,
@@ -897,9 +903,7 @@ def entry_seat(
             by=actor.by,
             now=now,
         )
-    if house:
-        amount, method = stack, StackMovement.Method.CHIPS
-    elif amount is None:
+    if not house and amount is None:
         if stack == 0:
             raise ApiError(
                 _("A player who brings no stack buys in: give amount and method."),
@@ -910,17 +914,32 @@ def entry_seat(
         method = method or StackMovement.Method.CHIPS
     for lockup in his_lockups.select_for_update(of=("self",)).order_by("pk"):
         _release(lockup, Lockup.Release.TAKEN, now, actor, reason=_("He sat down."))
-    session = floor.seat_take(
-        table_code=table.code,
-        seat=seat,
-        player_code=player.code,
-        amount=amount,
-        method=method or StackMovement.Method.CASH,
-        house_move_stack=stack if house else None,
-        source=actor.source,
-        by=actor.by,
-        now=now,
-    )
+    if house:
+        # The floor moves his stack as the ledger holds it, never an amount (BI7).
+        assert origin is not None
+        session = floor.seat_move(
+            from_table=origin.table.code,
+            from_seat=origin.seat,
+            to_table=table.code,
+            to_seat=seat,
+            why=HOUSE_MOVE_WHY[Kind(entry.kind)],
+            source=actor.source,
+            by=actor.by,
+            now=now,
+        )
+        amount = session.stack_cents
+    else:
+        assert amount is not None
+        session = floor.seat_take(
+            table_code=table.code,
+            seat=seat,
+            player_code=player.code,
+            amount=amount,
+            method=method or StackMovement.Method.CASH,
+            source=actor.source,
+            by=actor.by,
+            now=now,
+        )
     _end(
         entry,
         status=Entry.Status.SEATED,
@@ -1385,22 +1404,12 @@ def table_break(
             waiting.append(entry)
             continue
         seat = min(target.free_seats)
-        stack = session.stack_cents
-        floor.seat_leave(
-            table_code=table.code,
-            seat=session.seat,
-            stack=stack,
-            source=actor.source,
-            by=actor.by,
-            now=now,
-        )
-        new = floor.seat_take(
-            table_code=target.table.code,
-            seat=seat,
-            player_code=code,
-            amount=stack,
-            method=StackMovement.Method.CHIPS,
-            house_move_stack=stack,
+        new = floor.seat_move(
+            from_table=table.code,
+            from_seat=session.seat,
+            to_table=target.table.code,
+            to_seat=seat,
+            why="table_break",
             source=actor.source,
             by=actor.by,
             now=now,
@@ -1426,6 +1435,105 @@ def table_break(
         )
     _close_if_broken_and_empty(table, now, actor)
     return BreakResult(broken, moved, waiting)
+
+
+# Table balancing (BI7) ----------------------------------------------------------------
+
+
+@retry_on_conflict()
+@transaction.atomic
+def table_balance(
+    *,
+    table_code: str,
+    seat: int,
+    to_table: str,
+    to_seat: int | None = None,
+    actor: Actor = Actor(),
+    now: datetime | None = None,
+) -> SeatSession:
+    """Balance two tables of a game: the player in ``seat`` moves to ``to_table``.
+
+    A house move (BI7): he keeps the stack the ledger holds, even below the new
+    table's minimum. Both tables deal the same game at the same stakes, and the
+    table he leaves has at least two players more than the one he goes to (the move
+    makes them more even); the house keeps pairs apart there too (WL9). He goes to
+    ``to_seat`` or the lowest free seat. Raises :class:`RuleViolation` (BI7, WL9)
+    and :class:`Conflict` when the seat is taken or held.
+    """
+    now = now or timezone.now()
+    source = floor.table_get_open(table_code, lock=False)
+    target = floor.table_get_open(to_table, lock=False)
+    if target.pk == source.pk or target.game_id != source.game_id:
+        raise RuleViolation(
+            _(
+                "BI7: tables are balanced within one game; %(t)s doesn't deal the"
+                " game of %(s)s."
+            )
+            % {"t": target.code, "s": source.code},
+            code="not_the_same_game",
+            rule="BI7",
+        )
+    there, here = selectors.table_state(target), selectors.table_state(source)
+    if here.players < there.players + 2:
+        raise RuleViolation(
+            _(
+                "BI7: balancing moves a player from the fuller table; %(s)s has"
+                " %(n)d, %(t)s %(m)d."
+            )
+            % {
+                "s": source.code,
+                "n": here.players,
+                "t": target.code,
+                "m": there.players,
+            },
+            code="tables_balanced",
+            rule="BI7",
+            allowed={"min": there.players + 2, "max": None},
+        )
+    code = here.seated.get(seat)
+    if code is None:
+        raise ApiError(
+            _("Nobody sits in seat %(s)d.") % {"s": seat},
+            code="seat_empty",
+            status_code=404,
+        )
+    new_seat = to_seat if to_seat is not None else _first_free(there)
+    if new_seat is None or new_seat not in there.free_seats:
+        raise Conflict(
+            _("No free seat at %(t)s.") % {"t": target.code}
+            if new_seat is None
+            else _("Seat %(s)d is taken or held.") % {"s": new_seat},
+            code="seat_taken",
+        )
+    player = Player.objects.get(code=code)
+    _refuse_if_kept_apart(player, there.seated.values())
+    session = floor.seat_move(
+        from_table=source.code,
+        from_seat=seat,
+        to_table=target.code,
+        to_seat=new_seat,
+        why="table_balance",
+        source=actor.source,
+        by=actor.by,
+        now=now,
+    )
+    _event(
+        Event.Kind.MOVED,
+        now=now,
+        actor=actor,
+        rule="BI7",
+        reason=_("Moved to balance the tables, keeping his stack (BI7)."),
+        details={
+            "player": code,
+            "from": f"{source.code}/{seat}",
+            "table": target.code,
+            "seat": new_seat,
+            "stack": session.stack_cents,
+        },
+        table=target,
+        player=player,
+    )
+    return session
 
 
 # Lockups (WL8) ------------------------------------------------------------------------

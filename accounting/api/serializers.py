@@ -128,6 +128,9 @@ class CashLineSerializer(serializers.Serializer):
     purchases = serializers.IntegerField(help_text="Cash in for chips sold.")
     redemptions = serializers.IntegerField(help_text="Cash out for chips cashed.")
     payouts = serializers.IntegerField(help_text="Cash out for awards paid (CA6).")
+    collections = serializers.IntegerField(
+        help_text="Cash in for receivables paid back (DC3)."
+    )
     expected = serializers.IntegerField(
         help_text="The drawer's ledger balance (at close: before the count)."
     )

@@ -49,6 +49,12 @@ urlpatterns = [
         name="cage-payable-pay",
     ),
     path("receipts/<str:no>", views.ReceiptDetailApi.as_view(), name="cage-receipt"),
+    path("receivables", views.ReceivableListApi.as_view(), name="cage-receivables"),
+    path(
+        "receivables/collections",
+        views.ReceivableCollectApi.as_view(),
+        name="cage-receivable-collect",
+    ),
     path("vault", views.VaultFundApi.as_view(), name="cage-vault"),
     path(
         "vault/withdrawals",

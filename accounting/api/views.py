@@ -7,7 +7,9 @@ Every POST that moves money takes an ``Idempotency-Key``.
   fills and credits; count drop, rake and jackpot boxes; pay approved awards;
 - floor (or manager): request fills and credits, signing them (CA3);
 - manager: sign off an over/short above the threshold (CA1); fund the vault;
-- cashier, manager, auditor: shift reports, receipts, payables, box counts.
+- cashier, manager, auditor: shift reports, receipts, payables, box counts;
+- cashier: collect a receivable (DC3); cashier, floor, manager, auditor: the open
+  receivables.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers, status
@@ -34,6 +37,7 @@ from accounting.api.serializers import (
     code_field,
     shift_report_data,
 )
+from accounting.cage.receivables import receivable_collect, receivables_open
 from accounting.cage.selectors import (
     box_counts_of_day,
     payable_list,
@@ -43,10 +47,12 @@ from accounting.cage.selectors import (
 )
 from accounting.models import BoxCount, Payable, Receipt, Shift, TableSlip
 from core.api.permissions import IsCashier, IsFloor, IsManager, role_required, staff
+from core.errors import Invalid
 from core.idempotency import idempotent
 from core.roles import Role, has_role
 
 CageReader = role_required(Role.CASHIER, Role.MANAGER, Role.AUDITOR)
+ReceivableReader = role_required(Role.CASHIER, Role.FLOOR, Role.MANAGER, Role.AUDITOR)
 
 IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
@@ -525,3 +531,93 @@ class VaultWithdrawApi(VaultFundApi):
     )
     def post(self, request: Request) -> Response:
         return super().post(request)
+
+
+class OpenAmountSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "CageReceivableOpenAmount"
+
+    booked_at = serializers.DateTimeField(source="booked.at")
+    booked = serializers.IntegerField(source="booked.amount")
+    open = serializers.IntegerField()
+    due_at = serializers.DateTimeField()
+    reference = serializers.CharField(source="booked.reference")
+    reason = serializers.CharField(source="booked.memo")
+    transaction = serializers.IntegerField(source="booked.transaction_id")
+
+
+class ReceivableSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "CageReceivable"
+
+    player = serializers.CharField()
+    name = serializers.CharField()
+    booked = serializers.IntegerField(source="standing.booked")
+    collected = serializers.IntegerField(source="standing.collected")
+    open = serializers.IntegerField(source="standing.open")
+    due = serializers.IntegerField(
+        source="standing.due", help_text="Open and past its terms: blocks buy-ins."
+    )
+    amounts = OpenAmountSerializer(source="standing.parts", many=True)
+
+
+class ReceivableListApi(APIView):
+    """Players who owe money back, what is open and what is due (DC3)."""
+
+    permission_classes = [ReceivableReader]
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("player", OpenApiTypes.STR, description="A player's id."),
+            OpenApiParameter(
+                "due",
+                OpenApiTypes.STR,
+                enum=["true", "false"],
+                description="true: only those past their terms (DC3).",
+            ),
+        ],
+        responses={200: ReceivableSerializer(many=True)},
+    )
+    def get(self, request: Request) -> Response:
+        due = request.query_params.get("due", "false")
+        if due not in ("true", "false"):
+            raise Invalid(
+                "invalid_filter",
+                _("due is true or false."),
+                allowed={"due": ["true", "false"]},
+            )
+        found = receivables_open(
+            player=request.query_params.get("player"), due_only=due == "true"
+        )
+        return Response(ReceivableSerializer(found, many=True).data)
+
+
+class ReceivableCollectApi(APIView):
+    """Collect in cash what a player owes, in full or a part, with a receipt (DC3)."""
+
+    permission_classes = [IsCashier]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "CageReceivableCollectInput"
+
+        cage = code_field(max_length=16)
+        player = code_field(max_length=32, help_text="The player's id, e.g. P-1001.")
+        amount = CentsField(min_value=1, help_text="At most what is open.")
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: ReceiptSerializer},
+        parameters=[IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        receipt = receivable_collect(
+            cage=data.validated_data["cage"],
+            cashier=staff(request),
+            player=data.validated_data["player"],
+            amount_cents=data.validated_data["amount"],
+        )
+        return Response(ReceiptSerializer(receipt).data, status=status.HTTP_201_CREATED)

@@ -1,4 +1,5 @@
-"""Receipts at the cage: chip purchases and redemptions (CA2), award payouts (CA6).
+"""Receipts at the cage: chip purchases and redemptions (CA2), award payouts (CA6),
+receivables paid back (DC3, :mod:`accounting.cage.receivables`).
 
 Each takes the cage's next receipt number under the ``Cage`` row lock, in the same
 database transaction as its ledger posting: a rollback gives the number back, so the
@@ -49,7 +50,7 @@ def receipt_number_take(cage: Cage) -> int:
     return cage.next_receipt_no
 
 
-def _issue(
+def issue_receipt(
     *,
     kind: Receipt.Kind,
     cage_code: str,
@@ -128,10 +129,14 @@ def chip_purchase(
     """Sell ``amount_cents`` of chips for cash to a registered player (CA2).
 
     Raises :class:`RuleViolation` for no open shift (CA1), an unregistered player
-    (CA2), the identity threshold (CA5); :class:`InsufficientFunds` when the drawer
-    hasn't the chips. A refusal writes nothing and takes no receipt number.
+    (CA2), the identity threshold (CA5), :class:`Refusal` (DC3) when he owes a
+    receivable past its terms; :class:`InsufficientFunds` when the drawer hasn't
+    the chips. A refusal writes nothing and takes no receipt number.
     """
-    return _issue(
+    from accounting.cage.receivables import receivable_check
+
+    at = at or timezone.now()
+    return issue_receipt(
         kind=Receipt.Kind.PURCHASE,
         cage_code=cage,
         cashier=cashier,
@@ -139,6 +144,7 @@ def chip_purchase(
         amount_cents=amount_cents,
         legs_for=_exchange,
         at=at,
+        check=lambda _shift, who: receivable_check(player=who, now=at),
     )
 
 
@@ -159,7 +165,7 @@ def chip_redemption(
     ``insufficient_funds``, allowed ``max``) when the player holds fewer chips or
     the drawer less cash. A refusal writes nothing and takes no receipt number.
     """
-    return _issue(
+    return issue_receipt(
         kind=Receipt.Kind.REDEMPTION,
         cage_code=cage,
         cashier=cashier,
@@ -283,7 +289,7 @@ def payable_pay(
     at = at or timezone.now()
     try:
         with transaction.atomic():
-            receipt = _issue(
+            receipt = issue_receipt(
                 kind=Receipt.Kind.AWARD_PAYOUT,
                 cage_code=cage,
                 cashier=cashier,

@@ -51,6 +51,7 @@ def shift_movements(*, shift: Shift) -> DrawerMovements:
         purchases=receipts.get(Receipt.Kind.PURCHASE, 0),
         redemptions=receipts.get(Receipt.Kind.REDEMPTION, 0),
         payouts=receipts.get(Receipt.Kind.AWARD_PAYOUT, 0),
+        collections=receipts.get(Receipt.Kind.COLLECTION, 0),
         fills=slips.get(TableSlip.Kind.FILL, 0),
         credits=slips.get(TableSlip.Kind.CREDIT, 0),
     )
@@ -104,6 +105,7 @@ def shift_report(*, shift: Shift) -> ShiftReport:
             "purchases": moves.purchases,
             "redemptions": moves.redemptions,
             "payouts": moves.payouts,
+            "collections": moves.collections,
         },
         expected=expected_cash,
         counted=shift.counted_cash_cents,

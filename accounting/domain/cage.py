@@ -16,7 +16,8 @@ class DrawerMovements:
 
     Every amount is a non-negative total; the direction is the kind's: a chip
     purchase brings cash in and sends chips out, a redemption the reverse, a fill
-    sends chips to a table, a credit brings them back, an award payout pays cash.
+    sends chips to a table, a credit brings them back, an award payout pays cash,
+    a collection brings in cash a player owed (DC3).
     """
 
     opening_cash: int = 0
@@ -26,6 +27,7 @@ class DrawerMovements:
     payouts: int = 0
     fills: int = 0
     credits: int = 0
+    collections: int = 0
 
     def __post_init__(self) -> None:
         for name in self.__dataclass_fields__:
@@ -35,8 +37,15 @@ class DrawerMovements:
 
     @property
     def expected_cash(self) -> int:
-        """Cash the drawer should hold: float + purchases − redemptions − payouts."""
-        return self.opening_cash + self.purchases - self.redemptions - self.payouts
+        """Cash the drawer should hold: float + purchases − redemptions − payouts
+        + collections."""
+        return (
+            self.opening_cash
+            + self.purchases
+            - self.redemptions
+            - self.payouts
+            + self.collections
+        )
 
     @property
     def expected_chips(self) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -39,6 +40,7 @@ from cardroom.models import (
 )
 from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.api.schema import ErrorSerializer
+from core.errors import Refusal
 from core.idempotency import idempotent
 from core.roles import Role
 
@@ -197,7 +199,11 @@ class SeatsSerializer(serializers.Serializer):
 
 
 class SeatApi(APIView):
-    """Seat a player with a buy-in (BI1, BI4–BI7, WL6); read the seats (HS6)."""
+    """Seat a player with a buy-in (BI1, BI4–BI6, WL6); read the seats (HS6).
+
+    A house move (BI7) is never posted: ``house_move`` is refused (422 BI7); the
+    floor's table break, table balancing and must-move flows make house moves.
+    """
 
     permission_classes = [TerminalOrFloor]
 
@@ -226,10 +232,6 @@ class SeatApi(APIView):
         player = serializers.CharField(max_length=32)
         amount = serializers.IntegerField(min_value=1)
         method = serializers.ChoiceField(choices=StackMovement.Method.choices)
-        house_move = serializers.BooleanField(
-            default=False,
-            help_text="BI7: the house moved him; floor staff only. He keeps his stack.",
-        )
 
     class OutputSerializer(serializers.Serializer):
         class Meta:
@@ -246,22 +248,26 @@ class SeatApi(APIView):
     )
     @idempotent
     def post(self, request: Request, table: str) -> Response:
+        if isinstance(request.data, dict) and "house_move" in request.data:
+            raise Refusal(
+                "house_move_not_posted",
+                _(
+                    "BI7: a house move is not a buy-in. It comes only from a table the"
+                    " floor breaks or balances, or a must-move, with the stack the"
+                    " ledger holds."
+                ),
+                rule="BI7",
+            )
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        actor = _actor(request)
-        if v["house_move"] and actor["by"] is None:
-            raise serializers.ValidationError(
-                {"house_move": "Only floor staff record a house move (BI7)."}
-            )
         session = services.seat_take(
             table_code=table,
             seat=v["seat"],
             player_code=v["player"],
             amount=v["amount"],
             method=v["method"],
-            house_move_stack=v["amount"] if v["house_move"] else None,
-            **actor,
+            **_actor(request),
         )
         out = {
             "seat": session.seat,

@@ -113,8 +113,13 @@ class PlayerNight:
     short_buy_in_used: bool = False
     departures: tuple[Departure, ...] = field(default_factory=tuple)
 
-    def last_departure_today(self) -> Departure | None:
+    def departures_today(self) -> tuple[Departure, ...]:
+        """Return the departures of this gaming day, latest last (BI5, BI8)."""
         today = [d for d in self.departures if d.gaming_day == self.gaming_day]
+        return tuple(sorted(today, key=lambda d: d.left_at))
+
+    def last_departure_today(self) -> Departure | None:
+        today = self.departures_today()
         return today[-1] if today else None
 
 
@@ -129,6 +134,7 @@ class Allowance:
     max_rule: str
     short_min: int | None = None
     pot_limit: bool = False
+    because: str = ""
 
     def as_allowed(self) -> dict[str, int | None]:
         allowed: dict[str, int | None] = {"min": self.min, "max": self.max}
@@ -148,6 +154,78 @@ def _short_allowed(stakes: Stakes, night: PlayerNight) -> int | None:
     if night.buy_ins_today == 0 or night.short_buy_in_used:
         return None
     return -(-stakes.min_buy_in // 2)
+
+
+@dataclass(frozen=True, slots=True)
+class OneStack:
+    """What BI5 asks of a player sitting down: ``min`` and the departure behind it.
+
+    ``kind`` is how he comes to his stack (``return``, ``transfer`` or ``buy_in``);
+    ``rule`` is ``BI5`` when a departure of the night binds him, else ``BI1``.
+    """
+
+    kind: Kind
+    min: int
+    rule: str
+    binding: Departure | None = None
+
+
+def _game_key(stakes: Stakes) -> tuple[Structure, int, int]:
+    """A game for BI5: its betting structure and its stakes."""
+    return (stakes.structure, stakes.small_blind, stakes.big_blind)
+
+
+def _bi5_minimum(dep: Departure, *, stakes: Stakes) -> int | None:
+    """Return what ``dep`` asks of a buy-in at ``stakes`` (BI5 b–e), None for (d).
+
+    (b) the same structure and stakes, and (e) moving up: the whole stack; (c)
+    moving down: the whole stack, but not more than the new table's maximum; (d)
+    another structure asks for nothing above the minimum.
+    """
+    if dep.stakes.structure is not stakes.structure:
+        return None  # (d)
+    if stakes.big_blind < dep.stakes.big_blind:
+        top = stakes.max_buy_in
+        return dep.stack if top is None else min(dep.stack, top)  # (c)
+    return dep.stack  # (b), (e)
+
+
+def one_night_one_stack(
+    *, table: str, stakes: Stakes, departures: tuple[Departure, ...], gaming_day: date
+) -> OneStack:
+    """Decide the least a player may sit down with at ``table`` under BI5.
+
+    Every departure of the gaming day counts, not only the last one: per game
+    (betting structure and stakes) the stack he last left a table of that game with
+    is the stack he has in it, and each game's stack binds him where he sits down
+    again: (a) at the same table he continues with it, (b) at another table of the
+    game he brings it whole, (c) moving down in the same structure he brings it,
+    but not more than the new maximum, (e) moving up he brings it whole; (d) in
+    another structure the minimum is enough. A later departure from the same game
+    supersedes an earlier one: he brought that stack there and played it. Always
+    at least the table minimum (BI1). Departures of other gaming days don't count
+    (BI8; BI6 has its own hour across the cut-off).
+    """
+    tmin = stakes.min_buy_in
+    latest: dict[tuple[Structure, int, int], Departure] = {}
+    for dep in sorted(departures, key=lambda d: d.left_at):
+        if dep.gaming_day == gaming_day:
+            latest[_game_key(dep.stakes)] = dep
+    here = _game_key(stakes)
+    kind, least, rule, binding = Kind.BUY_IN, tmin, "BI1", None
+    for key, dep in latest.items():
+        if dep.stack <= 0:
+            continue  # he ran out in that game: nothing carried from it
+        if key == here and dep.table == table:
+            kind = Kind.RETURN  # (a)
+        elif kind is Kind.BUY_IN:
+            kind = Kind.TRANSFER
+        need = _bi5_minimum(dep, stakes=stakes)
+        if need is None:
+            continue
+        if rule == "BI1" or max(need, tmin) > least:
+            least, rule, binding = max(need, tmin), "BI5", dep
+    return OneStack(kind, least, rule, binding)
 
 
 def seat_allowance(
@@ -180,23 +258,15 @@ def seat_allowance(
         return Allowance(Kind.TRANSFER, house_move_stack, top, "BI7", "BI7")
     pot_limit = stakes.structure is Structure.POT_LIMIT
 
-    kind, lo, hi, lo_rule, hi_rule = Kind.BUY_IN, tmin, tmax, "BI1", "BI1"
-    last = night.last_departure_today()
-    if last is not None and last.stack > 0:
-        stack = last.stack
-        if last.table == table:
-            kind, lo_rule = Kind.RETURN, "BI5"  # (a)
-            lo = max(stack, tmin)
-        elif last.stakes.structure is not stakes.structure:
-            kind = Kind.TRANSFER  # (d): he may start with the minimum
-        elif stakes.big_blind < last.stakes.big_blind:
-            kind, lo_rule = Kind.TRANSFER, "BI5"  # (c): capped at the new maximum
-            lo = max(stack if tmax is None else min(stack, tmax), tmin)
-        else:
-            kind, lo_rule = Kind.TRANSFER, "BI5"  # (b) same stakes, (e) moving up
-            lo = max(stack, tmin)
-        if hi is not None and lo > hi:
-            hi, hi_rule = lo, lo_rule
+    bi5 = one_night_one_stack(
+        table=table,
+        stakes=stakes,
+        departures=night.departures,
+        gaming_day=night.gaming_day,
+    )
+    kind, lo, hi, lo_rule, hi_rule = bi5.kind, bi5.min, tmax, bi5.rule, "BI1"
+    if hi is not None and lo > hi:
+        hi, hi_rule = lo, lo_rule
 
     for dep in night.departures:
         if (
@@ -208,9 +278,14 @@ def seat_allowance(
             if hi is not None and lo > hi:
                 hi, hi_rule = lo, "BI6"
 
+    last = night.last_departure_today()
     ran_out = last is not None and last.stack == 0
     short = _short_allowed(stakes, night) if ran_out and lo == tmin else None
-    return Allowance(kind, lo, hi, lo_rule, hi_rule, short, pot_limit)
+    because = ""
+    if lo_rule == "BI5" and bi5.binding is not None:
+        dep = bi5.binding
+        because = f" He left {dep.table} with {dep.stack} this gaming day (BI5)."
+    return Allowance(kind, lo, hi, lo_rule, hi_rule, short, pot_limit, because)
 
 
 def top_up_allowance(*, stack: int, stakes: Stakes, night: PlayerNight) -> Allowance:
@@ -276,5 +351,8 @@ def decide(amount: int, allowance: Allowance, *, what: str = "buy-in") -> Kind:
             allowance.as_allowed(),
         )
     raise BuyInRefused(
-        "below_minimum", allowance.min_rule, detail, allowance.as_allowed()
+        "below_minimum",
+        allowance.min_rule,
+        detail + allowance.because,
+        allowance.as_allowed(),
     )

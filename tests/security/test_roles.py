@@ -160,6 +160,7 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/waitlist/entries/{id}/remove"): FLOOR,
     ("post", "/api/v1/waitlist/seat-changes"): FLOOR,
     ("post", "/api/v1/waitlist/tables/{table}/break"): FLOOR,
+    ("post", "/api/v1/waitlist/tables/{table}/balance"): FLOOR,  # BI7
     ("get", "/api/v1/waitlist/must-moves"): FLOOR,
     ("post", "/api/v1/waitlist/must-moves"): FLOOR,
     ("post", "/api/v1/waitlist/must-moves/{id}/end"): FLOOR,
@@ -170,6 +171,9 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/waitlist/kept-apart"): FLOOR,
     ("post", "/api/v1/waitlist/kept-apart/{id}/end"): FLOOR,
     ("get", "/api/v1/waitlist/events"): FLOOR,
+    # Receivables (DC3): the cashier collects; the floor that books them reads them.
+    ("get", "/api/v1/cage/receivables"): ("cashier", "floor", "manager", "auditor"),
+    ("post", "/api/v1/cage/receivables/collections"): CASHIER,
 }
 
 

@@ -15,6 +15,11 @@ urlpatterns = [
     path("entries/<int:pk>/remove", views.RemoveApi.as_view(), name="waitlist-remove"),
     path("seat-changes", views.SeatChangeApi.as_view(), name="waitlist-seat-changes"),
     path("tables/<slug:table>/break", views.BreakApi.as_view(), name="waitlist-break"),
+    path(
+        "tables/<slug:table>/balance",
+        views.BalanceApi.as_view(),
+        name="waitlist-balance",
+    ),
     path("must-moves", views.MustMovesApi.as_view(), name="waitlist-must-moves"),
     path(
         "must-moves/<int:pk>/end",

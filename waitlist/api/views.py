@@ -417,6 +417,60 @@ class BreakApi(APIView):
         )
 
 
+class BalanceApi(APIView):
+    """Balance tables of a game: move a player to a shorter table (BI7)."""
+
+    permission_classes = [IsFloor]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TableBalanceInput"
+
+        seat = serializers.IntegerField(min_value=1, max_value=12)
+        to = serializers.SlugField(max_length=16, help_text="The shorter table.")
+        to_seat = serializers.IntegerField(min_value=1, max_value=12, required=False)
+
+    class OutputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TableBalanceOutput"
+
+        player = serializers.CharField()
+        table = serializers.CharField()
+        seat = serializers.IntegerField()
+        stack = serializers.IntegerField(help_text="The stack the ledger held.")
+        house_move = serializers.BooleanField()
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            201: OutputSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            422: ErrorSerializer,
+        },
+    )
+    @idempotent
+    def post(self, request: Request, table: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        session = services.table_balance(
+            table_code=table,
+            seat=v["seat"],
+            to_table=v["to"],
+            to_seat=v.get("to_seat"),
+            actor=_actor(request),
+        )
+        out = {
+            "player": session.player.code,
+            "table": session.table.code,
+            "seat": session.seat,
+            "stack": session.stack_cents,
+            "house_move": session.house_move,
+        }
+        return Response(out, status=status.HTTP_201_CREATED)
+
+
 class MustMoveSerializer(serializers.ModelSerializer):
     table = serializers.CharField(source="table.code")
     main = serializers.CharField(source="main.code")

@@ -86,6 +86,7 @@ def test_a_shift_from_float_to_sign_off_adds_up(cage, cashier, floor, manager):
         "purchases": 65_000,
         "redemptions": 15_000,
         "payouts": 0,
+        "collections": 0,
         "expected": 550_000,
         "counted": 547_000,
         "over_short": -3_000,

@@ -226,18 +226,7 @@ class TestOneNightOneStack:
         )
 
 
-class TestHouseMoveAndLeaving:
-    def test_house_move_keeps_a_short_stack(self, clock, open_table, players, floor):
-        """BI7: moved by the house, he keeps 7,000 at a 20,000-minimum table."""
-        small, big = open_table("T01"), open_table("T02", "NL25")
-        seat(small, "T01", 1, "P-1", 10_000)
-        leave(small, "T01", 1, 10_000)
-        # Only staff may say the house moved him.
-        answer = seat(big, "T02", 1, "P-1", 7_000, method="chips", house_move=True)
-        assert answer.status_code == 400
-        moved = seat(floor, "T02", 1, "P-1", 7_000, method="chips", house_move=True)
-        assert moved.status_code == 201 and moved.json()["kind"] == "transfer"
-
+class TestLeaving:
     def test_leaving_with_another_stack_is_refused(self, clock, open_table, players):
         """HS6: he leaves with what the hands left him, nothing else."""
         t = open_table("T01")
