@@ -583,7 +583,8 @@ class Payable(models.Model):
 
 
 class Receipt(models.Model):
-    """A numbered cage receipt: a chip purchase, a redemption or an award payout.
+    """A numbered cage receipt: a chip purchase, a redemption, an award payout, or a
+    tournament entry and its refund (the tournaments app's, TO1 and TO10).
 
     Numbers run 1, 2, 3… per cage without gaps (CA2): taken from ``Cage`` under a
     row lock in the same database transaction as the posting, so a rollback gives
@@ -594,6 +595,8 @@ class Receipt(models.Model):
         PURCHASE = "chip_purchase", _("chip purchase")
         REDEMPTION = "chip_redemption", _("chip redemption")
         AWARD_PAYOUT = "award_payout", _("award payout")
+        TOURNAMENT_ENTRY = "tournament_entry", _("tournament entry")
+        ENTRY_REFUND = "entry_refund", _("tournament refund")
 
     cage = models.ForeignKey(
         Cage, on_delete=models.PROTECT, related_name="receipts", verbose_name=_("cage")
@@ -644,7 +647,13 @@ class Receipt(models.Model):
             ),
             models.CheckConstraint(
                 condition=models.Q(
-                    kind__in=["chip_purchase", "chip_redemption", "award_payout"]
+                    kind__in=[
+                        "chip_purchase",
+                        "chip_redemption",
+                        "award_payout",
+                        "tournament_entry",
+                        "entry_refund",
+                    ]
                 ),
                 name="receipt_known_kind",
             ),

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "cardroom",
     "jackpots",
     "waitlist",
+    "tournaments",
     "reports",
     "simulation",
 ]

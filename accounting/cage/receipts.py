@@ -103,6 +103,38 @@ def _issue(
     )
 
 
+@transaction.atomic
+def receipt_issue(
+    *,
+    kind: Receipt.Kind,
+    cage: str,
+    cashier: User,
+    player: str,
+    amount_cents: int,
+    legs_for: LegsFor,
+    check: Callable[[Shift, Player], None] | None = None,
+    at: datetime | None = None,
+) -> Receipt:
+    """Issue a numbered receipt for another app's cash movement at the cage (CA2).
+
+    The same path as a chip purchase: the cage's row lock, the cashier's open shift
+    (CA1), a registered player (CA2), the identity threshold (CA5), the next number
+    without gaps, one posting whose legs ``legs_for(shift, player, amount)`` gives
+    (through the shift's drawer, :func:`drawer_accounts`). ``check`` refuses before
+    anything is written. The tournaments' entries and refunds use it (TO1, TO10).
+    """
+    return _issue(
+        kind=kind,
+        cage_code=cage,
+        cashier=cashier,
+        player_code=player,
+        amount_cents=amount_cents,
+        legs_for=legs_for,
+        at=at,
+        check=check,
+    )
+
+
 def _exchange(shift: Shift, player: Player, cents: int) -> list[Leg]:
     """Legs of a purchase of ``cents`` (negate for a redemption)."""
     currency = shift.cage.currency
