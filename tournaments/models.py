@@ -1061,3 +1061,7 @@ __all__ = [
     "Refund",
     "Structure",
 ]
+
+# The floor's records (the clock's log, the seats drawn and moved) are models of
+# this app kept in a module of their own.
+from tournaments.floor_models import ClockChange, SeatMove  # noqa: E402, F401
