@@ -1329,11 +1329,12 @@ def purchase_refund(
     approved).
     """
     at = at or timezone.now()
-    purchase = (
-        Purchase.objects.select_for_update(of=("self",))
-        .select_related("entry__event", "entry__player", "transaction")
-        .get(pk=purchase.pk)
-    )
+    # Purchases are append-only (no row lock for the app role): the event's row lock
+    # orders refunds, and the refund's unique purchase refuses a second one.
+    _event_locked(purchase.entry.event)
+    purchase = Purchase.objects.select_related(
+        "entry__event", "entry__player", "transaction"
+    ).get(pk=purchase.pk)
     if Refund.objects.filter(purchase=purchase).exists():
         raise Conflict("already_refunded", _("TO10: this purchase is refunded."))
     if not reason.strip():
