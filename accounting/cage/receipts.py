@@ -60,6 +60,9 @@ def _issue(
     at: datetime | None,
     payable: Payable | None = None,
     check: Callable[[Shift, Player], None] | None = None,
+    reverses: Transaction | None = None,
+    approved_by: User | None = None,
+    memo: str = "",
 ) -> Receipt:
     """Issue one numbered receipt: locks, checks, number, posting, record."""
     cents_check(amount_cents, name="amount")
@@ -87,6 +90,9 @@ def _issue(
         reference=no,
         external_id=f"receipt:{cage.code}:{number}",
         posted_at=at,
+        reverses=reverses,
+        approved_by=approved_by,
+        memo=memo,
     )
     return Receipt.objects.create(
         cage=cage,
@@ -114,6 +120,9 @@ def receipt_issue(
     legs_for: LegsFor,
     check: Callable[[Shift, Player], None] | None = None,
     at: datetime | None = None,
+    reverses: Transaction | None = None,
+    approved_by: User | None = None,
+    memo: str = "",
 ) -> Receipt:
     """Issue a numbered receipt for another app's cash movement at the cage (CA2).
 
@@ -121,7 +130,9 @@ def receipt_issue(
     (CA1), a registered player (CA2), the identity threshold (CA5), the next number
     without gaps, one posting whose legs ``legs_for(shift, player, amount)`` gives
     (through the shift's drawer, :func:`drawer_accounts`). ``check`` refuses before
-    anything is written. The tournaments' entries and refunds use it (TO1, TO10).
+    anything is written. A refund names the posting it ``reverses`` with its
+    ``approved_by`` and why (``memo``, DC2). The tournaments' entries and refunds
+    use it (TO1, TO10).
     """
     return _issue(
         kind=kind,
@@ -132,6 +143,9 @@ def receipt_issue(
         legs_for=legs_for,
         at=at,
         check=check,
+        reverses=reverses,
+        approved_by=approved_by,
+        memo=memo,
     )
 
 
