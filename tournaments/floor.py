@@ -21,13 +21,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounting.models import Account
-from core.errors import NotFound, Refusal
-from tournaments import chart
+from core.errors import Conflict, NotFound, Refusal
+from tournaments import chart, services
 from tournaments.domain import clock as clock_rules
 from tournaments.domain import tables as table_rules
 from tournaments.domain.payouts import PayoutError, pool_of, shares_for
 from tournaments.floor_models import ClockChange, SeatMove
-from tournaments.models import ChipMovement, Entry, Event, EventTable, Level
+from tournaments.models import Bust, ChipMovement, Entry, Event, EventTable, Level
 
 
 def event_get(*, code: str, lock: bool = False) -> Event:
@@ -469,3 +469,130 @@ def board_events(*, now: datetime) -> list[dict[str, Any]]:
         "starts_at", "code"
     )
     return [clock_display(event, now=now) for event in events if event.structure_id]
+
+
+# --- What the terminals post (TO3, TO4) ------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BustReport:
+    """A player out, as a terminal reports him: his player code, his stack at the
+    start of the hand (after posting in big-blind-ante games) and who won it."""
+
+    player: str
+    stack: int
+    busted_by: tuple[str, ...] = ()
+
+
+def _hand_key(table: str | None, hand: str) -> str:
+    return f"{table}:{hand}" if table else hand
+
+
+def _same_busts(recorded: Sequence[Any], reports: Sequence[BustReport]) -> bool:
+    mine = sorted((r.player, r.stack) for r in reports)
+    theirs = sorted((b.entry.player.code, int(b.stack_at_start)) for b in recorded)
+    return mine == theirs
+
+
+@transaction.atomic
+def busts_report(
+    *,
+    event_code: str,
+    hand: str,
+    busts: Sequence[BustReport],
+    table: str | None = None,
+    hand_for_hand: bool = False,
+    by: User | None,
+    source: str = "",
+    now: datetime | None = None,
+) -> tuple[list[Any], bool]:
+    """Record the players out in one hand and their places (TO4), as a table's
+    terminal or the floor reports them; return the busts and whether they are new.
+
+    A table's hand is keyed ``table:hand``; during hand-for-hand the floor reports
+    the busts of every table in one call, keyed by the hand alone, so they share
+    the places of that hand (TDA RP-8-A). The same report again answers the busts
+    recorded (not new); another report for a recorded hand is a :class:`Conflict`.
+    The places and bounties are the tournament services' (TO4, TO8).
+
+    Raises :class:`NotFound` for an unknown event, :class:`Refusal` (TO4) for a
+    player not playing in it or, for a table's report, not seated at that table,
+    and what ``services.busts_record`` raises.
+    """
+    event = event_get(code=event_code, lock=True)
+    key = _hand_key(table, hand)
+    recorded = list(
+        Bust.objects.select_related("entry__player").filter(event=event, hand=key)
+    )
+    if recorded:
+        if _same_busts(recorded, busts):
+            return recorded, False
+        raise Conflict(
+            "hand_recorded",
+            _("TO4: hand %(hand)s's busts are recorded with other players or stacks.")
+            % {"hand": key},
+        )
+    codes = {r.player for r in busts} | {w for r in busts for w in r.busted_by}
+    live = {
+        e.player.code: e
+        for e in Entry.objects.select_related("player").filter(
+            event=event, status=Entry.Status.ACTIVE, player__code__in=codes
+        )
+    }
+    for code in sorted(codes):
+        if code not in live:
+            raise Refusal(
+                "entry_not_playing",
+                _("TO4: %(player)s isn't playing in %(event)s.")
+                % {"player": code, "event": event.code},
+                rule="TO4",
+            )
+    if table is not None:
+        for report in busts:
+            if live[report.player].table != table:
+                raise Refusal(
+                    "not_at_this_table",
+                    _("TO4: %(player)s isn't seated at %(table)s.")
+                    % {"player": report.player, "table": table},
+                    rule="TO4",
+                )
+    reports = [
+        services.BustIn(
+            entry=live[r.player],
+            stack_at_start=r.stack,
+            busted_by=tuple(live[w] for w in r.busted_by),
+        )
+        for r in busts
+    ]
+    done = services.busts_record(
+        event=event,
+        hand=key,
+        busts=reports,
+        by=by,  # type: ignore[arg-type]  # a terminal reports without staff
+        hand_for_hand=hand_for_hand,
+        at=now or timezone.now(),
+    )
+    # ``services.busts_record`` takes no source yet: a terminal's bust is the one
+    # with no staff member recorded.
+    return list(done), True
+
+
+def chip_count_report(
+    *, event: Event, table: str, chips: int, by: User | None, source: str = ""
+) -> Any:
+    """Record a table's chips counted (TO3) through the tournament services.
+
+    Raises :class:`Refusal` (TO3) for a table that doesn't play in the event.
+    """
+    if not EventTable.objects.filter(
+        event=event, table=table, status=EventTable.Status.OPEN
+    ).exists():
+        raise Refusal(
+            "not_an_event_table",
+            _("TO3: %(table)s doesn't play in %(event)s.")
+            % {"table": table, "event": event.code},
+            rule="TO3",
+        )
+    return services.chip_count_record(
+        event=event, chips=chips, table=table, by=by, source=source
+    )
