@@ -583,7 +583,8 @@ class Payable(models.Model):
 
 
 class Receipt(models.Model):
-    """A numbered cage receipt: a chip purchase, a redemption or an award payout.
+    """A numbered cage receipt: a chip purchase, a redemption, an award payout, or a
+    tournament entry and its refund (the tournaments app's, TO1 and TO10).
 
     Numbers run 1, 2, 3… per cage without gaps (CA2): taken from ``Cage`` under a
     row lock in the same database transaction as the posting, so a rollback gives
@@ -595,6 +596,8 @@ class Receipt(models.Model):
         REDEMPTION = "chip_redemption", _("chip redemption")
         AWARD_PAYOUT = "award_payout", _("award payout")
         COLLECTION = "collection", _("receivable paid back")
+        TOURNAMENT_ENTRY = "tournament_entry", _("tournament entry")
+        ENTRY_REFUND = "entry_refund", _("tournament refund")
 
     cage = models.ForeignKey(
         Cage, on_delete=models.PROTECT, related_name="receipts", verbose_name=_("cage")
@@ -650,6 +653,8 @@ class Receipt(models.Model):
                         "chip_redemption",
                         "award_payout",
                         "collection",
+                        "tournament_entry",
+                        "entry_refund",
                     ]
                 ),
                 name="receipt_known_kind",

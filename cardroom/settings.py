@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "cardroom",
     "jackpots",
     "waitlist",
+    "tournaments",
     "reports",
     "simulation",
 ]
@@ -279,6 +280,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CARDROOM_JACKPOT_DROP_LEGS = "jackpots.services.drop_legs"
 CARDROOM_HAND_BOOKED = ["jackpots.tasks.hand_booked"]
 CARDROOM_SEAT_CHECKS = ["waitlist.services.seat_check"]
+# The public board's panels beside the jackpots (waitlist.views.board_panels).
+WAITLIST_BOARD_PANELS = ["tournaments.board.clock_panel"]
 
 # Logs: one JSON object a line, with the request id (django-structlog).
 LOG_LEVEL = env.str("LOG_LEVEL", default="INFO")

@@ -16,6 +16,8 @@ api_v1 = [
     path("", include("accounting.api.player_urls")),
     path("waitlist/", include("waitlist.api.urls")),
     path("", include("waitlist.api.root_urls")),
+    path("board/tournaments", include("tournaments.api.board_urls")),
+    path("tournaments/", include("tournaments.api.terminal_urls")),
     path("tables", floor_views.TableOpenApi.as_view(), name="table-open"),
     path("tables/<slug:table>", floor_views.TableDetailApi.as_view(), name="table"),
     path(

@@ -14,6 +14,7 @@ PUBLIC = {
     ("post", "/api/v1/auth/login"),
     ("get", "/healthz"),
     ("get", "/api/v1/board"),
+    ("get", "/api/v1/board/tournaments"),
     ("get", "/api/v1/jackpots/summary"),
 }
 PARAMS = {"table": "T01", "player": "P-1", "id": "1", "pk": "1", "no": "1"}

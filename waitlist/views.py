@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.cache import patch_vary_headers
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET
@@ -41,6 +44,23 @@ def board_language(request: HttpRequest, room: Room | None) -> str:
     return translation.get_language_from_request(request)
 
 
+def board_panels(language: str) -> list[dict[str, Any]]:
+    """Return the panels the apps above the floor add to the board, in order.
+
+    ``WAITLIST_BOARD_PANELS`` names, by import path, functions
+    ``f(*, language) -> dict | None`` (the tournaments' clocks, for one): each
+    returns ``template`` (rendered beside the jackpots, with the panel as
+    ``panel``) and whatever that template reads, or None to show nothing. The
+    board knows none of those apps (DESIGN.md: dependencies point one way).
+    """
+    panels = []
+    for path in getattr(settings, "WAITLIST_BOARD_PANELS", []):
+        panel = import_string(path)(language=language)
+        if panel:
+            panels.append(panel)
+    return panels
+
+
 @require_GET
 def board_page(request: HttpRequest) -> HttpResponse:
     """Render the board; its script fetches ``/api/v1/board`` every few seconds."""
@@ -69,6 +89,7 @@ def board_page(request: HttpRequest) -> HttpResponse:
                 "room": room,
                 "language": language,
                 "labels": labels,
+                "panels": board_panels(language),
                 "refresh_ms": REFRESH_SECONDS * 1000,
             },
         )

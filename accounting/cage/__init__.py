@@ -7,6 +7,7 @@ on top of the ledger in ``accounting.services``. Other apps use these:
 - ``cash_activity_check``, ``cash_activity_record`` — the identity threshold (CA5),
   for cash buy-ins at the tables too;
 - ``payable_create`` — an approved award, after booking it into awards payable (CA6);
+- ``receipt_issue`` — a numbered receipt for another app's cash at the cage (CA2);
 - ``gaming_day_of`` — the gaming day in the room's settings (BI8).
 """
 
@@ -25,6 +26,7 @@ from accounting.cage.receipts import (
     chip_redemption,
     payable_create,
     payable_pay,
+    receipt_issue,
 )
 from accounting.cage.shifts import (
     cage_vault_fund,
@@ -57,6 +59,7 @@ __all__ = [
     "player_get",
     "player_identity_verify",
     "player_register",
+    "receipt_issue",
     "shift_close",
     "shift_open",
     "shift_open_get",

@@ -61,6 +61,9 @@ def issue_receipt(
     at: datetime | None,
     payable: Payable | None = None,
     check: Callable[[Shift, Player], None] | None = None,
+    reverses: Transaction | None = None,
+    approved_by: User | None = None,
+    memo: str = "",
 ) -> Receipt:
     """Issue one numbered receipt: locks, checks, number, posting, record."""
     cents_check(amount_cents, name="amount")
@@ -88,6 +91,9 @@ def issue_receipt(
         reference=no,
         external_id=f"receipt:{cage.code}:{number}",
         posted_at=at,
+        reverses=reverses,
+        approved_by=approved_by,
+        memo=memo,
     )
     return Receipt.objects.create(
         cage=cage,
@@ -101,6 +107,46 @@ def issue_receipt(
         player_signed=payable is not None,
         issued_by=cashier,
         issued_at=at,
+    )
+
+
+@transaction.atomic
+def receipt_issue(
+    *,
+    kind: Receipt.Kind,
+    cage: str,
+    cashier: User,
+    player: str,
+    amount_cents: int,
+    legs_for: LegsFor,
+    check: Callable[[Shift, Player], None] | None = None,
+    at: datetime | None = None,
+    reverses: Transaction | None = None,
+    approved_by: User | None = None,
+    memo: str = "",
+) -> Receipt:
+    """Issue a numbered receipt for another app's cash movement at the cage (CA2).
+
+    The same path as a chip purchase: the cage's row lock, the cashier's open shift
+    (CA1), a registered player (CA2), the identity threshold (CA5), the next number
+    without gaps, one posting whose legs ``legs_for(shift, player, amount)`` gives
+    (through the shift's drawer, :func:`drawer_accounts`). ``check`` refuses before
+    anything is written. A refund names the posting it ``reverses`` with its
+    ``approved_by`` and why (``memo``, DC2). The tournaments' entries and refunds
+    use it (TO1, TO10).
+    """
+    return _issue(
+        kind=kind,
+        cage_code=cage,
+        cashier=cashier,
+        player_code=player,
+        amount_cents=amount_cents,
+        legs_for=legs_for,
+        at=at,
+        check=check,
+        reverses=reverses,
+        approved_by=approved_by,
+        memo=memo,
     )
 
 

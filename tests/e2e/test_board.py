@@ -3,11 +3,9 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from django.db import connections
 
 from accounting import chart
 from accounting.models import AccountType, Player
@@ -19,15 +17,6 @@ from waitlist import services
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "board.png"
 
 
@@ -64,30 +53,6 @@ def open_game(code: str, game: str, seats: int) -> None:
         policy=POLICY,
         by=None,
     )
-
-
-@pytest.fixture
-def browser_page(monkeypatch):
-    sync_api = pytest.importorskip(
-        "playwright.sync_api", reason="the playwright package is not installed"
-    )
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM
-    # calls are still synchronous and safe.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=ARGS
-        )
-        try:
-            page = browser.new_page(viewport={"width": 1600, "height": 900})
-            yield page, sync_api.expect
-        finally:
-            browser.close()
-            # The ORM calls made while Playwright's loop ran used their own
-            # connection (asgiref's context-local storage): close it here.
-            connections.close_all()
 
 
 def test_the_board_follows_the_list_and_the_jackpot_without_reloading(

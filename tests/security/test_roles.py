@@ -54,11 +54,16 @@ JACKPOT_READERS = ("floor", "manager", "auditor")
 # Reports are the auditors' (read-only, API.md) and the managers'.
 REPORT_READERS = ("manager", "auditor")
 
+# A tournament's clock (TO12) is read by its tables' terminals and the staff who
+# work the event; the floor runs it, draws seats and balances the tables (TO11).
+CLOCK_READERS = ("terminal", "other_terminal", "cashier", "floor", "manager", "auditor")
+
 ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     # Public by design: the login, the health check, the board and its jackpots.
     ("post", "/api/v1/auth/login"): EVERYONE,
     ("get", "/healthz"): EVERYONE,
     ("get", "/api/v1/board"): EVERYONE,
+    ("get", "/api/v1/board/tournaments"): EVERYONE,
     ("get", "/api/v1/jackpots/summary"): EVERYONE,
     # A staff member ends his own session, whatever his role; a terminal has none.
     ("post", "/api/v1/auth/logout"): ANY_STAFF,
@@ -87,6 +92,17 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     # A booked hand as PHH: the table, the floor, and the auditors who replay it.
     ("get", "/api/v1/tables/{table}/hands/{hand_no}.phh"): (*TABLE, "auditor"),
     ("post", "/api/v1/tables/{table}/time"): TABLE,
+    # Tournament terminals and clocks (TO3, TO4, TO11, TO12): a table's terminal
+    # posts busts and chip counts for its own table; any terminal reads the clock
+    # (the view checks its table plays in the event); the floor runs the rest.
+    ("get", "/api/v1/tournaments/{event}/clock"): CLOCK_READERS,
+    ("post", "/api/v1/tournaments/{event}/clock"): FLOOR,
+    ("get", "/api/v1/tournaments/{event}/tables"): FLOOR,
+    ("post", "/api/v1/tournaments/{event}/tables/rebalance"): FLOOR,
+    ("post", "/api/v1/tournaments/{event}/seats/draw"): FLOOR,
+    ("post", "/api/v1/tournaments/{event}/busts"): FLOOR,
+    ("post", "/api/v1/tournaments/{event}/tables/{table}/busts"): TABLE,
+    ("post", "/api/v1/tournaments/{event}/tables/{table}/chip-counts"): TABLE,
     # BI9: after 30 minutes away the floor picks up the chips and gives them back.
     ("post", "/api/v1/tables/{table}/seats/{seat}/pick-up"): FLOOR,
     ("post", "/api/v1/custody/{player}/return"): FLOOR,

@@ -1,0 +1,180 @@
+"""Tournament chips: the reconciliation (TO3) and the colour-up with its race (TO6).
+
+Chips are issued only by entries (the starting stack), rebuys and add-ons, and leave
+play only for a recorded cause. At any moment chips issued − chips removed is what
+must be in play; the count says what is. The reconciliation balances when they
+agree.
+
+A colour-up retires a denomination: each player's chips of it are exchanged at their
+value for chips of the next denomination in whole chips; the odd chips left over are
+raced, one new chip at most per player, as many chips as the odd chips together buy
+in whole chips, and the rest is removed without compensation (TDA R26). A player
+whose only chips are odd ones comes first in the race, so he isn't raced out while
+chips are won (TDA R26). Chips are never created by a race.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+
+ISSUING = ("entry", "rebuy", "addon")
+REMOVING = (
+    "reentry_surrender",
+    "disqualification",
+    "absent",
+    "unsold_seat",
+    "colour_up",
+    "race",
+    "hidden",
+    "penalty",
+    "refund",
+)
+
+
+class ChipsError(ValueError):
+    """Chips that can't be moved as asked."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reconciliation:
+    """Chips issued by cause, removed by cause, expected in play, counted (TO3)."""
+
+    issued: dict[str, int]
+    removed: dict[str, int]
+    counted: int | None
+
+    @property
+    def issued_total(self) -> int:
+        return sum(self.issued.values())
+
+    @property
+    def removed_total(self) -> int:
+        return sum(self.removed.values())
+
+    @property
+    def in_play(self) -> int:
+        """What must be on the tables: issued − removed."""
+        return self.issued_total - self.removed_total
+
+    @property
+    def difference(self) -> int | None:
+        """Counted − expected; ``None`` before a count."""
+        return None if self.counted is None else self.counted - self.in_play
+
+    @property
+    def balanced(self) -> bool:
+        return self.difference == 0
+
+
+def reconcile(
+    movements: Sequence[tuple[str, int]], counted: int | None
+) -> Reconciliation:
+    """Sum chip movements ``(cause, chips)`` (issued positive, removed negative) by
+    cause against the chips ``counted`` (TO3).
+
+    >>> r = reconcile([("entry", 20_000), ("entry", 20_000), ("race", -75)], 39_925)
+    >>> r.in_play, r.balanced
+    (39925, True)
+    """
+    issued = dict.fromkeys(ISSUING, 0)
+    removed = dict.fromkeys(REMOVING, 0)
+    for cause, chips in movements:
+        if cause in ISSUING:
+            if chips <= 0:
+                raise ChipsError(f"TO3: {cause} issues chips; {chips} isn't.")
+            issued[cause] += chips
+        elif cause in REMOVING:
+            if chips >= 0:
+                raise ChipsError(f"TO3: {cause} removes chips; {chips} doesn't.")
+            removed[cause] += -chips
+        else:
+            raise ChipsError(
+                f"TO3: chips leave play only for a recorded cause: {cause!r}"
+            )
+    if counted is not None and counted < 0:
+        raise ChipsError("TO3: a count can't be negative.")
+    return Reconciliation(issued, removed, counted)
+
+
+@dataclass(frozen=True, slots=True)
+class ColourUp(Generic[K]):
+    """A colour-up's outcome, per player: chips before and after, and the race."""
+
+    before: dict[K, int]
+    after: dict[K, int]
+    exchanged: dict[K, int]
+    odd: dict[K, int]
+    race_winners: list[K] = field(default_factory=list)
+    removed: int = 0
+
+    @property
+    def conserved(self) -> bool:
+        """Chips after + chips removed == chips before (TO3, TO6)."""
+        return sum(self.after.values()) + self.removed == sum(self.before.values())
+
+
+def colour_up(
+    stacks: Mapping[K, int],
+    retired: Mapping[K, int],
+    *,
+    denomination: int,
+    new_denomination: int,
+    race_order: Sequence[K],
+) -> ColourUp[K]:
+    """Colour up ``denomination`` into ``new_denomination`` at one table (TO6).
+
+    ``stacks`` are the players' whole stacks (in chips' value), ``retired`` how many
+    chips of the retired denomination each holds, ``race_order`` the order the race's
+    cards give (highest card first; every player with odd chips in it). Returns each
+    player's stack after, the race's winners and the value removed.
+
+    >>> stacks, retired = {"a": 1_100, "b": 2_050, "c": 75}, {"a": 3, "b": 2, "c": 3}
+    >>> up = colour_up(stacks, retired, denomination=25, new_denomination=100,
+    ...                race_order=["b", "a", "c"])
+    >>> up.after, up.race_winners, up.removed
+    ({'a': 1025, 'b': 2100, 'c': 100}, ['c', 'b'], 0)
+    """
+    if denomination < 1 or new_denomination <= denomination:
+        raise ChipsError("TO6: chips are coloured up into a larger denomination.")
+    if new_denomination % denomination:
+        raise ChipsError("TO6: the new denomination is a multiple of the old one.")
+    for key, count in retired.items():
+        if key not in stacks:
+            raise ChipsError(f"TO6: {key!r} holds chips but has no stack.")
+        if count < 0 or count * denomination > stacks[key]:
+            raise ChipsError(
+                f"TO6: {key!r} can't hold {count} chips of {denomination}."
+            )
+    exchanged: dict[K, int] = {}
+    odd: dict[K, int] = {}
+    for key in stacks:
+        value = retired.get(key, 0) * denomination
+        exchanged[key] = value - value % new_denomination
+        odd[key] = value % new_denomination
+    racing = [k for k in stacks if odd[k]]
+    if sorted(map(repr, racing)) != sorted(map(repr, set(race_order))) or len(
+        race_order
+    ) != len(racing):
+        raise ChipsError("TO6: every player with odd chips draws once in the race.")
+    to_race = min(sum(odd.values()) // new_denomination, len(racing))
+    # No one is raced out (TDA R26): players with nothing but odd chips come first.
+    raced_out = [k for k in race_order if stacks[k] == odd[k]]
+    others = [k for k in race_order if stacks[k] != odd[k]]
+    winners = (raced_out + others)[:to_race]
+    after = {
+        k: stacks[k] - odd[k] + (new_denomination if k in winners else 0)
+        for k in stacks
+    }
+    removed = sum(odd.values()) - to_race * new_denomination
+    return ColourUp(
+        before=dict(stacks),
+        after=after,
+        exchanged=exchanged,
+        odd=odd,
+        race_winners=winners,
+        removed=removed,
+    )
