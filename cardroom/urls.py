@@ -84,5 +84,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
 
+handler400 = "core.api.errors.bad_request"
 handler404 = "core.api.errors.not_found"
 handler500 = "core.api.errors.server_error"
