@@ -127,3 +127,27 @@ class StrictSerializer(serializers.Serializer):
         if isinstance(data, Mapping):
             refuse_unknown_fields(self, data)
         return super().to_internal_value(data)
+
+
+def choice_param(
+    query: Mapping[str, Any], name: str, choices: Collection[str]
+) -> str | None:
+    """Return the query parameter ``name`` if it is one of ``choices``, else None
+    when absent; raise ``ValidationError`` (400) naming what is allowed otherwise.
+
+    A filter with a value outside its enum would match nothing and answer 200 with
+    an empty list, which reads as "none" when it means "you misspelt it".
+    """
+    value = query.get(name)
+    if value is None or value == "":
+        return None
+    if value not in choices:
+        raise serializers.ValidationError(
+            {
+                name: [
+                    _("%(value)s is not one of %(choices)s.")
+                    % {"value": repr(value)[:40], "choices": ", ".join(choices)}
+                ]
+            }
+        )
+    return str(value)

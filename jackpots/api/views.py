@@ -33,7 +33,7 @@ from cardroom.api.views import ErrorSerializer
 from cardroom.models import GAME_CODES, Room
 from cardroom.services import room_default
 from core.api.errors import ApiError, RuleViolation
-from core.api.fields import CentsField, StrictIntegerField
+from core.api.fields import CentsField, StrictIntegerField, choice_param
 from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.idempotency import idempotent
 from core.roles import Role
@@ -556,7 +556,7 @@ class HitListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         hits = selectors.hit_list(
-            status=request.query_params.get("status"),
+            status=choice_param(request.query_params, "status", Hit.Status.values),
             pool=_int_param(request, "pool", 0, 2**62) or None,
         )
         return Response(HitSerializer(_page(request, hits), many=True).data)
@@ -744,7 +744,7 @@ class AwardListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         awards = selectors.award_list(
-            status=request.query_params.get("status"),
+            status=choice_param(request.query_params, "status", Award.Status.values),
             player=request.query_params.get("player"),
             pool=_int_param(request, "pool", 0, 2**62) or None,
         )
