@@ -155,6 +155,14 @@ class PlayerAdmin(RoleAdmin):
         "registered_by",
     ]
 
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        """The document number only for who registers players (as the API, which
+        shows it to no one): floor staff and auditors don't see it."""
+        fields = list(super().get_fields(request, obj))
+        if not has_role(request.user, *self.editors):
+            fields.remove("id_document_number")
+        return fields
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         fixed = ["id_verified_at", "id_verified_by", "registered_at", "registered_by"]
         # The database keeps a player's id fixed once registered.

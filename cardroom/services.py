@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from accounting import chart
 from accounting.cage.players import cash_activity_record
 from accounting.cage.receivables import receivable_check
+from accounting.domain.gaming_day import gaming_day_start
 from accounting.models import Account, Player, Transaction
 from accounting.services import (
     Leg,
@@ -43,7 +44,8 @@ from cardroom.domain.buyin import (
     top_up_allowance,
 )
 from cardroom.domain.errors import HandError
-from cardroom.domain.hand_record import parse_hand, parse_policy
+from cardroom.domain.hand_limits import check_hand_no, check_hand_times
+from cardroom.domain.hand_record import HandRecord, parse_hand, parse_policy
 from cardroom.domain.phh import to_phh
 from cardroom.domain.settlement import settle_record
 from cardroom.domain.voids import first_round
@@ -824,6 +826,27 @@ def _hs6_reviews(
     )
 
 
+def _check_hand_limits(
+    table: Table, parsed: HandRecord, last: int | None, now: datetime
+) -> None:
+    """Refuse a hand numbered too far ahead (HS6) or timed outside the table's open
+    gaming day (BI8); see cardroom.domain.hand_limits."""
+    assert table.room is not None
+    try:
+        check_hand_no(parsed.hand_no, last)
+        day = table.gaming_day or table.room.gaming_day(now)
+        check_hand_times(
+            started_at=_when(parsed.started_at, now) if parsed.started_at else None,
+            ended_at=_when(parsed.ended_at, now) if parsed.ended_at else None,
+            day_start=gaming_day_start(
+                day, table.room.tz, table.room.gaming_day_cutoff_hour
+            ),
+            now=now,
+        )
+    except HandError as error:
+        raise hand_refusal(error) from error
+
+
 @transaction.atomic
 def hand_record(
     *,
@@ -893,6 +916,7 @@ def hand_record(
             _("Hand numbers increase at a table; the last was %(n)d.") % {"n": last},
             code="hand_out_of_order",
         )
+    _check_hand_limits(table, parsed, last, now)
     exceptions: list[dict[str, Any]] = list(settlement["exceptions"])
     accounts = _hand_accounts(table, [s.player for s in sessions.values()])
     held: dict[int, int] = {}

@@ -208,6 +208,10 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
+# The largest request body read, in bytes: a hand record is a few kilobytes. A
+# larger body is answered 400 request_too_large (core.api.parsers).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("MAX_BODY_BYTES", default=262_144)
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "cardroom.auth.TerminalKeyAuthentication",
@@ -218,11 +222,10 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "core.api.schema.AutoSchema",
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "EXCEPTION_HANDLER": "core.api.errors.exception_handler",
-    "DEFAULT_PARSER_CLASSES": [
-        "core.api.nul.JSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # The API is JSON only (API.md): bounded, and checked for what the database
+    # can't store (core.api.parsers); a form encoding is answered 400.
+    "DEFAULT_PARSER_CLASSES": ["core.api.parsers.JSONParser"],
+    "TEST_REQUEST_DEFAULT_FORMAT": "json",
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
     "PAGE_SIZE": 100,
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",

@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from cardroom.api import keys as key_views
 from cardroom.api import views as floor_views
 from core.api import views as core_views
 
@@ -18,6 +19,12 @@ api_v1 = [
     path("", include("waitlist.api.root_urls")),
     path("board/tournaments", include("tournaments.api.board_urls")),
     path("tournaments/", include("tournaments.api.terminal_urls")),
+    path("terminal-keys", key_views.TerminalKeyListApi.as_view(), name="terminal-keys"),
+    path(
+        "terminal-keys/<str:prefix>/revoke",
+        key_views.TerminalKeyRevokeApi.as_view(),
+        name="terminal-key-revoke",
+    ),
     path("tables", floor_views.TableOpenApi.as_view(), name="table-open"),
     path("tables/<slug:table>", floor_views.TableDetailApi.as_view(), name="table"),
     path(
@@ -114,5 +121,6 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
 
+handler400 = "core.api.errors.bad_request"
 handler404 = "core.api.errors.not_found"
 handler500 = "core.api.errors.server_error"

@@ -7,11 +7,16 @@ class CoreConfig(AppConfig):
     verbose_name = _("Infrastructure")
 
     def ready(self) -> None:
-        from django.db.models.signals import post_migrate
+        from django.contrib.auth.models import User
+        from django.db.models.signals import post_migrate, post_save, pre_save
 
         from . import logging
         from .roles import create_role_groups
+        from .tokens import end_tokens_after_password_change, note_password_change
 
         logging.configure()
         # Also after a test flush, which empties the groups the migration made.
-        post_migrate.connect(create_role_groups, sender=self)
+        # Without a sender: it acts once the last app's permissions exist.
+        post_migrate.connect(create_role_groups, dispatch_uid="core.role_groups")
+        pre_save.connect(note_password_change, sender=User)
+        post_save.connect(end_tokens_after_password_change, sender=User)

@@ -7,6 +7,11 @@ is refused with 422. Two requests with the same key at the same moment: the seco
 waits on the unique index until the first commits, then replays its answer.
 Responses other than 2xx are not stored and roll the attempt back, so the caller
 may fix the cause and retry with the same key.
+
+The claim and the write share one database transaction, so a deadlock or a
+serialization failure in the write can only be retried from the claim: the
+wrapper does that (up to ``core.db.retry.ATTEMPTS`` times), as the services'
+own retry does for a request without a key.
 """
 
 from __future__ import annotations
@@ -14,16 +19,18 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import connection, transaction
+from django.db import OperationalError, connection, transaction
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api.errors import ApiError
+from core.db.retry import ATTEMPTS, backoff, retryable
 from core.models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
@@ -89,18 +96,28 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., Response]:
                 code="invalid_idempotency_key",
             )
         scope, fingerprint = caller_scope(request), request_fingerprint(request)
-        with transaction.atomic():
-            record_id = _claim(scope, key, fingerprint, request)
-            if record_id is None:
-                return _replay(scope, key, fingerprint)
-            response = view_method(self, request, *args, **kwargs)
-            if 200 <= response.status_code < 300:
-                body = json.loads(json.dumps(response.data, cls=DjangoJSONEncoder))
-                IdempotencyRecord.objects.filter(pk=record_id).update(
-                    status_code=response.status_code, response_body=body
-                )
-            else:
-                transaction.set_rollback(True)
-        return response
+        for attempt in range(ATTEMPTS):
+            try:
+                with transaction.atomic():
+                    record_id = _claim(scope, key, fingerprint, request)
+                    if record_id is None:
+                        return _replay(scope, key, fingerprint)
+                    response = view_method(self, request, *args, **kwargs)
+                    if 200 <= response.status_code < 300:
+                        body = json.loads(
+                            json.dumps(response.data, cls=DjangoJSONEncoder)
+                        )
+                        IdempotencyRecord.objects.filter(pk=record_id).update(
+                            status_code=response.status_code, response_body=body
+                        )
+                    else:
+                        transaction.set_rollback(True)
+                return response
+            except OperationalError as error:
+                last = attempt == ATTEMPTS - 1
+                if not retryable(error) or last or connection.in_atomic_block:
+                    raise
+                time.sleep(backoff(attempt))
+        raise AssertionError("unreachable")
 
     return wrapper

@@ -5,25 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from accounting.cage.selectors import DrawerLine, ShiftReport
 from accounting.models import BoxCount, Payable, Receipt, Shift, TableSlip
+from core.api.fields import CentsField
+
+__all__ = ["CODE_REGEX", "CentsField", "code_field"]
 
 CODE_REGEX = r"^[A-Za-z0-9][A-Za-z0-9_-]*$"
-
-
-class CentsField(serializers.IntegerField):
-    """Integer cents: a JSON number without a fraction. Floats, strings and
-    booleans are refused, never rounded (API.md)."""
-
-    default_error_messages = {"invalid": _("Amounts are integer cents.")}
-
-    def to_internal_value(self, data: Any) -> int:
-        if isinstance(data, bool) or not isinstance(data, int):
-            self.fail("invalid")
-        return super().to_internal_value(data)
 
 
 def code_field(**kwargs: Any) -> serializers.RegexField:

@@ -46,6 +46,7 @@ from accounting.cage.selectors import (
     vault_balances,
 )
 from accounting.models import BoxCount, Payable, Receipt, Shift, TableSlip
+from core.api.fields import choice_param
 from core.api.permissions import IsCashier, IsFloor, IsManager, role_required, staff
 from core.errors import Invalid
 from core.idempotency import idempotent
@@ -408,7 +409,7 @@ class PayableListApi(APIView):
     def get(self, request: Request) -> Response:
         payables = payable_list(
             player=request.query_params.get("player"),
-            status=request.query_params.get("status"),
+            status=choice_param(request.query_params, "status", Payable.Status.values),
         )
         return Response(PayableSerializer(payables, many=True).data)
 

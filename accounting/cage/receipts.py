@@ -135,7 +135,7 @@ def receipt_issue(
     ``approved_by`` and why (``memo``, DC2). The tournaments' entries and refunds
     use it (TO1, TO10).
     """
-    return _issue(
+    return issue_receipt(
         kind=kind,
         cage_code=cage,
         cashier=cashier,

@@ -5,6 +5,7 @@ Thin views: each validates its input, calls one service and shapes its answer.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,6 +31,7 @@ from cardroom.api.contract import (
     SettlementSerializer,
 )
 from cardroom.auth import Terminal, terminal_or_role
+from cardroom.domain.hand_record import HandRecord, Seat
 from cardroom.models import (
     GAME_CODES,
     Correction,
@@ -37,6 +39,12 @@ from cardroom.models import (
     StackMovement,
     StackReview,
     Table,
+)
+from core.api.fields import (
+    CentsField,
+    StrictIntegerField,
+    StrictSerializer,
+    refuse_unknown_fields,
 )
 from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.api.schema import ErrorSerializer
@@ -109,19 +117,17 @@ class TableOpenApi(APIView):
 
     permission_classes = [IsManager]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TableOpenInput"
 
         code = serializers.SlugField(max_length=16)
         game = serializers.ChoiceField(choices=GAME_CODES)
-        small_blind = serializers.IntegerField(min_value=1)
-        big_blind = serializers.IntegerField(min_value=1)
-        min_buy_in = serializers.IntegerField(min_value=1)
-        max_buy_in = serializers.IntegerField(
-            min_value=1, allow_null=True, required=False
-        )
-        seats = serializers.IntegerField(min_value=2, max_value=12, default=9)
+        small_blind = CentsField(min_value=1)
+        big_blind = CentsField(min_value=1)
+        min_buy_in = CentsField(min_value=1)
+        max_buy_in = CentsField(min_value=1, allow_null=True, required=False)
+        seats = StrictIntegerField(min_value=2, max_value=12, default=9)
         policy = PolicyField()
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -224,13 +230,13 @@ class SeatApi(APIView):
     def get(self, request: Request, table: str) -> Response:
         return Response(SeatsSerializer(services.table_seats(table)).data)
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "SeatInput"
 
-        seat = serializers.IntegerField(min_value=1, max_value=12)
+        seat = StrictIntegerField(min_value=1, max_value=12)
         player = serializers.CharField(max_length=32)
-        amount = serializers.IntegerField(min_value=1)
+        amount = CentsField(min_value=1)
         method = serializers.ChoiceField(choices=StackMovement.Method.choices)
 
     class OutputSerializer(serializers.Serializer):
@@ -283,11 +289,11 @@ class TopUpApi(APIView):
 
     permission_classes = [TerminalOrFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TopUpInput"
 
-        amount = serializers.IntegerField(min_value=1)
+        amount = CentsField(min_value=1)
         method = serializers.ChoiceField(choices=StackMovement.Method.choices)
 
     class OutputSerializer(serializers.Serializer):
@@ -322,11 +328,11 @@ class LeaveApi(APIView):
 
     permission_classes = [TerminalOrFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "LeaveInput"
 
-        stack = serializers.IntegerField(min_value=0)
+        stack = CentsField(min_value=0)
 
     class OutputSerializer(serializers.Serializer):
         class Meta:
@@ -361,17 +367,31 @@ class HandSerializer(serializers.Serializer):
         ref_name = "HandRecordEnvelope"
 
     table = serializers.CharField(required=False)
-    hand_no = serializers.IntegerField(min_value=1)
+    hand_no = StrictIntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
+        help_text="Above the table's last hand by at most 1000 (HS6).",
+    )
     game = serializers.CharField()
-    button = serializers.IntegerField(required=False, allow_null=True)
+    button = StrictIntegerField(required=False, allow_null=True)
     started_at = serializers.DateTimeField(required=False, allow_null=True)
     ended_at = serializers.DateTimeField(required=False, allow_null=True)
-    streets = serializers.IntegerField(min_value=1)
+    streets = StrictIntegerField(min_value=1)
     board = serializers.ListField(child=serializers.CharField(), required=False)
     seats = serializers.ListField(child=serializers.DictField(), min_length=1)
     awarded = serializers.ListField(
         child=serializers.DictField(), required=False, allow_null=True
     )
+
+
+# What the engine reads of a hand record beyond HandSerializer's fields, and of the
+# objects the serializer leaves free-form: the domain's own records name them, so
+# a field the engine learns is known here too (unknown ones are refused, 400).
+HAND_FIELDS = {
+    "": {f.name for f in dataclasses.fields(HandRecord)},
+    "seats[]": set(Seat._fields),
+    "awarded[]": {"seat", "amount"},
+}
 
 
 class HandRecordApi(APIView):
@@ -391,6 +411,7 @@ class HandRecordApi(APIView):
     )
     @idempotent
     def post(self, request: Request, table: str) -> Response:
+        refuse_unknown_fields(HandSerializer(), request.data, HAND_FIELDS)
         HandSerializer(data=request.data).is_valid(raise_exception=True)
         hand, created = services.hand_record(
             table_code=table, record=dict(request.data), **_actor(request)
@@ -484,7 +505,7 @@ class HandVoidApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "VoidInput"
 
@@ -664,24 +685,22 @@ class StackReviewApproveApi(APIView):
         return Response(StackReviewSerializer(review).data)
 
 
-class CorrectionSerializer(serializers.Serializer):
+class CorrectionSerializer(StrictSerializer):
     class Meta:
         ref_name = "Correction"
 
     id = serializers.IntegerField(read_only=True)
     kind = serializers.ChoiceField(choices=Correction.Kind.choices)
     table = serializers.CharField(source="table.code")
-    hand_no = serializers.IntegerField(
-        source="hand.hand_no", required=False, allow_null=True
-    )
+    hand_no = StrictIntegerField(source="hand.hand_no", required=False, allow_null=True)
     from_player = serializers.CharField(
         source="from_player.code", required=False, allow_null=True
     )
     to_player = serializers.CharField(
         source="to_player.code", required=False, allow_null=True
     )
-    held = serializers.IntegerField(source="held_id", required=False, allow_null=True)
-    amount = serializers.IntegerField(source="amount_cents", min_value=1)
+    held = StrictIntegerField(source="held_id", required=False, allow_null=True)
+    amount = CentsField(source="amount_cents", min_value=1)
     reason = serializers.CharField(max_length=500)
     status = serializers.CharField(read_only=True)
     requested_by = serializers.CharField(source="requested_by.username", read_only=True)
@@ -741,7 +760,7 @@ class AwayApi(APIView):
 
     permission_classes = [TerminalOrFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "AwayInput"
 

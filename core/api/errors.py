@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 from django.views import defaults
@@ -115,6 +116,27 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             error_body(exc.code, str(exc.detail), rule=exc.rule, allowed=exc.allowed),
             status=exc.status_code,
         )
+    if isinstance(exc, exceptions.UnsupportedMediaType):
+        # API.md: the API is JSON; anything else is malformed input (400).
+        set_rollback()
+        return Response(
+            error_body(
+                "unsupported_media_type",
+                _("Send the body as JSON (Content-Type: application/json)."),
+                allowed={"media_types": ["application/json"]},
+            ),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
+    if isinstance(exc, RequestDataTooBig):
+        from core.api.parsers import body_too_large, max_body_bytes
+
+        return exception_handler(body_too_large(max_body_bytes()), context)
+    if isinstance(exc, SuspiciousOperation):
+        set_rollback()
+        return Response(
+            error_body("malformed_request", _("The request can't be read.")),
+            status=status.HTTP_400_BAD_REQUEST,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
@@ -160,6 +182,25 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
         error_body("not_found", _("No such resource.")),
         status=status.HTTP_404_NOT_FOUND,
     )
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Answer a request Django refused (handler400) with the error shape under
+    /api/: a body over the size limit, too many fields, a bad host."""
+    if not request.path.startswith("/api/"):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        from core.api.parsers import max_body_bytes
+
+        limit = max_body_bytes()
+        body = error_body(
+            "request_too_large",
+            _("The request body is larger than %(n)d bytes.") % {"n": limit},
+            allowed={"max_bytes": limit},
+        )
+    else:
+        body = error_body("malformed_request", _("The request can't be read."))
+    return JsonResponse(body, status=status.HTTP_400_BAD_REQUEST)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

@@ -1,49 +1,21 @@
 """Refuse NUL characters in requests: malformed input, answered 400 (API.md).
 
 PostgreSQL's text and jsonb can't hold U+0000: a query with one fails in the
-database, and without these checks a ``?player=%00`` or a ``"\\u0000"`` inside a
-hand record would be answered 500. DRF's ``CharField`` already refuses NUL; this
-covers what the views read otherwise: the URL, its query string, the headers (an
-``Idempotency-Key`` is stored) and free-form JSON (dict and list fields).
+database, and without these checks a ``?player=%00`` would be answered 500. DRF's
+``CharField`` already refuses NUL; this covers what the views read otherwise: the
+URL, its query string and the headers (an ``Idempotency-Key`` is stored). Bodies,
+free-form JSON included, are checked by the parser (``core.api.parsers``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.utils.translation import gettext as _
-from rest_framework import parsers, status
-from rest_framework.exceptions import ParseError
+from rest_framework import status
 
 NUL = "\x00"
-
-
-def has_nul(value: Any) -> bool:
-    """Say whether a string in ``value`` (parsed JSON) holds a NUL character."""
-    if isinstance(value, str):
-        return NUL in value
-    if isinstance(value, dict):
-        return any(has_nul(k) or has_nul(v) for k, v in value.items())
-    if isinstance(value, list):
-        return any(has_nul(v) for v in value)
-    return False
-
-
-class JSONParser(parsers.JSONParser):
-    """DRF's JSON parser; a body with a NUL character is malformed (400)."""
-
-    def parse(
-        self,
-        stream: Any,
-        media_type: str | None = None,
-        parser_context: Mapping[str, Any] | None = None,
-    ) -> Any:
-        data = super().parse(stream, media_type, parser_context)
-        if has_nul(data):
-            raise ParseError(_("Text can't hold NUL characters (U+0000)."))
-        return data
 
 
 def _url_or_headers_have_nul(request: HttpRequest) -> bool:

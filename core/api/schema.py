@@ -4,9 +4,9 @@ API.md ("Conventions"): one error shape, with 400 for malformed input, 401/403 f
 authentication and roles, 404, 409 for a conflict with recorded state and 422 for a
 refusal by a house rule. Views document their answers; this schema class adds, in
 the error shape, the refusals that follow from the operation itself: 400 for any
-(a request can always be malformed), 401 and 403 unless it is public, 404 when its
-path names a resource, 415 when it reads a body (of another content type), and 404,
-409 and 422 for a staff or terminal write with a body or a resource in its path.
+(a request can always be malformed, and a body that isn't JSON is), 401 and 403
+unless it is public, 404 when its path names a resource, and 404, 409 and 422 for
+a staff or terminal write with a body or a resource in its path.
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ from rest_framework.permissions import AllowAny
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
 DESCRIPTIONS = {
-    400: _("Malformed input: a field, the JSON, a NUL character in the URL."),
+    400: _(
+        "Malformed input: a field, the JSON, a body that isn't JSON or is too large,"
+        " a NUL character in the URL."
+    ),
     401: _("No credentials, or credentials that are unknown, revoked or expired."),
     403: _("The caller acts outside its role or its table."),
     404: _("No such resource."),
     409: _("The request conflicts with recorded state."),
-    415: _("The body is not JSON (nor a form)."),
     422: _("A house rule refused the request; `rule` names it (RULES.md)."),
 }
 
@@ -106,8 +108,6 @@ class AutoSchema(openapi.AutoSchema):
             statuses |= {401, 403}
         if "path" in where:
             statuses.add(404)
-        if "requestBody" in operation:
-            statuses.add(415)
         refusable = "requestBody" in operation or "path" in where
         if self.method in WRITES and not public and refusable:
             statuses |= {404, 409, 422}

@@ -28,12 +28,12 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounting.api.serializers import CentsField
 from accounting.api.views import IDEMPOTENCY_KEY
 from cardroom.api.views import ErrorSerializer
 from cardroom.models import GAME_CODES, Room
 from cardroom.services import room_default
 from core.api.errors import ApiError, RuleViolation
+from core.api.fields import CentsField, StrictIntegerField, choice_param
 from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.idempotency import idempotent
 from core.roles import Role
@@ -138,21 +138,15 @@ class PoolListApi(APIView):
         code = serializers.RegexField(r"^[a-z0-9][a-z0-9_-]*$", max_length=32)
         name = serializers.CharField(max_length=100)
         kind = choice(Pool.Kind.choices, "JackpotPoolKind")
-        drop_ratio = serializers.IntegerField(min_value=0, default=1)
-        reserve_percent = serializers.IntegerField(
-            min_value=0, max_value=100, default=0
-        )
+        drop_ratio = StrictIntegerField(min_value=0, max_value=2**31 - 1, default=1)
+        reserve_percent = StrictIntegerField(min_value=0, max_value=100, default=0)
         seed = CentsField(min_value=0, default=0, help_text="From house capital.")
         games = serializers.ListField(
             child=choice(GAME_CODES, "JackpotGame"), required=False
         )
-        payout_percent = serializers.IntegerField(
-            min_value=0, max_value=100, default=100
-        )
-        month_close_day = serializers.IntegerField(min_value=1, max_value=28, default=1)
-        month_close_hour = serializers.IntegerField(
-            min_value=0, max_value=23, default=12
-        )
+        payout_percent = StrictIntegerField(min_value=0, max_value=100, default=100)
+        month_close_day = StrictIntegerField(min_value=1, max_value=28, default=1)
+        month_close_hour = StrictIntegerField(min_value=0, max_value=23, default=12)
         starts_on = serializers.DateField(required=False)
 
     @extend_schema(responses={200: PoolSerializer(many=True)})
@@ -193,22 +187,16 @@ class PoolDetailApi(APIView):
             ref_name = "JackpotPoolUpdateInput"
 
         name = serializers.CharField(max_length=100, required=False)
-        drop_ratio = serializers.IntegerField(min_value=0, required=False)
-        reserve_percent = serializers.IntegerField(
-            min_value=0, max_value=100, required=False
+        drop_ratio = StrictIntegerField(
+            min_value=0, max_value=2**31 - 1, required=False
         )
+        reserve_percent = StrictIntegerField(min_value=0, max_value=100, required=False)
         games = serializers.ListField(
             child=choice(GAME_CODES, "JackpotGame"), required=False
         )
-        payout_percent = serializers.IntegerField(
-            min_value=0, max_value=100, required=False
-        )
-        month_close_day = serializers.IntegerField(
-            min_value=1, max_value=28, required=False
-        )
-        month_close_hour = serializers.IntegerField(
-            min_value=0, max_value=23, required=False
-        )
+        payout_percent = StrictIntegerField(min_value=0, max_value=100, required=False)
+        month_close_day = StrictIntegerField(min_value=1, max_value=28, required=False)
+        month_close_hour = StrictIntegerField(min_value=0, max_value=23, required=False)
         active = serializers.BooleanField(required=False)
 
     @extend_schema(responses={200: PoolSerializer, **ERRORS})
@@ -271,7 +259,7 @@ class PoolRetireApi(APIView):
         class Meta:
             ref_name = "JackpotPoolRetireInput"
 
-        successor = serializers.IntegerField(min_value=1, max_value=2**62)
+        successor = StrictIntegerField(min_value=1, max_value=2**62)
         reason = serializers.CharField(max_length=2000, allow_blank=True)
 
     class OutputSerializer(serializers.Serializer):
@@ -323,7 +311,7 @@ class DropsAllocateApi(APIView):
         class Meta:
             ref_name = "JackpotDropsAllocateInput"
 
-        pool = serializers.IntegerField(min_value=1, max_value=2**62)
+        pool = StrictIntegerField(min_value=1, max_value=2**62)
         amount = CentsField(
             min_value=1, required=False, help_text="Default: all the drops held."
         )
@@ -494,17 +482,17 @@ class CategoryVersionApi(APIView):
             class Meta:
                 ref_name = "JackpotCardUseInput"
 
-            hole_cards = serializers.IntegerField(min_value=0, max_value=2)
+            hole_cards = StrictIntegerField(min_value=0, max_value=2)
             quads_pocket_pair = serializers.BooleanField()
 
         class Payout(serializers.Serializer):
             class Meta:
                 ref_name = "JackpotPayoutInput"
 
-            percent = serializers.IntegerField(min_value=0, max_value=100)
-            loser = serializers.IntegerField(min_value=0)
-            winner = serializers.IntegerField(min_value=0)
-            table = serializers.IntegerField(min_value=0)
+            percent = StrictIntegerField(min_value=0, max_value=100)
+            loser = StrictIntegerField(min_value=0)
+            winner = StrictIntegerField(min_value=0)
+            table = StrictIntegerField(min_value=0)
 
         pool = serializers.SlugField(max_length=32, help_text="The paying pool's code.")
         active = serializers.BooleanField(default=True)
@@ -514,7 +502,7 @@ class CategoryVersionApi(APIView):
         )
         loser_card_use = CardUse()
         winner_card_use = CardUse()
-        min_participants = serializers.IntegerField(min_value=2, max_value=12)
+        min_participants = StrictIntegerField(min_value=2, max_value=12)
         min_pot = CentsField(min_value=0, default=0)
         payout = Payout()
         note = serializers.CharField(max_length=500, required=False, allow_blank=True)
@@ -568,7 +556,7 @@ class HitListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         hits = selectors.hit_list(
-            status=request.query_params.get("status"),
+            status=choice_param(request.query_params, "status", Hit.Status.values),
             pool=_int_param(request, "pool", 0, 2**62) or None,
         )
         return Response(HitSerializer(_page(request, hits), many=True).data)
@@ -756,7 +744,7 @@ class AwardListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         awards = selectors.award_list(
-            status=request.query_params.get("status"),
+            status=choice_param(request.query_params, "status", Award.Status.values),
             player=request.query_params.get("player"),
             pool=_int_param(request, "pool", 0, 2**62) or None,
         )

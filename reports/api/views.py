@@ -254,10 +254,11 @@ class ReportFileApi(APIView):
             )
         ],
         responses={
-            (200, "application/octet-stream"): OpenApiResponse(
+            (200, FORMATS[fmt].split(";")[0]): OpenApiResponse(
                 response=OpenApiTypes.BINARY,
-                description="text/csv, XLSX or application/pdf",
+                description=f"The report as {fmt.upper()} (fmt={fmt}).",
             )
+            for fmt in FORMATS
         },
     )
     def get(self, request: Request, report_id: int, fmt: str) -> HttpResponse:

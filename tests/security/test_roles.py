@@ -69,6 +69,10 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/auth/logout"): ANY_STAFF,
     # Floor set-up (API.md): a manager opens and closes tables.
     ("post", "/api/v1/tables"): MANAGER,
+    # API.md "Authentication": a manager creates, lists and revokes terminal keys.
+    ("get", "/api/v1/terminal-keys"): MANAGER,
+    ("post", "/api/v1/terminal-keys"): MANAGER,
+    ("post", "/api/v1/terminal-keys/{prefix}/revoke"): MANAGER,
     ("post", "/api/v1/tables/{table}/close"): MANAGER,
     ("get", "/api/v1/tables/{table}"): TABLE,
     # The table terminal (API.md), for its own table only.

@@ -21,6 +21,7 @@ from rest_framework.views import APIView
 from cardroom.api.views import ErrorSerializer
 from cardroom.auth import Terminal, terminal_or_role
 from cardroom.models import StackMovement
+from core.api.fields import CentsField, StrictIntegerField
 from core.api.permissions import IsFloor, staff
 from core.idempotency import idempotent
 from core.roles import Role
@@ -180,7 +181,7 @@ class CallApi(APIView):
             required=False,
             help_text="Omitted: the table a new player goes to (WL4).",
         )
-        seat = serializers.IntegerField(min_value=1, max_value=12, required=False)
+        seat = StrictIntegerField(min_value=1, max_value=12, required=False)
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             if "seat" in attrs and "table" not in attrs:
@@ -273,8 +274,8 @@ class SeatApi(APIView):
         class Meta:
             ref_name = "WaitlistSeatInput"
 
-        seat = serializers.IntegerField(min_value=1, max_value=12, required=False)
-        amount = serializers.IntegerField(min_value=1, required=False)
+        seat = StrictIntegerField(min_value=1, max_value=12, required=False)
+        amount = CentsField(min_value=1, required=False)
         method = serializers.ChoiceField(
             choices=StackMovement.Method.choices, required=False
         )
@@ -364,7 +365,7 @@ class SeatChangeApi(APIView):
 
         player = serializers.CharField(max_length=32)
         table = serializers.SlugField(max_length=16)
-        seat = serializers.IntegerField(min_value=1, max_value=12, required=False)
+        seat = StrictIntegerField(min_value=1, max_value=12, required=False)
 
     @extend_schema(
         request=InputSerializer,

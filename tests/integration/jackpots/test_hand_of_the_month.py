@@ -9,7 +9,7 @@ from django.core.management import CommandError, call_command
 
 from accounting.models import Payable
 from accounting.selectors import trial_balance
-from cardroom.models import Hand
+from cardroom.models import Hand, Table
 from core.api.errors import Conflict, RuleViolation
 from jackpots import selectors, services
 from jackpots.models import Award, Month, MonthHand
@@ -26,9 +26,12 @@ CLOSE_OCTOBER = datetime(2026, 11, 1, 12, 0, tzinfo=HELSINKI)
 
 @pytest.fixture
 def october(clock, pools, dealer):
-    """The month pool counts from September; hands are dealt in October."""
+    """The month pool counts from September; hands are dealt in October, at a
+    table open since a September night (a hand's time is within the table's open
+    gaming days, BI8)."""
     pools["month"].starts_on = date(2026, 9, 1)
     pools["month"].save(update_fields=["starts_on"])
+    Table.objects.filter(code=dealer.table).update(gaming_day=date(2026, 9, 20))
     clock.set("2026-10-10T21:00")
     return dealer
 

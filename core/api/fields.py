@@ -1,0 +1,153 @@
+"""Field types every API serializer shares: money and counts as strict integers.
+
+API.md: "Money is an integer in the currency's minor unit (cents) … No floats and
+no decimal strings anywhere in the API." DRF's ``IntegerField`` is lenient: it
+reads ``"100"``, ``"100.00"`` and ``100.0`` as 100. These fields take a JSON
+integer only, and bound it so that no sum the ledger makes of it overflows
+PostgreSQL's ``bigint``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+MAX_CENTS = 10**12
+"""The largest amount a request may carry: €10,000,000,000.00. Balances are
+``bigint`` (up to 2^63-1 cents); amounts this size can be added millions of times
+over before one overflows."""
+
+MAX_COUNT = 2**62
+"""The largest id, number or count a request may carry (below ``bigint``'s top,
+so that the next one still fits)."""
+
+
+class StrictIntegerField(serializers.IntegerField):
+    """A JSON integer: floats, strings and booleans are refused, never rounded."""
+
+    default_error_messages = {"invalid": _("A whole number (a JSON integer).")}
+    default_max_value = MAX_COUNT
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("max_value", self.default_max_value)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class CentsField(StrictIntegerField):
+    """Integer cents: a JSON number without a fraction, at most :data:`MAX_CENTS`.
+    Floats, strings and booleans are refused, never rounded (API.md)."""
+
+    default_error_messages = {"invalid": _("Amounts are integer cents.")}
+    default_max_value = MAX_CENTS
+
+
+def _walk(
+    field: Any, data: Any, path: str, known: Mapping[str, Collection[str]]
+) -> list[str]:
+    """The unknown keys in ``data`` read by ``field``, as dotted paths."""
+    pattern = re.sub(r"\[\d+\]", "[]", path)
+    if isinstance(field, serializers.ListSerializer | serializers.ListField):
+        if not isinstance(data, list):
+            return []
+        child = field.child
+        return [
+            name
+            for i, item in enumerate(data)
+            for name in _walk(child, item, f"{path}[{i}]", known)
+        ]
+    if not isinstance(data, Mapping):
+        return []
+    fields = (
+        getattr(field, "fields", None)
+        if isinstance(field, serializers.Serializer)
+        else None
+    )
+    extra = known.get(pattern)
+    if fields is None and extra is None:
+        return []  # a free-form object nobody describes: nothing to check against
+    names = set(extra or ()) | set(fields or ())
+    prefix = f"{path}." if path else ""
+    found = [f"{prefix}{key}" for key in data if key not in names]
+    for name, sub in (fields or {}).items():
+        # A read-only field is known, and its value dropped unread by DRF.
+        if name in data and not sub.read_only:
+            found += _walk(sub, data[name], f"{prefix}{name}", known)
+    for name in set(extra or ()) - set(fields or ()):
+        if name in data:
+            found += _walk(None, data[name], f"{prefix}{name}", known)
+    return found
+
+
+def unknown_fields(
+    serializer: serializers.BaseSerializer,
+    data: Any,
+    known: Mapping[str, Collection[str]] | None = None,
+) -> list[str]:
+    """Return the keys of ``data`` that ``serializer`` doesn't read, as paths
+    (``"seats[2].colour"``), nested serializers and lists of them included.
+
+    ``known`` names more keys by path pattern (``""`` the top, ``"seats[]"`` each
+    item of ``seats``): what a domain parser reads beyond the serializer, and the
+    keys of objects the serializer leaves free-form (a ``DictField``).
+    """
+    return _walk(serializer, data, "", known or {})
+
+
+def refuse_unknown_fields(
+    serializer: serializers.BaseSerializer,
+    data: Any,
+    known: Mapping[str, Collection[str]] | None = None,
+) -> None:
+    """Raise ``ValidationError`` (400) naming each field ``serializer`` doesn't read.
+
+    API.md promises to change formats "only by adding fields": a field the server
+    doesn't know is a client's mistake (a typo, another version), never data to
+    store unread.
+    """
+    found = unknown_fields(serializer, data, known)
+    if found:
+        raise serializers.ValidationError(
+            {name: [_("Unknown field.")] for name in found}
+        )
+
+
+class StrictSerializer(serializers.Serializer):
+    """An input serializer that refuses fields it doesn't declare (400)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            refuse_unknown_fields(self, data)
+        return super().to_internal_value(data)
+
+
+def choice_param(
+    query: Mapping[str, Any], name: str, choices: Collection[str]
+) -> str | None:
+    """Return the query parameter ``name`` if it is one of ``choices``, else None
+    when absent; raise ``ValidationError`` (400) naming what is allowed otherwise.
+
+    A filter with a value outside its enum would match nothing and answer 200 with
+    an empty list, which reads as "none" when it means "you misspelt it".
+    """
+    value = query.get(name)
+    if value is None or value == "":
+        return None
+    if value not in choices:
+        raise serializers.ValidationError(
+            {
+                name: [
+                    _("%(value)s is not one of %(choices)s.")
+                    % {"value": repr(value)[:40], "choices": ", ".join(choices)}
+                ]
+            }
+        )
+    return str(value)
