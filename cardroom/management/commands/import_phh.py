@@ -55,8 +55,12 @@ class Command(BaseCommand):
             "--seat",
             action="store_true",
             help="Seat players not yet seated with a cash buy-in of their starting "
-            "stack (the buy-in rules apply); a player holding a seat another "
-            "player takes leaves the table with his stack first.",
+            "stack (the buy-in rules apply; one back the same night brings what "
+            "BI5 and BI6 ask of him); a player holding a seat another "
+            "player takes leaves the table with his stack first. A seated "
+            "player's hand is booked on the stack the ledger holds (HS6); when "
+            "he puts in more than that, he tops up to the file's stack first "
+            "(BI2, BI4 apply).",
         )
         parser.add_argument(
             "--dry-run",
@@ -102,6 +106,7 @@ class Command(BaseCommand):
                 with transaction.atomic():
                     if options["seat"]:
                         self._seat_missing(code, record, source)
+                        self._stacks_to_ledger(code, record, source)
                     _hand, created = services.hand_record(
                         table_code=code, record=record, source=source
                     )
@@ -176,12 +181,56 @@ class Command(BaseCommand):
                     )
                     del sitting[leaving.seat]
                     del held[leaving.player.code]
-            services.seat_take(
-                table_code=code,
-                seat=seat["seat"],
-                player_code=seat["player"],
-                amount=seat["stack"],
-                method="cash",
-                source=source,
-            )
+            try:
+                with transaction.atomic():
+                    services.seat_take(
+                        table_code=code,
+                        seat=seat["seat"],
+                        player_code=seat["player"],
+                        amount=seat["stack"],
+                        method="cash",
+                        source=source,
+                    )
+            except ApplicationError as error:
+                # One night, one stack (BI5, BI6): a player back at the table brings
+                # the stack he left with, not the file's; the hand then plays the
+                # ledger's stack (_stacks_to_ledger).
+                least = (error.allowed or {}).get("min")
+                if error.rule not in ("BI5", "BI6") or not isinstance(least, int):
+                    raise
+                services.seat_take(
+                    table_code=code,
+                    seat=seat["seat"],
+                    player_code=seat["player"],
+                    amount=least,
+                    method="cash",
+                    source=source,
+                )
             held[seat["player"]] = seat["seat"]
+
+    def _stacks_to_ledger(self, code: str, record: dict[str, Any], source: str) -> None:
+        """Put the hand on the table's ledger stacks (HS6).
+
+        A file's starting stacks are its own (a dataset may give every player the
+        same stack each hand); the table plays with what the ledger holds. A seat
+        putting in more than that tops up to the file's stack first, between
+        hands, under the buy-in rules; any other seat plays the ledger's stack, and
+        the hand's chips (put in, won) stay the file's.
+        """
+        held = {
+            row["seat"]: row["stack"] for row in services.table_seats(code)["seats"]
+        }
+        for seat in record["seats"]:
+            ledger = held.get(seat["seat"])
+            if ledger is None or ledger == seat["stack"]:
+                continue
+            if seat["put_in"] > ledger:
+                services.seat_top_up(
+                    table_code=code,
+                    seat=seat["seat"],
+                    amount=seat["stack"] - ledger,
+                    method="cash",
+                    source=source,
+                )
+            else:
+                seat["stack"] = ledger
