@@ -82,6 +82,7 @@ urlpatterns = [
     path("healthz", core_views.HealthApi.as_view(), name="healthz"),
     path("api/v1/", include((api_v1, "api"), namespace="v1")),  # type: ignore[arg-type]
     path("board", include("waitlist.urls")),
+    path("floor/tournaments/", include("tournaments.floor_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]
