@@ -1,0 +1,3 @@
+"""The tournaments' room and structure, for the API tests."""
+
+from tests.integration.tournaments.conftest import room, structure  # noqa: F401
