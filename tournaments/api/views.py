@@ -68,7 +68,9 @@ class EntryApi(APIView):
         cage = code_field(max_length=16)
         player = code_field(max_length=32, help_text="The player's id, e.g. P-1001.")
         level = serializers.IntegerField(
-            min_value=0, help_text="The clock's level now (0 before the start)."
+            min_value=0,
+            max_value=1_000,
+            help_text="The clock's level now (0 before the start).",
         )
 
     class OutputSerializer(serializers.Serializer):
@@ -114,9 +116,11 @@ class RebuyApi(APIView):
             ref_name = "TournamentRebuyInput"
 
         cage = code_field(max_length=16)
-        level = serializers.IntegerField(min_value=0)
+        level = serializers.IntegerField(min_value=0, max_value=1_000)
         stack = serializers.IntegerField(
-            min_value=0, help_text="The player's chips now (TO1 stack limit)."
+            min_value=0,
+            max_value=10**15,
+            help_text="The player's chips now (TO1 stack limit).",
         )
 
     @extend_schema(
@@ -150,7 +154,7 @@ class AddonApi(APIView):
             ref_name = "TournamentAddonInput"
 
         cage = code_field(max_length=16)
-        level = serializers.IntegerField(min_value=0)
+        level = serializers.IntegerField(min_value=0, max_value=1_000)
 
     @extend_schema(
         request=InputSerializer,
