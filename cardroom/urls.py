@@ -13,6 +13,7 @@ api_v1 = [
     path("cage/", include("accounting.api.urls")),
     path("jackpots/", include("jackpots.api.urls")),
     path("reports/", include("reports.api.urls")),
+    path("tournaments/", include("tournaments.api.urls")),
     path("", include("accounting.api.player_urls")),
     path("waitlist/", include("waitlist.api.urls")),
     path("", include("waitlist.api.root_urls")),

@@ -1099,8 +1099,8 @@ def payout_sheet_approve(
     *, sheet: PayoutSheet, by: User, at: datetime | None = None
 ) -> PayoutSheet:
     """Approve a payout sheet: a second person (four-eyes, TO9). One posting moves
-    the house's overlay into the pool (TO7) and the pool into awards payable, or
-    into the held account for held lines; each payable line becomes an award the
+    the house's overlay into the pool (TO7), the next the pool into awards payable,
+    or into the held account for held lines; each payable line becomes an award the
     cage pays (CA6). The prize pool is then empty.
 
     Raises :class:`Refusal` (TO9) when the approver prepared the sheet;
@@ -1126,14 +1126,24 @@ def payout_sheet_approve(
     held = sum(p.amount_cents for p in lines if p.hold_reason)
     payable = sum(p.amount_cents for p in lines if not p.hold_reason)
     currency = event.currency
+    pool_account = chart.prize_pool(event=event.code, currency=currency)
+    if sheet.overlay_cents:
+        # The house makes the guarantee: its own posting, so the audit shows it.
+        transaction_post(
+            kind="tournament_overlay",
+            legs=[
+                Leg(chart.overlay_expense(currency=currency), sheet.overlay_cents),
+                Leg(pool_account, -sheet.overlay_cents),
+            ],
+            posted_by=by,
+            reference=f"{event.code} overlay",
+            external_id=f"tournament:{event.code}:overlay",
+            posted_at=at,
+        )
     posting = transaction_post(
         kind="tournament_payouts",
         legs=[
-            Leg(chart.overlay_expense(currency=currency), sheet.overlay_cents),
-            Leg(
-                chart.prize_pool(event=event.code, currency=currency),
-                payable + held - sheet.overlay_cents,
-            ),
+            Leg(pool_account, payable + held),
             Leg(ledger.awards_payable(currency=currency), -payable),
             Leg(chart.held_prizes(event=event.code, currency=currency), -held),
         ],

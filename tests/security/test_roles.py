@@ -53,6 +53,8 @@ CAGE_READERS = ("cashier", "manager", "auditor")
 JACKPOT_READERS = ("floor", "manager", "auditor")
 # Reports are the auditors' (read-only, API.md) and the managers'.
 REPORT_READERS = ("manager", "auditor")
+# A tournament's money and chips: the cage, the floor, managers and auditors.
+TOURNAMENT_READERS = ("cashier", "floor", "manager", "auditor")
 
 # A tournament's clock (TO12) is read by its tables' terminals and the staff who
 # work the event; the floor runs it, draws seats and balances the tables (TO11).
@@ -153,6 +155,17 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/reports/"): REPORT_READERS,
     ("get", "/api/v1/reports/{report_id}"): REPORT_READERS,
     ("get", "/api/v1/reports/{report_id}/{fmt}"): REPORT_READERS,
+    ("get", "/api/v1/reports/tournaments/{event}/{fmt}"): REPORT_READERS,
+    # Tournaments at the cage (TO1, TO7, TO9): cashiers sell entries and pay prizes,
+    # the floor or a manager prepares the payout sheet, a manager approves it.
+    ("get", "/api/v1/tournaments/{event}"): TOURNAMENT_READERS,
+    ("post", "/api/v1/tournaments/{event}/entries"): CASHIER,
+    ("post", "/api/v1/tournaments/{event}/entries/{number}/rebuys"): CASHIER,
+    ("post", "/api/v1/tournaments/{event}/entries/{number}/addons"): CASHIER,
+    ("get", "/api/v1/tournaments/{event}/payout-sheet"): TOURNAMENT_READERS,
+    ("post", "/api/v1/tournaments/{event}/payout-sheet"): FLOOR,  # TO9
+    ("post", "/api/v1/tournaments/{event}/payout-sheet/approve"): MANAGER,  # TO9
+    ("post", "/api/v1/tournaments/{event}/payouts/{payout_id}/pay"): CASHIER,  # TO9
     # Waiting lists and seating (API.md: floor and manager; WL1–WL10).
     ("get", "/api/v1/waitlist/lists"): FLOOR,
     ("get", "/api/v1/waitlist/lists/{key}"): FLOOR,
