@@ -500,6 +500,65 @@ def chips_remove(
     )
 
 
+@retry_on_conflict()
+@transaction.atomic
+def entry_disqualify(
+    *,
+    entry: Entry,
+    by: User,
+    reason: str,
+    stack: int = 0,
+    at: datetime | None = None,
+) -> Entry:
+    """Disqualify an entry (TO3, TO9). A playing entry's ``stack`` leaves play for
+    that cause and he takes no place; an entry that already finished keeps his
+    place, and his prize is held on the payout sheet (TDA RP-23).
+
+    Raises :class:`Refusal` (TO3) without a reason; :class:`Conflict` when he is
+    disqualified already or refunded.
+    """
+    at = at or timezone.now()
+    event = _event_locked(entry.event)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if not reason.strip():
+        raise Refusal(
+            "reason_required", _("TO3: a disqualification says why."), rule="TO3"
+        )
+    if entry.status in (Entry.Status.DISQUALIFIED, Entry.Status.REFUNDED):
+        raise Conflict(
+            "entry_closed",
+            _("TO1: entry %(no)d is %(status)s.")
+            % {"no": entry.number, "status": entry.get_status_display()},
+        )
+    if PayoutSheet.objects.filter(event=event, status="approved").exists():
+        raise Refusal(
+            "sheet_approved",
+            _("TO9: the prizes are approved; hold or release them instead."),
+            rule="TO9",
+        )
+    playing = entry.status == Entry.Status.ACTIVE
+    if playing and stack:
+        chips_remove(
+            event=event,
+            entry=entry,
+            cause=ChipMovement.Cause.DISQUALIFICATION,
+            chips=stack,
+            by=by,
+            note=reason,
+            at=at,
+        )
+    Entry.objects.filter(pk=entry.pk).update(
+        status=Entry.Status.DISQUALIFIED,
+        seat=None,
+        finished_at=entry.finished_at or at,
+    )
+    left = list(Entry.objects.filter(event=event, status=Entry.Status.ACTIVE))
+    if playing and len(left) == 1 and event.status == Event.Status.RUNNING:
+        _winner_record(event=event, winner=left[0], by=by, at=at)
+    entry.refresh_from_db()
+    return entry
+
+
 @transaction.atomic
 def chip_race_record(
     *,
@@ -974,8 +1033,12 @@ def standings(*, event: Event) -> dict[int, Place]:
     registration finishes below every entry that came after it.
     """
     result: dict[int, Place] = {}
+    # The winners, and a winner disqualified afterwards (his prize held, TO9).
     winners = Entry.objects.filter(
-        event=event, status=Entry.Status.WON, bust__isnull=True
+        event=event,
+        status__in=[Entry.Status.WON, Entry.Status.DISQUALIFIED],
+        place__isnull=False,
+        bust__isnull=True,
     )
     for entry in winners:
         result[entry.pk] = Place(entry.place or 1, entry.place or 1)
@@ -1427,6 +1490,7 @@ __all__ = [
     "deal_offers",
     "deal_propose",
     "deal_sign",
+    "entry_disqualify",
     "entry_register",
     "event_cancel",
     "event_start",
