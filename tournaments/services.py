@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from accounting import chart as ledger
 from accounting.cage import payable_create, payable_pay, receipt_issue
 from accounting.cage.shifts import drawer_accounts
-from accounting.models import Payable, Player, Receipt, Shift
+from accounting.models import Player, Receipt, Shift
 from accounting.services import Leg, retry_on_conflict, transaction_post
 from core.errors import Conflict, Invalid, Refusal
 from tournaments import chart, selectors
@@ -1481,7 +1481,6 @@ def purchase_refund(
 
 __all__ = [
     "BustIn",
-    "Payable",
     "addon_buy",
     "busts_record",
     "chip_count_record",
