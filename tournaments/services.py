@@ -1117,6 +1117,14 @@ def payout_sheet_prepare(
         )
     if PayoutSheet.objects.filter(event=event).exists():
         raise Conflict("sheet_exists", _("TO9: this event has its payout sheet."))
+    if event.satellite_seat_cents:
+        # The seats' value would go to the target event's pool, which no record
+        # links yet: refused rather than paid as cash by the payout table.
+        raise Refusal(
+            "satellite_seats_not_supported",
+            _("TO7: a satellite's seats are awarded by the floor, not on this sheet."),
+            rule="TO7",
+        )
     deal = Deal.objects.filter(event=event, status=Deal.Status.SIGNED).first()
     pool, overlay = selectors.pool_and_overlay(event=event)
     try:

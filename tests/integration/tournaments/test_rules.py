@@ -458,6 +458,22 @@ def test_a_disqualified_player_loses_his_chips_and_a_finished_one_his_prize_is_h
     assert held == lines[entries[1].pk].amount_cents > 0
 
 
+def test_a_satellite_is_not_paid_in_cash_by_the_payout_table(
+    room, structure, cage, shift, cashier, floor_person, players
+):
+    """TO7: a satellite pays seats; the sheet refuses rather than pay them as cash."""
+    event = make_event(room, structure, code="sat", satellite_seat_cents=20_000)
+    entries = [register(event, p.code, cashier) for p in players[:3]]
+    services.event_start(event=event)
+    services.busts_record(
+        event=event,
+        hand="h1",
+        busts=[BustIn(e, 10) for e in entries[1:]],
+        by=floor_person,
+    )
+    refused("TO7", services.payout_sheet_prepare, event=event, by=floor_person)
+
+
 def test_no_payout_sheet_while_players_play(running, floor_person):
     refused("TO7", services.payout_sheet_prepare, event=running, by=floor_person)
 
