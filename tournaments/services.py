@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from accounting import chart as ledger
 from accounting.cage import payable_create, payable_pay, receipt_issue
 from accounting.cage.shifts import drawer_accounts
-from accounting.models import Payable, Player, Receipt, Shift
+from accounting.models import Player, Receipt, Shift
 from accounting.services import Leg, retry_on_conflict, transaction_post
 from core.errors import Conflict, Invalid, Refusal
 from tournaments import chart, selectors
@@ -498,6 +498,65 @@ def chips_remove(
         recorded_by=by,
         at=at or timezone.now(),
     )
+
+
+@retry_on_conflict()
+@transaction.atomic
+def entry_disqualify(
+    *,
+    entry: Entry,
+    by: User,
+    reason: str,
+    stack: int = 0,
+    at: datetime | None = None,
+) -> Entry:
+    """Disqualify an entry (TO3, TO9). A playing entry's ``stack`` leaves play for
+    that cause and he takes no place; an entry that already finished keeps his
+    place, and his prize is held on the payout sheet (TDA RP-23).
+
+    Raises :class:`Refusal` (TO3) without a reason; :class:`Conflict` when he is
+    disqualified already or refunded.
+    """
+    at = at or timezone.now()
+    event = _event_locked(entry.event)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if not reason.strip():
+        raise Refusal(
+            "reason_required", _("TO3: a disqualification says why."), rule="TO3"
+        )
+    if entry.status in (Entry.Status.DISQUALIFIED, Entry.Status.REFUNDED):
+        raise Conflict(
+            "entry_closed",
+            _("TO1: entry %(no)d is %(status)s.")
+            % {"no": entry.number, "status": entry.get_status_display()},
+        )
+    if PayoutSheet.objects.filter(event=event, status="approved").exists():
+        raise Refusal(
+            "sheet_approved",
+            _("TO9: the prizes are approved; hold or release them instead."),
+            rule="TO9",
+        )
+    playing = entry.status == Entry.Status.ACTIVE
+    if playing and stack:
+        chips_remove(
+            event=event,
+            entry=entry,
+            cause=ChipMovement.Cause.DISQUALIFICATION,
+            chips=stack,
+            by=by,
+            note=reason,
+            at=at,
+        )
+    Entry.objects.filter(pk=entry.pk).update(
+        status=Entry.Status.DISQUALIFIED,
+        seat=None,
+        finished_at=entry.finished_at or at,
+    )
+    left = list(Entry.objects.filter(event=event, status=Entry.Status.ACTIVE))
+    if playing and len(left) == 1 and event.status == Event.Status.RUNNING:
+        _winner_record(event=event, winner=left[0], by=by, at=at)
+    entry.refresh_from_db()
+    return entry
 
 
 @transaction.atomic
@@ -974,8 +1033,12 @@ def standings(*, event: Event) -> dict[int, Place]:
     registration finishes below every entry that came after it.
     """
     result: dict[int, Place] = {}
+    # The winners, and a winner disqualified afterwards (his prize held, TO9).
     winners = Entry.objects.filter(
-        event=event, status=Entry.Status.WON, bust__isnull=True
+        event=event,
+        status__in=[Entry.Status.WON, Entry.Status.DISQUALIFIED],
+        place__isnull=False,
+        bust__isnull=True,
     )
     for entry in winners:
         result[entry.pk] = Place(entry.place or 1, entry.place or 1)
@@ -1054,6 +1117,14 @@ def payout_sheet_prepare(
         )
     if PayoutSheet.objects.filter(event=event).exists():
         raise Conflict("sheet_exists", _("TO9: this event has its payout sheet."))
+    if event.satellite_seat_cents:
+        # The seats' value would go to the target event's pool, which no record
+        # links yet: refused rather than paid as cash by the payout table.
+        raise Refusal(
+            "satellite_seats_not_supported",
+            _("TO7: a satellite's seats are awarded by the floor, not on this sheet."),
+            rule="TO7",
+        )
     deal = Deal.objects.filter(event=event, status=Deal.Status.SIGNED).first()
     pool, overlay = selectors.pool_and_overlay(event=event)
     try:
@@ -1418,7 +1489,6 @@ def purchase_refund(
 
 __all__ = [
     "BustIn",
-    "Payable",
     "addon_buy",
     "busts_record",
     "chip_count_record",
@@ -1427,6 +1497,7 @@ __all__ = [
     "deal_offers",
     "deal_propose",
     "deal_sign",
+    "entry_disqualify",
     "entry_register",
     "event_cancel",
     "event_start",
