@@ -58,7 +58,7 @@ TOURNAMENT_READERS = ("cashier", "floor", "manager", "auditor")
 
 # A tournament's clock (TO12) is read by its tables' terminals and the staff who
 # work the event; the floor runs it, draws seats and balances the tables (TO11).
-CLOCK_READERS = ("terminal", "other_terminal", "cashier", "floor", "manager", "auditor")
+CLOCK_READERS = ("cashier", "floor", "manager", "auditor")
 
 ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     # Public by design: the login, the health check, the board and its jackpots.
@@ -83,9 +83,13 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/tables/{table}/hands/{hand_no}/void"): TABLE,
     ("post", "/api/v1/tables/{table}/time"): TABLE,
     # Tournament terminals and clocks (TO3, TO4, TO11, TO12): a table's terminal
-    # posts busts and chip counts for its own table; any terminal reads the clock
-    # (the view checks its table plays in the event); the floor runs the rest.
+    # posts busts and chip counts and reads the clock for its own table (the view
+    # checks the table plays in the event); the floor runs the rest.
     ("get", "/api/v1/tournaments/{event}/clock"): CLOCK_READERS,
+    ("get", "/api/v1/tournaments/{event}/tables/{table}/clock"): (
+        "terminal",
+        *CLOCK_READERS,
+    ),
     ("post", "/api/v1/tournaments/{event}/clock"): FLOOR,
     ("get", "/api/v1/tournaments/{event}/tables"): FLOOR,
     ("post", "/api/v1/tournaments/{event}/tables/rebalance"): FLOOR,
