@@ -1032,7 +1032,6 @@ def standings(*, event: Event) -> dict[int, Place]:
     hand-for-hand busts sharing. Counted over the whole field, so a bust during late
     registration finishes below every entry that came after it.
     """
-    result: dict[int, Place] = {}
     # The winners, and a winner disqualified afterwards (his prize held, TO9).
     winners = Entry.objects.filter(
         event=event,
@@ -1040,24 +1039,16 @@ def standings(*, event: Event) -> dict[int, Place]:
         place__isnull=False,
         bust__isnull=True,
     )
-    for entry in winners:
-        result[entry.pk] = Place(entry.place or 1, entry.place or 1)
-    next_place = len(result) + 1
     hands: dict[str, list[Bust]] = {}
     for bust in Bust.objects.filter(event=event).order_by("-at", "-id"):
         hands.setdefault(bust.hand, []).append(bust)
-    for group in hands.values():
-        left = next_place + len(group) - 1
-        extra = 0 if next_place > 1 else 1  # no winner recorded: place as if one
-        placed = places.places_of(
-            left + extra,
-            {b.entry_id: b.stack_at_start for b in group},
-            hand_for_hand=group[0].hand_for_hand,
-        )
-        for entry_id, place in placed.items():
-            result[entry_id] = Place(place.high - extra, place.low - extra)
-        next_place += len(group)
-    return result
+    return places.standings(
+        {entry.pk: entry.place or 1 for entry in winners},
+        [
+            ({b.entry_id: b.stack_at_start for b in group}, group[0].hand_for_hand)
+            for group in hands.values()
+        ],
+    )
 
 
 def _lines_of(event: Event, deal: Deal | None) -> list[tuple[Entry, Place, int]]:
