@@ -14,6 +14,7 @@ api_v1 = [
     path("cage/", include("accounting.api.urls")),
     path("jackpots/", include("jackpots.api.urls")),
     path("reports/", include("reports.api.urls")),
+    path("tournaments/", include("tournaments.api.urls")),
     path("", include("accounting.api.player_urls")),
     path("waitlist/", include("waitlist.api.urls")),
     path("", include("waitlist.api.root_urls")),
@@ -117,6 +118,7 @@ urlpatterns = [
     path("healthz", core_views.HealthApi.as_view(), name="healthz"),
     path("api/v1/", include((api_v1, "api"), namespace="v1")),  # type: ignore[arg-type]
     path("board", include("waitlist.urls")),
+    path("floor/tournaments/", include("tournaments.floor_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

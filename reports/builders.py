@@ -21,7 +21,7 @@ from accounting.domain.cage import DrawerMovements
 from accounting.domain.money import Money
 from accounting.models import Receipt, Shift, TableSlip
 from cardroom.models import StackMovement
-from reports import jackpot_sources
+from reports import jackpot_sources, tournaments
 from reports import selectors as q
 from reports.document import BOOL, INT, MONEY, TEXT, Checks, Column, Section
 from reports.guards import database_guards
@@ -315,6 +315,11 @@ def daily_audit(
     _awards_check(period, ledger, checks)
     progress(_("jackpot funds"))
 
+    tournament_section = tournaments.audit_section(
+        period=period, ledger=ledger, checks=checks
+    )
+    progress(_("tournaments"))
+
     exception_sections = _exceptions(period)
     receivables = _receivables(period)
     progress(_("exceptions"))
@@ -356,6 +361,7 @@ def daily_audit(
             shift_section,
             drawer_section,
             funds,
+            tournament_section,
             *exception_sections,
             receivables,
             trial,

@@ -21,6 +21,9 @@ for it when they haven't been) and then, with the clock as it is:
 - one hand, dealt from a stacked deck at a Hold'em or Omaha table, is a bad beat
   (BB1, BB2): qualified, verified by the floor, approved by a manager (BB5) and its
   awards paid at the cage against the players' signatures (CA6);
+- beside the cash games a small tournament is played from its first entry to its
+  last payout, and the next one is left running with its clock on the board
+  (:mod:`simulation.tournament`);
 - at the end the night's hands are qualified (the sweep the worker runs), the
   tables' boxes counted if the gaming day's count isn't done (CA4), the cashier
   counts and closes his shift and a manager signs off its over/short (CA1).
@@ -79,6 +82,7 @@ from jackpots.services import hand_qualify, hit_approve, hit_verify
 from simulation.bad_beat import bad_beat_preset, is_bad_beat
 from simulation.dealer import NIGHT_EXTRAS, Preset, deal_hand
 from simulation.terminal import Answer, Terminal, serving
+from simulation.tournament import Tourney, TourneySummary
 from waitlist.models import ACTIVE, Entry
 from waitlist.services import (
     Actor,
@@ -181,6 +185,7 @@ class Summary:
     waiting: int = 0
     trial_balance_zero: bool = False
     cached_balances_agree: bool = False
+    tournament: TourneySummary | None = None
 
 
 @dataclass
@@ -257,6 +262,16 @@ class Night:
                     t.terminal = Terminal(base, table=t.code, key=self._key(t))
                 self._seat_first_players()
                 self._play_night()
+                self.progress(1.0, self.summary.hands_posted, "tournament")
+                self.summary.tournament = Tourney(
+                    base_url=base,
+                    run=self.summary.run,
+                    rng=self.rng,
+                    cashier=self.cashier,
+                    floor=self.floor,
+                    manager=self.manager,
+                    keys=self.keys,
+                ).play()
         finally:
             for t in self.tables:
                 if t.terminal is not None:

@@ -153,7 +153,14 @@ class Terminal:
         A dropped connection is retried with the same key, so the server books the
         request once however often it arrives (API.md "Conventions").
         """
-        url = f"{self.prefix}/api/v1/tables/{self.table}/{path}"
+        return self.post_to(f"tables/{self.table}/{path}", body, key=key)
+
+    def post_to(
+        self, path: str, body: dict[str, Any], *, key: str | None = None
+    ) -> Answer:
+        """POST ``body`` to ``/api/v1/{path}`` as :meth:`post` does (a tournament
+        table's busts, for one)."""
+        url = f"{self.prefix}/api/v1/{path}"
         headers = {**self.headers, "Idempotency-Key": key or uuid.uuid4().hex}
         payload = json.dumps(body)
         for attempt in range(RETRIES + 1):

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from accounting import chart as ledger
 from accounting.cage import payable_create, payable_pay, receipt_issue
 from accounting.cage.shifts import drawer_accounts
-from accounting.models import Payable, Player, Receipt, Shift
+from accounting.models import Player, Receipt, Shift
 from accounting.services import Leg, retry_on_conflict, transaction_post
 from core.errors import Conflict, Invalid, Refusal
 from tournaments import chart, selectors
@@ -498,6 +498,65 @@ def chips_remove(
         recorded_by=by,
         at=at or timezone.now(),
     )
+
+
+@retry_on_conflict()
+@transaction.atomic
+def entry_disqualify(
+    *,
+    entry: Entry,
+    by: User,
+    reason: str,
+    stack: int = 0,
+    at: datetime | None = None,
+) -> Entry:
+    """Disqualify an entry (TO3, TO9). A playing entry's ``stack`` leaves play for
+    that cause and he takes no place; an entry that already finished keeps his
+    place, and his prize is held on the payout sheet (TDA RP-23).
+
+    Raises :class:`Refusal` (TO3) without a reason; :class:`Conflict` when he is
+    disqualified already or refunded.
+    """
+    at = at or timezone.now()
+    event = _event_locked(entry.event)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if not reason.strip():
+        raise Refusal(
+            "reason_required", _("TO3: a disqualification says why."), rule="TO3"
+        )
+    if entry.status in (Entry.Status.DISQUALIFIED, Entry.Status.REFUNDED):
+        raise Conflict(
+            "entry_closed",
+            _("TO1: entry %(no)d is %(status)s.")
+            % {"no": entry.number, "status": entry.get_status_display()},
+        )
+    if PayoutSheet.objects.filter(event=event, status="approved").exists():
+        raise Refusal(
+            "sheet_approved",
+            _("TO9: the prizes are approved; hold or release them instead."),
+            rule="TO9",
+        )
+    playing = entry.status == Entry.Status.ACTIVE
+    if playing and stack:
+        chips_remove(
+            event=event,
+            entry=entry,
+            cause=ChipMovement.Cause.DISQUALIFICATION,
+            chips=stack,
+            by=by,
+            note=reason,
+            at=at,
+        )
+    Entry.objects.filter(pk=entry.pk).update(
+        status=Entry.Status.DISQUALIFIED,
+        seat=None,
+        finished_at=entry.finished_at or at,
+    )
+    left = list(Entry.objects.filter(event=event, status=Entry.Status.ACTIVE))
+    if playing and len(left) == 1 and event.status == Event.Status.RUNNING:
+        _winner_record(event=event, winner=left[0], by=by, at=at)
+    entry.refresh_from_db()
+    return entry
 
 
 @transaction.atomic
@@ -973,28 +1032,23 @@ def standings(*, event: Event) -> dict[int, Place]:
     hand-for-hand busts sharing. Counted over the whole field, so a bust during late
     registration finishes below every entry that came after it.
     """
-    result: dict[int, Place] = {}
+    # The winners, and a winner disqualified afterwards (his prize held, TO9).
     winners = Entry.objects.filter(
-        event=event, status=Entry.Status.WON, bust__isnull=True
+        event=event,
+        status__in=[Entry.Status.WON, Entry.Status.DISQUALIFIED],
+        place__isnull=False,
+        bust__isnull=True,
     )
-    for entry in winners:
-        result[entry.pk] = Place(entry.place or 1, entry.place or 1)
-    next_place = len(result) + 1
     hands: dict[str, list[Bust]] = {}
     for bust in Bust.objects.filter(event=event).order_by("-at", "-id"):
         hands.setdefault(bust.hand, []).append(bust)
-    for group in hands.values():
-        left = next_place + len(group) - 1
-        extra = 0 if next_place > 1 else 1  # no winner recorded: place as if one
-        placed = places.places_of(
-            left + extra,
-            {b.entry_id: b.stack_at_start for b in group},
-            hand_for_hand=group[0].hand_for_hand,
-        )
-        for entry_id, place in placed.items():
-            result[entry_id] = Place(place.high - extra, place.low - extra)
-        next_place += len(group)
-    return result
+    return places.standings(
+        {entry.pk: entry.place or 1 for entry in winners},
+        [
+            ({b.entry_id: b.stack_at_start for b in group}, group[0].hand_for_hand)
+            for group in hands.values()
+        ],
+    )
 
 
 def _lines_of(event: Event, deal: Deal | None) -> list[tuple[Entry, Place, int]]:
@@ -1054,6 +1108,14 @@ def payout_sheet_prepare(
         )
     if PayoutSheet.objects.filter(event=event).exists():
         raise Conflict("sheet_exists", _("TO9: this event has its payout sheet."))
+    if event.satellite_seat_cents:
+        # The seats' value would go to the target event's pool, which no record
+        # links yet: refused rather than paid as cash by the payout table.
+        raise Refusal(
+            "satellite_seats_not_supported",
+            _("TO7: a satellite's seats are awarded by the floor, not on this sheet."),
+            rule="TO7",
+        )
     deal = Deal.objects.filter(event=event, status=Deal.Status.SIGNED).first()
     pool, overlay = selectors.pool_and_overlay(event=event)
     try:
@@ -1099,8 +1161,8 @@ def payout_sheet_approve(
     *, sheet: PayoutSheet, by: User, at: datetime | None = None
 ) -> PayoutSheet:
     """Approve a payout sheet: a second person (four-eyes, TO9). One posting moves
-    the house's overlay into the pool (TO7) and the pool into awards payable, or
-    into the held account for held lines; each payable line becomes an award the
+    the house's overlay into the pool (TO7), the next the pool into awards payable,
+    or into the held account for held lines; each payable line becomes an award the
     cage pays (CA6). The prize pool is then empty.
 
     Raises :class:`Refusal` (TO9) when the approver prepared the sheet;
@@ -1126,14 +1188,24 @@ def payout_sheet_approve(
     held = sum(p.amount_cents for p in lines if p.hold_reason)
     payable = sum(p.amount_cents for p in lines if not p.hold_reason)
     currency = event.currency
+    pool_account = chart.prize_pool(event=event.code, currency=currency)
+    if sheet.overlay_cents:
+        # The house makes the guarantee: its own posting, so the audit shows it.
+        transaction_post(
+            kind="tournament_overlay",
+            legs=[
+                Leg(chart.overlay_expense(currency=currency), sheet.overlay_cents),
+                Leg(pool_account, -sheet.overlay_cents),
+            ],
+            posted_by=by,
+            reference=f"{event.code} overlay",
+            external_id=f"tournament:{event.code}:overlay",
+            posted_at=at,
+        )
     posting = transaction_post(
         kind="tournament_payouts",
         legs=[
-            Leg(chart.overlay_expense(currency=currency), sheet.overlay_cents),
-            Leg(
-                chart.prize_pool(event=event.code, currency=currency),
-                payable + held - sheet.overlay_cents,
-            ),
+            Leg(pool_account, payable + held),
             Leg(ledger.awards_payable(currency=currency), -payable),
             Leg(chart.held_prizes(event=event.code, currency=currency), -held),
         ],
@@ -1408,7 +1480,6 @@ def purchase_refund(
 
 __all__ = [
     "BustIn",
-    "Payable",
     "addon_buy",
     "busts_record",
     "chip_count_record",
@@ -1417,6 +1488,7 @@ __all__ = [
     "deal_offers",
     "deal_propose",
     "deal_sign",
+    "entry_disqualify",
     "entry_register",
     "event_cancel",
     "event_start",

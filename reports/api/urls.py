@@ -12,4 +12,9 @@ urlpatterns = [
         views.ReportFileApi.as_view(),
         name="report-file",
     ),
+    path(
+        "tournaments/<slug:event>/<str:fmt>",
+        views.TournamentReportApi.as_view(),
+        name="report-tournament-file",
+    ),
 ]

@@ -22,9 +22,11 @@ from rest_framework.views import APIView
 
 from core.api.errors import ApiError
 from core.api.permissions import IsAuditor, staff
-from reports import services
+from reports import services, tournaments
+from reports.document import digest
 from reports.models import Report
 from reports.render import FORMATS, render
+from tournaments.models import Event
 
 KINDS = ", ".join(Report.Kind.values)
 
@@ -274,3 +276,46 @@ class ReportFileApi(APIView):
             Report.objects.select_related("generated_by"), pk=report_id
         )
         return file_response(report, fmt)
+
+
+class TournamentReportApi(APIView):
+    """A tournament's final report, computed now from its records, as a CSV, XLSX
+    or PDF file: entries, fees, the pool and overlay, payouts, the deal, bounties
+    and the chip reconciliation, with their checks against the ledger (TO1–TO10)."""
+
+    permission_classes = [IsAuditor]
+
+    @extend_schema(
+        operation_id="api_v1_reports_tournament_file",
+        parameters=[
+            OpenApiParameter(
+                "fmt", OpenApiTypes.STR, OpenApiParameter.PATH, enum=list(FORMATS)
+            )
+        ],
+        responses={
+            (200, "application/octet-stream"): OpenApiResponse(
+                response=OpenApiTypes.BINARY,
+                description="text/csv, XLSX or application/pdf",
+            )
+        },
+    )
+    def get(self, request: Request, event: str, fmt: str) -> HttpResponse:
+        if fmt not in FORMATS:
+            raise ApiError(
+                _("Reports are files of these formats: %(f)s.")
+                % {"f": ", ".join(FORMATS)},
+                code="unknown_format",
+                status_code=404,
+                allowed={"formats": list(FORMATS)},
+            )
+        found = get_object_or_404(Event.objects.select_related("room"), code=event)
+        data = tournaments.event_report(event=found)
+        meta = {
+            "report": f"{found.code} {found.name}",
+            "generated": f"{data['as_of']} by {staff(request).get_username()}",
+            "digest": f"sha256 {digest(data)}",
+        }
+        response = HttpResponse(render(data, fmt, meta=meta), content_type=FORMATS[fmt])
+        name = f"tournament-{found.code}.{fmt}"
+        response["Content-Disposition"] = f'attachment; filename="{name}"'
+        return response

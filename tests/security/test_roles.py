@@ -53,10 +53,12 @@ CAGE_READERS = ("cashier", "manager", "auditor")
 JACKPOT_READERS = ("floor", "manager", "auditor")
 # Reports are the auditors' (read-only, API.md) and the managers'.
 REPORT_READERS = ("manager", "auditor")
+# A tournament's money and chips: the cage, the floor, managers and auditors.
+TOURNAMENT_READERS = ("cashier", "floor", "manager", "auditor")
 
 # A tournament's clock (TO12) is read by its tables' terminals and the staff who
 # work the event; the floor runs it, draws seats and balances the tables (TO11).
-CLOCK_READERS = ("terminal", "other_terminal", "cashier", "floor", "manager", "auditor")
+CLOCK_READERS = ("cashier", "floor", "manager", "auditor")
 
 ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     # Public by design: the login, the health check, the board and its jackpots.
@@ -97,9 +99,13 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/api/v1/tables/{table}/hands/{hand_no}.phh"): (*TABLE, "auditor"),
     ("post", "/api/v1/tables/{table}/time"): TABLE,
     # Tournament terminals and clocks (TO3, TO4, TO11, TO12): a table's terminal
-    # posts busts and chip counts for its own table; any terminal reads the clock
-    # (the view checks its table plays in the event); the floor runs the rest.
+    # posts busts and chip counts and reads the clock for its own table (the view
+    # checks the table plays in the event); the floor runs the rest.
     ("get", "/api/v1/tournaments/{event}/clock"): CLOCK_READERS,
+    ("get", "/api/v1/tournaments/{event}/tables/{table}/clock"): (
+        "terminal",
+        *CLOCK_READERS,
+    ),
     ("post", "/api/v1/tournaments/{event}/clock"): FLOOR,
     ("get", "/api/v1/tournaments/{event}/tables"): FLOOR,
     ("post", "/api/v1/tournaments/{event}/tables/rebalance"): FLOOR,
@@ -169,6 +175,17 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/reports/"): REPORT_READERS,
     ("get", "/api/v1/reports/{report_id}"): REPORT_READERS,
     ("get", "/api/v1/reports/{report_id}/{fmt}"): REPORT_READERS,
+    ("get", "/api/v1/reports/tournaments/{event}/{fmt}"): REPORT_READERS,
+    # Tournaments at the cage (TO1, TO7, TO9): cashiers sell entries and pay prizes,
+    # the floor or a manager prepares the payout sheet, a manager approves it.
+    ("get", "/api/v1/tournaments/{event}"): TOURNAMENT_READERS,
+    ("post", "/api/v1/tournaments/{event}/entries"): CASHIER,
+    ("post", "/api/v1/tournaments/{event}/entries/{number}/rebuys"): CASHIER,
+    ("post", "/api/v1/tournaments/{event}/entries/{number}/addons"): CASHIER,
+    ("get", "/api/v1/tournaments/{event}/payout-sheet"): TOURNAMENT_READERS,
+    ("post", "/api/v1/tournaments/{event}/payout-sheet"): FLOOR,  # TO9
+    ("post", "/api/v1/tournaments/{event}/payout-sheet/approve"): MANAGER,  # TO9
+    ("post", "/api/v1/tournaments/{event}/payouts/{payout_id}/pay"): CASHIER,  # TO9
     # Waiting lists and seating (API.md: floor and manager; WL1–WL10).
     ("get", "/api/v1/waitlist/lists"): FLOOR,
     ("get", "/api/v1/waitlist/lists/{key}"): FLOOR,

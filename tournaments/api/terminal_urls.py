@@ -29,6 +29,11 @@ urlpatterns = [
         name="tournament-busts",
     ),
     path(
+        "<slug:event>/tables/<slug:table>/clock",
+        views.TableClockApi.as_view(),
+        name="tournament-table-clock",
+    ),
+    path(
         "<slug:event>/tables/<slug:table>/chip-counts",
         views.ChipCountApi.as_view(),
         name="tournament-chip-counts",

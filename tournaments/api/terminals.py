@@ -35,15 +35,16 @@ from tournaments.models import Event, EventTable
 TerminalOrFloor = terminal_or_role(Role.FLOOR, Role.MANAGER)
 
 
+STAFF_READERS = (Role.FLOOR, Role.MANAGER, Role.CASHIER, Role.AUDITOR)
+# A table's own terminal, or the staff who work the event.
+TerminalOrStaff = terminal_or_role(*STAFF_READERS)
+
+
 class ClockReader(BasePermission):
-    """Let in any terminal (its table is checked against the event) or staff."""
+    """Let in the staff who work the event (terminals read their table's URL)."""
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        if isinstance(request.auth, TerminalKey):
-            return True
-        return has_role(
-            request.user, Role.FLOOR, Role.MANAGER, Role.CASHIER, Role.AUDITOR
-        )
+        return has_role(request.user, *STAFF_READERS)
 
 
 def _actor(request: Request) -> dict[str, Any]:
@@ -118,8 +119,8 @@ class ClockSerializer(serializers.Serializer):
 
 
 class ClockApi(APIView):
-    """The event's clock (TO12): read by its terminals, clocks and staff; run by
-    the floor (start, pause, resume, move, add time, stop), every change logged."""
+    """The event's clock (TO12): read by the staff who work it; run by the floor
+    (start, pause, resume, move, add time, stop), every change logged."""
 
     def get_permissions(self) -> list[BasePermission]:
         if self.request.method == "POST":
@@ -175,6 +176,18 @@ class ClockApi(APIView):
         )
         obj = floor.event_get(code=event)
         return Response(ClockSerializer(floor.clock_display(obj, now=now)).data)
+
+
+class TableClockApi(APIView):
+    """The event's clock for one of its tables' terminals (TO12): a new level
+    starts with the table's next hand."""
+
+    permission_classes = [TerminalOrStaff]
+
+    @extend_schema(responses={200: ClockSerializer, 403: ErrorSerializer})
+    def get(self, request: Request, event: str, table: str) -> Response:
+        obj = _event_for(request, event, table)
+        return Response(ClockSerializer(floor.clock_display(obj)).data)
 
 
 class BoardClocksApi(APIView):

@@ -76,6 +76,37 @@ def places_of(
     return places
 
 
+def standings(
+    finishers: Mapping[K, int],
+    hands: Sequence[tuple[Mapping[K, int], bool]],
+) -> dict[K, Place]:
+    """The final places of a whole field (TO4).
+
+    ``finishers`` are the players left at the end with the places they took (the
+    winner, or the players of a deal that ended the event); ``hands`` the busts, the
+    latest hand first, each as (stacks at the start of the hand, hand-for-hand).
+    Each hand's players take the places just below those placed so far.
+
+    >>> final = standings({"w": 1}, [({"a": 5, "b": 9}, False), ({"c": 1}, False)])
+    >>> [(key, final[key].high) for key in "wbac"]
+    [('w', 1), ('b', 2), ('a', 3), ('c', 4)]
+    """
+    result: dict[K, Place] = {key: Place(p, p) for key, p in finishers.items()}
+    if sorted(finishers.values()) != list(range(1, len(finishers) + 1)):
+        raise PlacesError("TO4: the players left at the end take places 1, 2, 3…")
+    next_place = len(result) + 1
+    for stacks, hand_for_hand in hands:
+        if set(stacks) & set(result):
+            raise PlacesError("TO4: a player busts once.")
+        left = next_place + len(stacks) - 1
+        extra = 0 if next_place > 1 else 1  # no one left recorded: place as if one
+        placed = places_of(left + extra, stacks, hand_for_hand=hand_for_hand)
+        for key, place in placed.items():
+            result[key] = Place(place.high - extra, place.low - extra)
+        next_place += len(stacks)
+    return result
+
+
 def shared_prizes(
     place: Place,
     prizes: Sequence[int],

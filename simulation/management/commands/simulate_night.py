@@ -23,7 +23,8 @@ def euros(cents: int) -> str:
 class Command(BaseCommand):
     help = (
         "Play a night in the room: players arrive, list, buy in and move; terminals "
-        "post hands over HTTP; a bad beat is paid; the cashier's shift is closed."
+        "post hands over HTTP; a bad beat is paid; a tournament is played to its "
+        "payouts; the cashier's shift is closed."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -146,6 +147,18 @@ class Command(BaseCommand):
             )
         if not s.hits:
             w("  jackpot: no hit")
+        t = s.tournament
+        if t is not None:
+            w(
+                f"  tournament {t.event}: {t.entries} entries, {t.rebuys} rebuy, "
+                f"{t.addons} add-ons, {t.busts} busts ({t.same_hand} hand with two "
+                f"out, {t.hand_for_hand} out hand-for-hand on the bubble), tables "
+                f"broken {', '.join(t.broken) or 'none'}, a deal among "
+                f"{t.deal_players}, pool {euros(t.pool_cents)}, {t.payouts} prizes "
+                f"paid ({euros(t.paid_cents)}), chips "
+                + ("balanced" if t.chips_balanced else "NOT BALANCED")
+                + (f"; {t.running} running on the board" if t.running else "")
+            )
         w(
             f"  shift #{s.shift} {s.shift_status}: over/short "
             f"{euros(s.over_short_cents)}"

@@ -177,10 +177,14 @@ class TestClock:
         assert start.status_code == 200, start.json()
         assert start.json()["status"] == "running"
         assert start.json()["players_left"] == 8
-        read = terminals["TT1"].get(f"{BASE}/clock")
+        read = terminals["TT1"].get(f"{BASE}/tables/TT1/clock")
         assert read.status_code == 200
         assert read.json()["level"] == 1 and read.json()["big_blind"] == 200
-        assert terminals["T09"].get(f"{BASE}/clock").status_code == 403
+        # Another table's URL, a cash table, the staff URL: refused.
+        assert terminals["TT2"].get(f"{BASE}/tables/TT1/clock").status_code == 403
+        cash = terminals["T09"].get(f"{BASE}/tables/T09/clock")
+        assert (cash.status_code, error_of(cash)["rule"]) == (403, "TO11")
+        assert terminals["TT1"].get(f"{BASE}/clock").status_code == 403
 
     def test_a_change_the_clock_cannot_take_is_422_and_not_logged(
         self, running, floor_client, terminals

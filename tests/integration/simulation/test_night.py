@@ -13,6 +13,8 @@ from accounting.selectors import trial_balance
 from cardroom.models import Hand, HandException, SeatSession, TerminalKey
 from jackpots.models import Hit
 from simulation.night import NIGHT_CASHIER, Night, NightOptions, Summary
+from tournaments import chart, floor
+from tournaments.models import Bust, Event
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -77,6 +79,24 @@ def test_two_simulated_nights_book_every_hand_and_keep_the_books_straight() -> N
             shift=shift, player__code=code, kind=Receipt.Kind.REDEMPTION
         ).exists()
     assert not TerminalKey.objects.filter(revoked=False, name__contains=first.run)
+
+    # The tournament beside the cash games: played to its last payout, with two
+    # out in one hand, two sharing a place hand-for-hand, a table broken, a deal;
+    # the pool empty, the chips exact; the next event running with its clock.
+    t = first.tournament
+    assert t is not None
+    assert (t.entries, t.rebuys, t.addons) == (12, 1, 2)
+    assert t.same_hand == 1 and t.hand_for_hand == 2 and t.broken == ["TT1"]
+    assert t.deal_players == 3 and t.chips_balanced
+    assert t.paid_cents == t.pool_cents > 0
+    event = Event.objects.get(code=t.event)
+    assert event.status == Event.Status.FINISHED
+    assert chart.prize_pool(event=t.event, currency="EUR").balance_cents == 0
+    shared = Bust.objects.filter(event=event, hand_for_hand=True)
+    assert {(b.place_high, b.place_low) for b in shared} == {(7, 8)}
+    running = Event.objects.get(code=t.running)
+    assert running.status == Event.Status.RUNNING
+    assert floor.clock_of(running).state.status == "running"
 
     last = night_hands(first).values("table__code").annotate(n=Max("hand_no"))
     out = io.StringIO()

@@ -10,12 +10,18 @@ nothing is owed, and the chip reconciliation is exact.
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from accounting import cage as cage_services
 from accounting import chart as ledger
+from accounting.cage import gaming_day_of
 from accounting.models import Payable, Receipt, Transaction
 from accounting.selectors import trial_balance
 from core.errors import Refusal
+from reports.builders import daily_audit
+from reports.render import render
+from reports.selectors import Period
+from reports.tournaments import event_report
 from tournaments import chart, selectors, services
 from tournaments.models import (
     BountyPayment,
@@ -270,3 +276,25 @@ def test_one_event_from_the_first_entry_to_the_last_payout(
     numbers = sorted(Receipt.objects.filter(cage=cage).values_list("number", flat=True))
     assert numbers == list(range(1, len(numbers) + 1))
     assert len(numbers) - receipts_before == 9 + 1 + 2 + 3 + 7
+
+    # The event's final report: every check agrees; CSV, XLSX and PDF render.
+    report = event_report(event=event)
+    sections = {s["key"]: s for s in report["sections"]}
+    assert sections["checks"]["rows"] and all(
+        row[-1] for row in sections["checks"]["rows"]
+    )
+    chip_lines = {(r[0], r[1]): r[2] for r in sections["chips"]["rows"]}
+    assert chip_lines[("difference", "")] == 0
+    for fmt in ("csv", "xlsx", "pdf"):
+        assert render(report, fmt, meta={"report": event.code})
+    assert b"prize_pool" in render(report, "csv", meta={})
+    # The daily audit's tournament section: the pool in and out, checks agreeing.
+    audit = daily_audit(period=Period.of(room, gaming_day_of()), now=timezone.now())
+    audited = {s["key"]: s for s in audit["sections"]}
+    (row,) = audited["tournaments"]["rows"]
+    assert row[0] == event.code
+    assert row[4] == 120_000 + 30_000 and row[5] == 150_000 and row[6] == 0
+    tournament_checks = [
+        r for r in audited["checks"]["rows"] if r[0].startswith(event.code)
+    ]
+    assert len(tournament_checks) == 2 and all(r[-1] for r in tournament_checks)

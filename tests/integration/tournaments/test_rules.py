@@ -421,6 +421,59 @@ def test_a_prize_goes_only_to_its_player(running, floor_person, manager, cashier
     assert snapshot() == before
 
 
+def test_a_disqualified_player_loses_his_chips_and_a_finished_one_his_prize_is_held(
+    running, floor_person, manager
+):
+    """TO3: a disqualified player's chips leave play for that cause, and he takes no
+    place; TO9, TDA RP-23: one disqualified after finishing has his prize held."""
+    entries = list(Entry.objects.filter(event=running).order_by("number"))
+    refused(
+        "TO3",
+        services.entry_disqualify,
+        entry=entries[3],
+        by=floor_person,
+        reason=" ",
+        stack=20_000,
+    )
+    services.entry_disqualify(
+        entry=entries[3], by=floor_person, reason="collusion", stack=20_000
+    )
+    assert selectors.chip_reconciliation(
+        event=running, counted=3 * 20_000
+    ).reconciliation.balanced
+    services.busts_record(
+        event=running,
+        hand="h1",
+        busts=[BustIn(entries[2], 10_000), BustIn(entries[1], 30_000)],
+        by=floor_person,
+    )
+    services.entry_disqualify(entry=entries[1], by=floor_person, reason="abuse")
+    sheet = services.payout_sheet_prepare(event=running, by=floor_person)
+    lines = {line.entry_id: line for line in sheet.lines.all()}
+    assert entries[3].pk not in lines
+    assert lines[entries[1].pk].hold_reason
+    assert not lines[entries[0].pk].hold_reason
+    sheet = services.payout_sheet_approve(sheet=sheet, by=manager)
+    held = chart.held_prizes(event=running.code, currency="EUR").balance_cents
+    assert held == lines[entries[1].pk].amount_cents > 0
+
+
+def test_a_satellite_is_not_paid_in_cash_by_the_payout_table(
+    room, structure, cage, shift, cashier, floor_person, players
+):
+    """TO7: a satellite pays seats; the sheet refuses rather than pay them as cash."""
+    event = make_event(room, structure, code="sat", satellite_seat_cents=20_000)
+    entries = [register(event, p.code, cashier) for p in players[:3]]
+    services.event_start(event=event)
+    services.busts_record(
+        event=event,
+        hand="h1",
+        busts=[BustIn(e, 10) for e in entries[1:]],
+        by=floor_person,
+    )
+    refused("TO7", services.payout_sheet_prepare, event=event, by=floor_person)
+
+
 def test_no_payout_sheet_while_players_play(running, floor_person):
     refused("TO7", services.payout_sheet_prepare, event=running, by=floor_person)
 

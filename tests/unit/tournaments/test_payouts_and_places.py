@@ -28,7 +28,13 @@ from tournaments.domain.payouts import (
     shares_for,
     table_check,
 )
-from tournaments.domain.places import Place, PlacesError, places_of, shared_prizes
+from tournaments.domain.places import (
+    Place,
+    PlacesError,
+    places_of,
+    shared_prizes,
+    standings,
+)
 
 
 def test_doctests() -> None:
@@ -205,3 +211,34 @@ def test_impossible_busts_are_refused() -> None:
         places_of(5, {})
     with pytest.raises(PlacesError, match="TO4"):
         shared_prizes(Place(2, 3), [10, 5, 1], ["a"])
+
+
+@given(
+    finishers=st.integers(1, 5),
+    hands=st.lists(
+        st.tuples(st.lists(st.integers(0, 20), min_size=1, max_size=4), st.booleans()),
+        max_size=12,
+    ),
+)
+def test_final_standings_place_the_whole_field_once(finishers, hands) -> None:
+    """TO4: every entry of the field gets one place; the places shared by a group
+    are as many as its players; together they are exactly 1..field size, and an
+    earlier hand's players finish below a later hand's."""
+    first = {f"w{i}": i + 1 for i in range(finishers)}
+    rounds = [
+        ({f"h{n}p{i}": s for i, s in enumerate(stacks)}, hfh)
+        for n, (stacks, hfh) in enumerate(hands)
+    ]
+    final = standings(first, rounds)
+    field = finishers + sum(len(stacks) for stacks, _hfh in rounds)
+    assert len(final) == field
+    covered: list[int] = []
+    for place in set(final.values()):
+        members = [k for k, p in final.items() if p == place]
+        assert len(members) == place.shared_by
+        covered.extend(range(place.high, place.low + 1))
+    assert sorted(covered) == list(range(1, field + 1))
+    for later, earlier in pairwise(rounds):
+        assert max(final[k].low for k in later[0]) < min(
+            final[k].high for k in earlier[0]
+        )

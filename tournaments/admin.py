@@ -1,0 +1,133 @@
+"""The tournaments in the admin: structures and events set up by managers; entries,
+purchases, chips, busts, deals and payouts are records the services write (DC2),
+shown read-only. Access follows the staff roles, as in the cage's admin."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from accounting.admin import ReadOnlyAdmin, RoleAdmin, _money
+from core.roles import Role
+from tournaments import selectors
+from tournaments.models import (
+    BountyPayment,
+    Bust,
+    ChipMovement,
+    Deal,
+    Entry,
+    Event,
+    EventTable,
+    Level,
+    Payout,
+    PayoutSheet,
+    Purchase,
+    Structure,
+)
+
+READERS = (Role.CASHIER, Role.FLOOR, Role.MANAGER, Role.AUDITOR)
+
+
+class LevelInline(admin.TabularInline):
+    model = Level
+    extra = 0
+
+
+@admin.register(Structure)
+class StructureAdmin(RoleAdmin):
+    readers = READERS
+    editors = (Role.MANAGER,)
+    list_display = ["code", "name"]
+    inlines = [LevelInline]
+
+
+class EventTableInline(admin.TabularInline):
+    model = EventTable
+    extra = 0
+    fields = ["table", "seats", "break_order", "status"]
+    readonly_fields = ["status"]
+
+
+@admin.register(Event)
+class EventAdmin(RoleAdmin):
+    readers = READERS
+    editors = (Role.MANAGER,)
+    list_display = ["code", "name", "starts_at", "status", "entry", "prize_pool"]
+    list_filter = ["status", "room"]
+    search_fields = ["code", "name"]
+    readonly_fields = ["status", "created_at", "created_by"]
+    inlines = [EventTableInline]
+
+    @admin.display(description=_("entry"))
+    def entry(self, event: Event) -> str:
+        return _money(event.entry_total_cents, event.currency)
+
+    @admin.display(description=_("prize pool"))
+    def prize_pool(self, event: Event) -> str:
+        return _money(selectors.prize_pool_cents(event=event), event.currency)
+
+
+class _Record(ReadOnlyAdmin):
+    readers = READERS
+
+
+@admin.register(Entry)
+class EntryAdmin(_Record):
+    list_display = ["event", "number", "player", "kind", "status", "table", "seat"]
+    list_filter = ["event", "status", "kind"]
+    search_fields = ["player__code", "player__name"]
+
+
+@admin.register(Purchase)
+class PurchaseAdmin(_Record):
+    list_display = ["entry", "kind", "prize_pool_cents", "fee_cents", "chips", "at"]
+    list_filter = ["kind", "entry__event"]
+
+
+@admin.register(ChipMovement)
+class ChipMovementAdmin(_Record):
+    list_display = ["event", "cause", "chips", "entry", "note", "at"]
+    list_filter = ["event", "cause"]
+
+
+@admin.register(Bust)
+class BustAdmin(_Record):
+    list_display = ["event", "entry", "hand", "place_high", "place_low", "at"]
+    list_filter = ["event", "hand_for_hand"]
+
+
+@admin.register(BountyPayment)
+class BountyPaymentAdmin(_Record):
+    list_display = ["event", "winner", "reason", "amount_cents", "at"]
+
+
+@admin.register(Deal)
+class DealAdmin(_Record):
+    list_display = ["event", "method", "status", "pool_cents", "recorded_at"]
+
+
+class PayoutInline(admin.TabularInline):
+    model = Payout
+    extra = 0
+    can_delete = False
+    readonly_fields = fields = (
+        "entry",
+        "place_high",
+        "place_low",
+        "amount_cents",
+        "status",
+        "hold_reason",
+        "tax_document",
+    )
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(PayoutSheet)
+class PayoutSheetAdmin(_Record):
+    list_display = ["event", "status", "pool_cents", "prepared_by", "approved_by"]
+    inlines = [PayoutInline]

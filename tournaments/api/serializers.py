@@ -1,0 +1,99 @@
+"""What the tournaments' cage endpoints answer (API.md conventions: cents, codes)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from tournaments import selectors
+from tournaments.models import Entry, Event, Payout, PayoutSheet
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.code")
+
+    class Meta:
+        model = Entry
+        ref_name = "TournamentEntry"
+        fields = ["number", "player", "kind", "status", "table", "seat", "place"]
+
+
+class PayoutSerializer(serializers.ModelSerializer):
+    entry = serializers.IntegerField(source="entry.number")
+    player = serializers.CharField(source="entry.player.code")
+    amount = serializers.IntegerField(source="amount_cents")
+
+    class Meta:
+        model = Payout
+        ref_name = "TournamentPayout"
+        fields = [
+            "id",
+            "entry",
+            "player",
+            "place_high",
+            "place_low",
+            "amount",
+            "status",
+            "hold_reason",
+            "tax_document",
+        ]
+
+
+class PayoutSheetSerializer(serializers.ModelSerializer):
+    pool = serializers.IntegerField(source="pool_cents")
+    overlay = serializers.IntegerField(source="overlay_cents")
+    prepared_by = serializers.CharField(source="prepared_by.username")
+    approved_by = serializers.CharField(
+        source="approved_by.username", allow_null=True, default=None
+    )
+    lines = PayoutSerializer(many=True)
+
+    class Meta:
+        model = PayoutSheet
+        ref_name = "TournamentPayoutSheet"
+        fields = ["status", "pool", "overlay", "prepared_by", "approved_by", "lines"]
+
+
+class EventSummarySerializer(serializers.Serializer):
+    """An event's money and chips now (TO1, TO3, TO7)."""
+
+    class Meta:
+        ref_name = "TournamentSummary"
+
+    code = serializers.CharField()
+    name = serializers.CharField()
+    status = serializers.CharField()
+    entries = serializers.IntegerField()
+    left = serializers.IntegerField()
+    prize_pool = serializers.IntegerField(help_text="Cents held in the pool now.")
+    pool = serializers.IntegerField(help_text="Cents the places share (TO7).")
+    overlay = serializers.IntegerField(help_text="What the house adds (TO7).")
+    places_paid = serializers.ListField(child=serializers.IntegerField())
+    chips = serializers.DictField()
+
+
+def summary(event: Event) -> dict[str, Any]:
+    """The summary of ``event`` as :class:`EventSummarySerializer` shapes it."""
+    pool, overlay = selectors.pool_and_overlay(event=event)
+    chips = selectors.chip_reconciliation(event=event)
+    r = chips.reconciliation
+    return {
+        "code": event.code,
+        "name": event.name,
+        "status": event.status,
+        "entries": selectors.entries_counted(event=event),
+        "left": selectors.entries_left(event=event),
+        "prize_pool": selectors.prize_pool_cents(event=event),
+        "pool": pool,
+        "overlay": overlay,
+        "places_paid": selectors.place_prizes(event=event),
+        "chips": {
+            "issued": r.issued,
+            "removed": r.removed,
+            "in_play": r.in_play,
+            "counted": r.counted,
+            "difference": r.difference,
+            "balanced": r.balanced,
+        },
+    }
