@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test test-clocks lint format check-deploy vectors clean
+.PHONY: install run test test-clocks schemathesis-deep lint format check-deploy vectors clean
 
 $(PY):
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "Python 3.11 is needed ($(PYTHON))"; exit 1; }
@@ -34,6 +34,14 @@ test: install
 MOMENTS ?= --all
 test-clocks: install
 	$(PY) .ci/moments.py $(MOMENTS)
+
+# schemathesis over every operation with its examples, coverage and fuzzing phases,
+# 50 examples an operation, as a manager and as a terminal; not in `make test`
+# (tests/security/test_schemathesis_deep.py). REPORT= names a file for the counts.
+REPORT ?= schemathesis-deep.json
+schemathesis-deep: install
+	SCHEMATHESIS_DEEP=1 SCHEMATHESIS_REPORT=$(REPORT) $(PY) -m pytest \
+		tests/security/test_schemathesis_deep.py -q --timeout 1800
 
 lint: install
 	$(VENV)/bin/ruff check .

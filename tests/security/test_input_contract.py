@@ -431,3 +431,21 @@ def test_a_hand_within_the_gaming_day_and_a_little_clock_skew_is_booked(t01):
     answer = post_hand(t01, "T01", hand)
     assert answer.status_code == 201, answer.content
     assert Hand.objects.get().gaming_day.isoformat() == "2026-11-29"
+
+
+@pytest.mark.parametrize(
+    ("language", "detail"),
+    [
+        ("fi", "Lähetä runko JSON-muodossa (Content-Type: application/json)."),
+        ("ko", "본문을 JSON으로 보내십시오(Content-Type: application/json)."),
+        ("en", "Send the body as JSON (Content-Type: application/json)."),
+    ],
+)
+def test_the_refusals_speak_the_callers_language(t01, language, detail):
+    answer = t01.post(
+        "/api/v1/tables/T01/seats",
+        data="seat=3",
+        content_type="application/x-www-form-urlencoded",
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert assert_error_shape(answer, 400, "unsupported_media_type")["detail"] == detail
