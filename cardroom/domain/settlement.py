@@ -6,9 +6,12 @@ share it. For every hand::
 
     sum(put_in) == sum(returned) + sum(won) + rake + jackpot_drop
 
-Beyond API.md's fields (which may only grow), a hi-lo game's pots list the shares of
-each half in ``high`` and ``low`` (HS4), and a ``mispaid_pot`` exception lists each
-seat whose push differs as ``{"seat", "awarded", "due"}`` (HS7).
+Beyond API.md's fields (which may only grow, docs/api.md lists them), a hi-lo game's
+pots list the shares of each half in ``high`` and ``low`` (HS4); a hand run more than
+once gives each pot's ``runs`` and the settlement's ``runs`` with each run's board
+(HS10); seats show their ``dead`` money (HS2) and a showdown muck (HS3); and a
+``mispaid_pot`` exception lists each seat whose push differs as
+``{"seat", "awarded", "due"}`` (HS7).
 """
 
 from __future__ import annotations
@@ -69,13 +72,19 @@ def settle_many(hands: Sequence[Any], policy: Policy) -> list[dict[str, Any]]:
 def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
     """Return the settlement of a checked hand record (HS2-HS5, RK1-RK5, JD1-JD3).
 
-    1. The bet nobody called goes back (RK5).
-    2. Pots form by all-in levels, dead money where it reached (HS2).
-    3. Each pot pays rake (RK1-RK3) unless the hand never went past the initial
-       deal (RK4); the main pot then pays the jackpot drop (JD1-JD3).
+    1. The live bet nobody called goes back (RK5); dead money never does (HS2).
+    2. Pots form by all-in levels of the live money, folded and mucked money where
+       it reached; dead money joins the main pot, or the pots its amount reaches
+       (HS2, :func:`~cardroom.domain.pots.add_dead_money`).
+    3. Each pot pays rake (RK1-RK3, RK7's caps by players and minimum pot) unless
+       the hand never went past the initial deal (RK4); the main pot then pays the
+       jackpot drop (JD1-JD3).
     4. Each pot goes to the best hand among its eligible seats, cards speak, or to
-       its one eligible seat without a showdown (HS3); hi-lo pots are halved (HS4);
-       ties split to the smallest chip with odd chips in HS5's order.
+       its one eligible seat without a showdown (HS3); a mucked seat wins nothing;
+       a pot run more than once is split into equal parts, one per run, odd chips
+       to the first runs (HS10); hi-lo pots are halved (HS4); ties split to the
+       smallest chip with odd chips in HS5's order (stud hi-lo's low half by the
+       lowest card).
     5. ``awarded`` pushes that differ from what the rules give are flagged as a
        ``mispaid_pot`` exception (HS7).
 
