@@ -77,6 +77,9 @@ class HandRecord:
     ``board``. Empty for a hand run once."""
     bring_in: int = 0
     """Stud: the bring-in, a live bet (HS11); informative."""
+    simple: bool = False
+    """True when no seat has dead money or a muck, as :func:`parse_hand` finds:
+    the engine then skips their bookkeeping. False is always safe."""
 
     @property
     def runs(self) -> tuple[tuple[int, ...], ...]:
@@ -371,7 +374,7 @@ def parse_hand(data: Any) -> HandRecord:
     boards = (
         () if raw_boards is None else _parse_boards(raw_boards, board, game, streets)
     )
-    bring_in = data.get("bring_in", 0)
+    bring_in = data.get("bring_in") or 0
     if bring_in:
         bring_in = _int(bring_in, "bring_in")
         if not game.is_stud:
@@ -397,11 +400,13 @@ def parse_hand(data: Any) -> HandRecord:
     # was, for the message.
     cards_in_play = game.hole_cards or game.seat_cards[streets - 1]
     seen: list[int] = list(board)
-    for run in boards[1:]:
-        seen.extend(run[_common_prefix(run, board) :])
+    if boards:
+        for run in boards[1:]:
+            seen.extend(run[_common_prefix(run, board) :])
     numbers: set[int] = set()
     seats = []
     anyone_in = False
+    simple = True  # no seat has dead money or a muck
     for row in seats_data:
         try:
             number = row["seat"]
@@ -411,9 +416,6 @@ def parse_hand(data: Any) -> HandRecord:
             put_in = row["put_in"]
             folded = row["folded"]
             raw = row.get("cards")
-            dead = row.get("dead", 0)
-            straddle = row.get("straddle", 0)
-            mucked = row.get("mucked", False)
         except (KeyError, TypeError, AttributeError):
             raise _seat_error(row, game, streets) from None
         if not (
@@ -426,14 +428,26 @@ def parse_hand(data: Any) -> HandRecord:
             and 0 <= put_in <= stack
             and (present is True or present is False)
             and (folded is True or folded is False)
-            and type(dead) is int
-            and type(straddle) is int
-            and dead >= 0
-            and straddle >= 0
-            and dead + straddle <= put_in
-            and (mucked is False or (mucked is True and folded is False))
         ):
             raise _seat_error(row, game, streets)
+        # The added fields are looked up only in a seat with more fields than the
+        # six API.md requires and its cards: most seats have none.
+        extra = len(row) > (6 if raw is None else 7)
+        if extra:
+            dead = row.get("dead", 0)
+            straddle = row.get("straddle", 0)
+            mucked = row.get("mucked", False)
+            if not (
+                type(dead) is int
+                and type(straddle) is int
+                and dead >= 0
+                and straddle >= 0
+                and dead + straddle <= put_in
+                and (mucked is False or (mucked is True and folded is False))
+            ):
+                raise _seat_error(row, game, streets)
+            if dead or mucked:
+                simple = False
         if number in numbers:
             raise HandError("duplicate_seat", f"Seat {number} is listed twice.")
         numbers.add(number)
@@ -445,22 +459,27 @@ def parse_hand(data: Any) -> HandRecord:
             if len(cards) != cards_in_play:
                 _check_seat_cards(number, cards, folded, game, streets)
             seen.extend(cards)
-        if not folded and not mucked:
-            anyone_in = True
-        seats.append(
-            Seat(
-                number,
-                player,
-                stack,
-                present,
-                put_in,
-                folded,
-                cards,
-                dead,
-                straddle,
-                mucked,
+        if extra:
+            if not folded and not mucked:
+                anyone_in = True
+            seats.append(
+                Seat(
+                    number,
+                    player,
+                    stack,
+                    present,
+                    put_in,
+                    folded,
+                    cards,
+                    dead,
+                    straddle,
+                    mucked,
+                )
             )
-        )
+        else:
+            if not folded:
+                anyone_in = True
+            seats.append(Seat(number, player, stack, present, put_in, folded, cards))
     if len(set(seen)) != len(seen):
         twice = sorted({card_name(c) for c in seen if seen.count(c) > 1})
         raise HandError(
@@ -494,6 +513,7 @@ def parse_hand(data: Any) -> HandRecord:
         ended_at,
         boards,
         bring_in,
+        simple,
     )
 
 

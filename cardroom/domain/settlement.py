@@ -6,9 +6,12 @@ share it. For every hand::
 
     sum(put_in) == sum(returned) + sum(won) + rake + jackpot_drop
 
-Beyond API.md's fields (which may only grow), a hi-lo game's pots list the shares of
-each half in ``high`` and ``low`` (HS4), and a ``mispaid_pot`` exception lists each
-seat whose push differs as ``{"seat", "awarded", "due"}`` (HS7).
+Beyond API.md's fields (which may only grow, docs/api.md lists them), a hi-lo game's
+pots list the shares of each half in ``high`` and ``low`` (HS4); a hand run more than
+once gives each pot's ``runs`` and the settlement's ``runs`` with each run's board
+(HS10); seats show their ``dead`` money (HS2) and a showdown muck (HS3); and a
+``mispaid_pot`` exception lists each seat whose push differs as
+``{"seat", "awarded", "due"}`` (HS7).
 """
 
 from __future__ import annotations
@@ -69,13 +72,19 @@ def settle_many(hands: Sequence[Any], policy: Policy) -> list[dict[str, Any]]:
 def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
     """Return the settlement of a checked hand record (HS2-HS5, RK1-RK5, JD1-JD3).
 
-    1. The bet nobody called goes back (RK5).
-    2. Pots form by all-in levels, dead money where it reached (HS2).
-    3. Each pot pays rake (RK1-RK3) unless the hand never went past the initial
-       deal (RK4); the main pot then pays the jackpot drop (JD1-JD3).
+    1. The live bet nobody called goes back (RK5); dead money never does (HS2).
+    2. Pots form by all-in levels of the live money, folded and mucked money where
+       it reached; dead money joins the main pot, or the pots its amount reaches
+       (HS2, :func:`~cardroom.domain.pots.add_dead_money`).
+    3. Each pot pays rake (RK1-RK3, RK7's caps by players and minimum pot) unless
+       the hand never went past the initial deal (RK4); the main pot then pays the
+       jackpot drop (JD1-JD3).
     4. Each pot goes to the best hand among its eligible seats, cards speak, or to
-       its one eligible seat without a showdown (HS3); hi-lo pots are halved (HS4);
-       ties split to the smallest chip with odd chips in HS5's order.
+       its one eligible seat without a showdown (HS3); a mucked seat wins nothing;
+       a pot run more than once is split into equal parts, one per run, odd chips
+       to the first runs (HS10); hi-lo pots are halved (HS4); ties split to the
+       smallest chip with odd chips in HS5's order (stud hi-lo's low half by the
+       lowest card).
     5. ``awarded`` pushes that differ from what the rules give are flagged as a
        ``mispaid_pot`` exception (HS7).
 
@@ -90,10 +99,12 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
     chip = policy.smallest_chip
     seats = sorted(hand.seats)  # named tuples: by seat number, which is unique
     any_dead = False
-    for s in seats:
-        if s.dead or s.mucked:
-            any_dead = True
-            break
+    simple = hand.simple
+    if not simple:
+        for s in seats:
+            if s.dead or s.mucked:
+                any_dead = True
+                break
 
     if any_dead:
         back = uncalled_bet([(s.seat, s.put_in - s.dead) for s in seats])
@@ -128,7 +139,7 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
             rule="HS3",
         )
 
-    runs = hand.runs
+    runs = hand.boards or (hand.board,)
     highs: list[dict[int, int]] = []
     lows: list[dict[int, int]] = []
     final = hand.streets == game.streets
@@ -139,7 +150,7 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
             high: dict[int, int] = {}
             low: dict[int, int] = {}
             for s in seats:
-                if s.cards is not None and not s.folded and not s.mucked:
+                if s.cards is not None and not s.folded and (simple or not s.mucked):
                     key = best_high(s.cards, board)
                     if key is not None:
                         high[s.seat] = key
@@ -168,38 +179,61 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
         amounts = [pot.amount for pot in pots]
         rakes = rake_by_pot(amounts, policy.rake, chip, len(seats))
         left = pots[0].amount - rakes[0]
+        drop_policy = policy.jackpot_drop
         drop = jackpot_drop(
-            policy.jackpot_drop, participant_count, past_deal, left, sum(amounts)
+            drop_policy,
+            participant_count,
+            past_deal,
+            left,
+            sum(amounts) if drop_policy is not None and drop_policy.min_pot else 0,
         )
 
     won: dict[int, int] = {}
     pots_out = []
     several = len(runs) > 1
+    high0, low0 = highs[0], lows[0]
     for i, pot in enumerate(pots):
         pot_drop = drop if i == 0 else 0
         net = pot.amount - rakes[i] - pot_drop
         eligible = pot.eligible
-        # HS10: equal parts, one per run, odd chips to the first runs.
-        parts = ratio_split(net, [1] * len(runs), chip) if several else [net]
         pot_won: dict[int, int] = {}
-        high_all: dict[int, int] = {}
-        low_all: dict[int, int] = {}
-        runs_out = []
-        for r, part in enumerate(parts):
-            high_shares, low_shares = _share(
-                part, eligible, highs[r], lows[r], hand, chip
-            )
-            run_won: dict[int, int] = {}
-            for seat, amount in high_shares:
-                high_all[seat] = high_all.get(seat, 0) + amount
-                run_won[seat] = run_won.get(seat, 0) + amount
-            for seat, amount in low_shares:
-                low_all[seat] = low_all.get(seat, 0) + amount
-                run_won[seat] = run_won.get(seat, 0) + amount
-            for seat, amount in run_won.items():
+        if not several:
+            low_shares: list[tuple[int, int]] = []
+            if len(eligible) == 1:
+                high_shares: list[tuple[int, int]] = [(eligible[0], net)]
+            else:
+                high_winners = _best(eligible, high0)
+                low_winners = _best(eligible, low0) if low0 else []
+                if low_winners:
+                    high_shares, low_shares = _share(
+                        net, eligible, high0, low0, hand, chip
+                    )
+                else:
+                    high_shares = _split(net, high_winners, hand, chip, game.odd_chip)
+            for seat, amount in high_shares + low_shares:
                 pot_won[seat] = pot_won.get(seat, 0) + amount
                 won[seat] = won.get(seat, 0) + amount
-            if several:
+            high_list, low_list = high_shares, low_shares
+        else:
+            # HS10: equal parts, one per run, odd chips to the first runs.
+            parts = ratio_split(net, [1] * len(runs), chip)
+            high_all: dict[int, int] = {}
+            low_all: dict[int, int] = {}
+            runs_out = []
+            for r, part in enumerate(parts):
+                high_shares, low_shares = _share(
+                    part, eligible, highs[r], lows[r], hand, chip
+                )
+                run_won: dict[int, int] = {}
+                for seat, amount in high_shares:
+                    high_all[seat] = high_all.get(seat, 0) + amount
+                    run_won[seat] = run_won.get(seat, 0) + amount
+                for seat, amount in low_shares:
+                    low_all[seat] = low_all.get(seat, 0) + amount
+                    run_won[seat] = run_won.get(seat, 0) + amount
+                for seat, amount in run_won.items():
+                    pot_won[seat] = pot_won.get(seat, 0) + amount
+                    won[seat] = won.get(seat, 0) + amount
                 runs_out.append(
                     {
                         "run": r + 1,
@@ -209,6 +243,7 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
                         ],
                     }
                 )
+            high_list, low_list = list(high_all.items()), list(low_all.items())
         out: dict[str, Any] = {
             "amount": pot.amount,
             "eligible": list(eligible),
@@ -217,10 +252,8 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
             "winners": [{"seat": s, "amount": a} for s, a in sorted(pot_won.items())],
         }
         if game.low is not None:
-            out["high"] = [
-                {"seat": s, "amount": a} for s, a in sorted(high_all.items())
-            ]
-            out["low"] = [{"seat": s, "amount": a} for s, a in sorted(low_all.items())]
+            out["high"] = [{"seat": s, "amount": a} for s, a in sorted(high_list)]
+            out["low"] = [{"seat": s, "amount": a} for s, a in sorted(low_list)]
         if several:
             out["runs"] = runs_out
         pots_out.append(out)

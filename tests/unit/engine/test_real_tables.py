@@ -435,3 +435,21 @@ def test_pot_limit_stud_settles_like_stud() -> None:
         button=None,
     )
     assert won(settle(record, NO_RAKE)) == {1: 1_000}
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("dead", 0.0),
+        ("dead", False),
+        ("straddle", 0.0),
+        ("mucked", 0),
+        ("mucked", None),
+    ],
+)
+def test_added_fields_of_the_wrong_type_are_refused(field: str, value: Any) -> None:
+    """Falsy values of the wrong type are malformed, not taken for the default."""
+    row = {**seat(1, 100, "Ah Ad"), field: value}
+    with pytest.raises(HandError) as error:
+        settle(hand(row, seat(2, 100, "Kh Kd")), NO_RAKE)
+    assert error.value.code == "malformed_hand"
