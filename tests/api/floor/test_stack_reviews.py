@@ -166,6 +166,8 @@ def test_a_review_is_proposed_by_one_person_and_approved_by_another(
     assert stacks() == {1: 24_500, 2: 15_000} and balance(HOLD) == 0
     txn = Transaction.objects.get(kind="stack_review_release")
     assert (txn.posted_by.username, txn.approved_by.username) == ("floor", "manager")
+    exception = HandException.objects.get(kind="stack_mismatch")
+    assert (exception.status, exception.resolved_by.username) == ("resolved", "manager")
     ledger_agrees_with_sessions()
     before = fingerprint()
     refused(manager2.post(f"{url}/approve"), 409, None, "resolved")
