@@ -16,6 +16,7 @@ from accounting.domain.gaming_day import gaming_day as business_date
 from cardroom.domain.buyin import STRUCTURE_OF_GAME, Stakes
 from core.db import rows
 from core.db import triggers as guards
+from core.records import never_deleted
 
 MAX_SEATS = 12  # HS1
 GAME_CODES = [(code, code) for code in STRUCTURE_OF_GAME]
@@ -739,6 +740,34 @@ class StackReview(models.Model):
                 fields=["hand", "seat"], name="stack_review_one_per_seat"
             ),
         ]
+        triggers = [
+            never_deleted("stack_review"),
+            guards.FSM(
+                name="stack_review_status_moves_forward",
+                field="status",
+                transitions=[("open", "proposed"), ("proposed", "resolved")],
+            ),
+            guards.Protect(
+                name="stack_review_resolved_is_final",
+                operation=pgtrigger.Update,
+                condition=pgtrigger.Q(old__status="resolved"),
+            ),
+            guards.ReadOnly(
+                name="stack_review_facts_fixed",
+                fields=[
+                    "hand",
+                    "table",
+                    "session",
+                    "player",
+                    "seat",
+                    "reported_cents",
+                    "recorded_cents",
+                    "amount_cents",
+                    "hold_transaction",
+                    "created_at",
+                ],
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.hand} seat {self.seat}: {self.amount_cents}"
@@ -809,6 +838,29 @@ class HandVoid(models.Model):
                 fields=["hand"],
                 condition=~models.Q(status="rejected"),
                 name="hand_void_one_live_per_hand",
+            ),
+        ]
+        triggers = [
+            never_deleted("hand_void"),
+            guards.FSM(
+                name="hand_void_status_moves_forward",
+                field="status",
+                transitions=[("pending", "booked"), ("pending", "rejected")],
+            ),
+            guards.Protect(
+                name="hand_void_decided_is_final",
+                operation=pgtrigger.Update,
+                condition=~pgtrigger.Q(old__status="pending"),
+            ),
+            guards.ReadOnly(
+                name="hand_void_request_fixed",
+                fields=[
+                    "hand",
+                    "reason",
+                    "needs_approval",
+                    "requested_by",
+                    "requested_at",
+                ],
             ),
         ]
 

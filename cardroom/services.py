@@ -1340,7 +1340,8 @@ def stack_review_approve(
 
     The frozen chips go from the player's review hold to his stack at the table
     (still seated) or the chips he carries (a release), or to the named player's
-    chips or the house's over/short (a correction). Raises :class:`Forbidden` for
+    chips or the house's over/short (a correction); the hand's ``stack_mismatch``
+    exception for that seat is resolved with it. Raises :class:`Forbidden` for
     anyone but a manager, :class:`Refusal` (HS6) when the proposer approves or
     nothing is proposed, :class:`Conflict` when resolved already.
     """
@@ -1389,6 +1390,17 @@ def stack_review_approve(
     )
     review.status = StackReview.Status.RESOLVED
     review.save()
+    HandException.objects.filter(
+        hand_id=review.hand_id,
+        kind=HandException.Kind.STACK_MISMATCH,
+        details__seat=review.seat,
+        status=HandException.Status.OPEN,
+    ).update(
+        status=HandException.Status.RESOLVED,
+        resolved_by=by,
+        resolved_at=review.approved_at,
+        resolution=f"{review.resolution}: {review.reason}"[:500],
+    )
     _sync(*touched)
     return review
 

@@ -9,6 +9,7 @@ review that a floor person proposes and another person, a manager, approves.
 from __future__ import annotations
 
 import pytest
+from django.db import DatabaseError, connection, transaction
 from rest_framework.test import APIClient
 
 from accounting.models import Transaction
@@ -165,6 +166,8 @@ def test_a_review_is_proposed_by_one_person_and_approved_by_another(
     assert stacks() == {1: 24_500, 2: 15_000} and balance(HOLD) == 0
     txn = Transaction.objects.get(kind="stack_review_release")
     assert (txn.posted_by.username, txn.approved_by.username) == ("floor", "manager")
+    exception = HandException.objects.get(kind="stack_mismatch")
+    assert (exception.status, exception.resolved_by.username) == ("resolved", "manager")
     ledger_agrees_with_sessions()
     before = fingerprint()
     refused(manager2.post(f"{url}/approve"), 409, None, "resolved")
@@ -311,3 +314,79 @@ def test_a_managers_correction_is_not_undone_by_the_next_hand(t01, floor, manage
     assert stacks() == {1: 27_000, 2: 12_000}
     assert not StackReview.objects.exists()
     ledger_agrees_with_sessions()
+
+
+def test_the_database_keeps_a_resolved_review(t01, frozen, floor, manager):
+    """Triggers, whoever connects: a resolved review can't be reopened, changed or
+    deleted; an open one's facts never change, nor does it skip to resolved."""
+    url = f"/api/v1/stack-reviews/{frozen.pk}"
+    body = {"resolution": "release", "reason": "his chips"}
+    assert floor.post(f"{url}/propose", body, format="json").status_code == 200
+    assert manager.post(f"{url}/approve").status_code == 200
+    frozen.refresh_from_db()
+    open_review = StackReview.objects.create(
+        hand=frozen.hand,
+        table=frozen.table,
+        session=frozen.session,
+        player=frozen.player,
+        seat=1,
+        reported_cents=1,
+        recorded_cents=2,
+        amount_cents=1,
+        created_at=frozen.created_at,
+        hold_transaction=frozen.ledger_transaction,
+    )
+    before = fingerprint()
+    for statement, params in [
+        ("UPDATE cardroom_stackreview SET status = 'open' WHERE id = %s", [frozen.pk]),
+        (
+            "UPDATE cardroom_stackreview SET reason = 'edited' WHERE id = %s",
+            [frozen.pk],
+        ),
+        ("DELETE FROM cardroom_stackreview WHERE id = %s", [frozen.pk]),
+        (
+            "UPDATE cardroom_stackreview SET amount_cents = 2, recorded_cents = 3"
+            " WHERE id = %s",
+            [open_review.pk],
+        ),
+        (
+            "UPDATE cardroom_stackreview SET status = 'resolved' WHERE id = %s",
+            [open_review.pk],
+        ),
+    ]:
+        with (
+            pytest.raises(DatabaseError),
+            transaction.atomic(),
+            connection.cursor() as c,
+        ):
+            c.execute(statement, params)
+    assert fingerprint() == before
+
+
+def test_the_database_keeps_a_decided_void(t01, floor):
+    """A booked void can't be turned back to pending, re-reasoned or deleted."""
+    hand = heads_up()
+    hand.update(streets=1, board=[])
+    hand["seats"][0].update(put_in=100, folded=True, cards=None)
+    hand["seats"][1].update(put_in=200, cards=None)
+    for row in hand["seats"]:
+        row.pop("cards")
+    assert post_hand(t01, "T01", hand).status_code == 201
+    answer = floor.post(
+        "/api/v1/tables/T01/hands/1/void", {"reason": "misdeal"}, format="json"
+    )
+    assert answer.status_code == 200, answer.content
+    pk = answer.json()["id"]
+    before = fingerprint()
+    for statement in [
+        "UPDATE cardroom_handvoid SET status = 'pending' WHERE id = %s",
+        "UPDATE cardroom_handvoid SET reason = 'foul_deck' WHERE id = %s",
+        "DELETE FROM cardroom_handvoid WHERE id = %s",
+    ]:
+        with (
+            pytest.raises(DatabaseError),
+            transaction.atomic(),
+            connection.cursor() as c,
+        ):
+            c.execute(statement, [pk])
+    assert fingerprint() == before
