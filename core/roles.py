@@ -42,6 +42,8 @@ _FLOOR_RECORDS = tuple(
         "handexception",
         "correction",
         "absence",
+        "stackreview",
+        "handvoid",
     )
 )
 

@@ -59,6 +59,10 @@ LISTS: dict[str, tuple[str, ...]] = {
     "cardroom.handexception": FLOOR_RECORDS,
     "cardroom.correction": FLOOR_RECORDS,
     "cardroom.absence": FLOOR_RECORDS,
+    # Stack reviews (HS6) and voids (RK8): the floor proposes and asks, a manager
+    # approves, auditors read; the services write them.
+    "cardroom.stackreview": FLOOR_RECORDS,
+    "cardroom.handvoid": FLOOR_RECORDS,
     # Terminal keys: managers create, list and revoke them.
     "cardroom.terminalkey": MANAGER,
     # Jackpots: the floor and managers decide, auditors read; a cashier pays awards.
@@ -70,6 +74,17 @@ LISTS: dict[str, tuple[str, ...]] = {
     "jackpots.transfer": FLOOR_RECORDS,
     "jackpots.award": EVERY_ROLE,
     "reports.report": ("manager", "auditor"),
+    # Tournaments: every role reads them (cage entries and payouts, the floor's
+    # busts and deals, the auditors); managers set up structures and events.
+    "tournaments.structure": EVERY_ROLE,
+    "tournaments.event": EVERY_ROLE,
+    "tournaments.entry": EVERY_ROLE,
+    "tournaments.purchase": EVERY_ROLE,
+    "tournaments.chipmovement": EVERY_ROLE,
+    "tournaments.bust": EVERY_ROLE,
+    "tournaments.bountypayment": EVERY_ROLE,
+    "tournaments.deal": EVERY_ROLE,
+    "tournaments.payoutsheet": EVERY_ROLE,
     "waitlist.waitinglist": FLOOR,
     "waitlist.entry": FLOOR,
     "waitlist.event": FLOOR,
@@ -107,6 +122,9 @@ ADDS: dict[str, tuple[str, ...]] = {
     "accounting.cage": MANAGER,
     "accounting.transaction": NOBODY,
     "jackpots.pool": MANAGER,
+    "tournaments.structure": MANAGER,
+    "tournaments.event": MANAGER,
+    "tournaments.entry": NOBODY,
     "auth.user": MANAGER,
     "auth.group": NOBODY,
 }
