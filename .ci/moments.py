@@ -64,6 +64,33 @@ MOMENTS: dict[str, tuple[datetime, str]] = {
 }
 
 
+# What `.ci/run` runs at the day's moment, beside `make test` (CI has 25 minutes):
+# the tests that move or read the room's clock, the gaming day, a month or a
+# report period, and the workers, beat and servers that share it.
+# `make test-clocks` runs the whole suite at every moment.
+DATE_BOUND = [
+    "tests/api/cage/test_shift_flow.py",
+    "tests/api/floor/test_dc3_receivables.py",
+    "tests/api/floor/test_hooks_and_time.py",
+    "tests/api/floor/test_seating.py",
+    "tests/api/jackpots",
+    "tests/api/reports",
+    "tests/api/test_auth.py",
+    "tests/api/waitlist/test_moves.py",
+    "tests/api/waitlist/test_time_collection.py",
+    "tests/integration/accounting/test_services.py",
+    "tests/integration/cage",
+    "tests/integration/jackpots",
+    "tests/integration/reports",
+    "tests/integration/tournaments",
+    "tests/reliability/test_worker_killed.py",
+    "tests/unit/accounting",
+    "tests/unit/floor",
+    "tests/unit/tournaments/test_clock.py",
+    "tests/unit/waitlist",
+]
+
+
 def by_day(today: date) -> str:
     """The moment that today's day of the month picks: each in turn, month after
     month."""
@@ -136,6 +163,11 @@ def main() -> int:
     parser.add_argument(
         "--by-day", action="store_true", help="run the moment today's date picks"
     )
+    parser.add_argument(
+        "--date-bound",
+        action="store_true",
+        help="run only the date-bound tests (DATE_BOUND), as CI does",
+    )
     args, pytest_args = parser.parse_known_args()
     names = list(args.moments)
     if args.all:
@@ -147,6 +179,8 @@ def main() -> int:
         for known, (moment, why) in MOMENTS.items():
             print(f"{known:15} {moment.isoformat()}  {why}")
         return 2 if unknown else 0
+    if args.date_bound:
+        pytest_args = [*pytest_args, *DATE_BOUND]
     results = {name: run(name, pytest_args) for name in names}
     print("\nmoment           exit status")
     for name, status in results.items():
