@@ -2,19 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from accounting import cage as cage_services
 from accounting.models import Cage
 from cardroom.models import Room
 from core.roles import Role
+from tests.conftest import ROOM_EVENING
 from tournaments.models import Event, EventTable, Level, Structure
 
 VAULT = 10_000_000
 FLOAT = 1_000_000
+
+
+@pytest.fixture(autouse=True)
+def event_evening() -> Iterator[None]:
+    """Every tournament test plays on the room's evening, ticking on, whatever the
+    machine's clock (also under ``make test-clocks``): an event that started half an
+    hour ago must not start in another gaming day."""
+    with time_machine.travel(ROOM_EVENING, tick=True):
+        yield
 
 
 @pytest.fixture
