@@ -9,7 +9,7 @@ import pytest
 
 from cardroom.models import Table
 from core.errors import ApplicationError
-from waitlist import services
+from waitlist import selectors, services
 from waitlist.domain.seating import draw
 from waitlist.models import Bar, Entry, Lockup, TableBreak
 
@@ -70,7 +70,7 @@ class TestTableBreak:
             "closed_table",
             3,
         )
-        assert [e.player.code for e in services.selectors.queue(nl12())] == [
+        assert [e.player.code for e in selectors.queue(nl12())] == [
             third,
             "P-9",
         ]
@@ -163,7 +163,7 @@ class TestMustMove:
     def test_its_players_queue_for_the_main_game_in_list_order(self, tables, clock):
         """WL7: P-5 sat down first, P-4 came later from the list; both come before
         the list, and the first moves keeping his stack."""
-        queue = services.selectors.queue(nl12())
+        queue = selectors.queue(nl12())
         assert [(e.player.code, e.kind) for e in queue] == [
             ("P-5", "must_move"),
             ("P-4", "must_move"),
@@ -197,7 +197,7 @@ class TestMustMove:
 
     def test_ending_it_ends_the_queue_places(self, tables, clock):
         services.must_move_end(actor=STAFF, must_move_id=tables.pk, now=clock.now)
-        assert [e.player.code for e in services.selectors.queue(nl12())] == ["P-9"]
+        assert [e.player.code for e in selectors.queue(nl12())] == ["P-9"]
         with pytest.raises(ApplicationError) as error:
             services.must_move_end(actor=STAFF, must_move_id=tables.pk, now=clock.now)
         assert error.value.code == "ended"
