@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from accounting.models import Player
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
-from cardroom.models import SeatSession
+from cardroom.models import SeatSession, Table
 from core.api.errors import ApiError, Conflict, RuleViolation
 from waitlist import selectors
 from waitlist.models import (
@@ -49,33 +49,7 @@ def table_balance(
     now = now or timezone.now()
     source = floor.table_get_open(table_code, lock=False)
     target = floor.table_get_open(to_table, lock=False)
-    if target.pk == source.pk or target.game_id != source.game_id:
-        raise RuleViolation(
-            _(
-                "BI7: tables are balanced within one game; %(t)s doesn't deal the"
-                " game of %(s)s."
-            )
-            % {"t": target.code, "s": source.code},
-            code="not_the_same_game",
-            rule="BI7",
-        )
-    there, here = selectors.table_state(target), selectors.table_state(source)
-    if here.players < there.players + 2:
-        raise RuleViolation(
-            _(
-                "BI7: balancing moves a player from the fuller table; %(s)s has"
-                " %(n)d, %(t)s %(m)d."
-            )
-            % {
-                "s": source.code,
-                "n": here.players,
-                "t": target.code,
-                "m": there.players,
-            },
-            code="tables_balanced",
-            rule="BI7",
-            allowed={"min": there.players + 2, "max": None},
-        )
+    here, there = _check_balance(source, target)
     code = here.seated.get(seat)
     if code is None:
         raise ApiError(
@@ -120,3 +94,38 @@ def table_balance(
         player=player,
     )
     return session
+
+
+def _check_balance(
+    source: Table, target: Table
+) -> tuple[selectors.TableState, selectors.TableState]:
+    """Refuse tables of two games and a move that doesn't even them out (BI7);
+    return the seats of the table left and of the one joined."""
+    if target.pk == source.pk or target.game_id != source.game_id:
+        raise RuleViolation(
+            _(
+                "BI7: tables are balanced within one game; %(t)s doesn't deal the"
+                " game of %(s)s."
+            )
+            % {"t": target.code, "s": source.code},
+            code="not_the_same_game",
+            rule="BI7",
+        )
+    there, here = selectors.table_state(target), selectors.table_state(source)
+    if here.players < there.players + 2:
+        raise RuleViolation(
+            _(
+                "BI7: balancing moves a player from the fuller table; %(s)s has"
+                " %(n)d, %(t)s %(m)d."
+            )
+            % {
+                "s": source.code,
+                "n": here.players,
+                "t": target.code,
+                "m": there.players,
+            },
+            code="tables_balanced",
+            rule="BI7",
+            allowed={"min": there.players + 2, "max": None},
+        )
+    return here, there

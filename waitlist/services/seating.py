@@ -5,12 +5,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
-from cardroom.models import SeatSession, StackMovement
+from cardroom.models import SeatSession, StackMovement, Table
 from core.api.errors import ApiError, Conflict, RuleViolation
 from waitlist import selectors
 from waitlist.domain.seating import (
@@ -68,26 +69,66 @@ def entry_seat(
     he isn't called, :class:`ApiError` (400) when a new player has no amount.
     """
     now = now or timezone.now()
+    # Lock and check.
     entry = locked_entry(entry_id, now)
     must_be_called(entry)
     assert entry.call_table is not None and entry.call_seat is not None
     table = floor.table_get_open(entry.call_table.code, lock=False)
-    assert table.game is not None
-    player = entry.player
-    refuse_if_barred(player, table.game, now)
-    state = selectors.table_state(table)
     seat = seat or entry.call_seat
-    assert seat is not None
-    his_lockups = Lockup.objects.filter(
-        table=table, player=player, released_at__isnull=True
+    his_lockups = _check_seat(entry, table, seat, now)
+    origin, house = _origin(entry, table)
+    # Book: he leaves the seat he had and takes this one.
+    session, amount = _sit(
+        entry,
+        table,
+        seat,
+        origin=origin,
+        house=house,
+        amount=amount,
+        method=method,
+        his_lockups=his_lockups,
+        actor=actor,
+        now=now,
     )
-    held_for_him = his_lockups.filter(seat=seat).exists()
-    if seat != entry.call_seat and seat not in state.free_seats and not held_for_him:
-        raise Conflict(
-            _("Seat %(s)d is taken or held.") % {"s": seat}, code="seat_taken"
-        )
-    refuse_if_kept_apart(player, [p for p in state.seated.values() if p != player.code])
-    origin = selectors.open_session(player)
+    # Record; what he held elsewhere is free again.
+    end_entry(
+        entry,
+        status=Entry.Status.SEATED,
+        end=Entry.End.SEATED,
+        now=now,
+        session=session,
+    )
+    record_event(
+        Event.Kind.SEATED,
+        now=now,
+        actor=actor,
+        rule={"list": "WL5" if origin else "WL2"}.get(entry.kind, "BI7"),
+        reason=_("Sat down in the seat he was called to."),
+        details={
+            "table": table.code,
+            "seat": seat,
+            "from": f"{origin.table.code}/{origin.seat}" if origin else None,
+            "house_move": house,
+            "amount": amount,
+            "stack": session.stack_cents,
+            "buy_in_kind": session.kind,
+        },
+        entry=entry,
+        table=table,
+    )
+    _cancel_other_calls(entry, now, actor)
+    if origin is not None and origin.table_id != table.pk:
+        close_if_broken_and_empty(origin.table, now, actor)
+    return entry, session
+
+
+def _origin(entry: Entry, table: Table) -> tuple[SeatSession | None, bool]:
+    """Return where he sits now and whether the floor moves him for the house (BI7).
+
+    Raises :class:`RuleViolation` (WL6) when he already sits at this table and
+    isn't moved within it.
+    """
+    origin = selectors.open_session(entry.player)
     house = (
         Kind(entry.kind) in HOUSE_MOVES
         and origin is not None
@@ -97,10 +138,55 @@ def entry_seat(
     if origin is not None and origin.table_id == table.pk and not house:
         raise RuleViolation(
             _("WL6: %(p)s already sits at %(t)s.")
-            % {"p": player.code, "t": table.code},
+            % {"p": entry.player.code, "t": table.code},
             code="already_seated",
             rule="WL6",
         )
+    return origin, house
+
+
+def _check_seat(
+    entry: Entry, table: Table, seat: int, now: datetime
+) -> QuerySet[Lockup]:
+    """Refuse a barred player (WL7), a seat taken or held for someone else, a
+    table where a player kept apart from him sits (WL9); return his lockups there."""
+    assert table.game is not None
+    player = entry.player
+    refuse_if_barred(player, table.game, now)
+    state = selectors.table_state(table)
+    his_lockups = Lockup.objects.filter(
+        table=table, player=player, released_at__isnull=True
+    )
+    held_for_him = his_lockups.filter(seat=seat).exists()
+    if seat != entry.call_seat and seat not in state.free_seats and not held_for_him:
+        raise Conflict(
+            _("Seat %(s)d is taken or held.") % {"s": seat}, code="seat_taken"
+        )
+    refuse_if_kept_apart(player, [p for p in state.seated.values() if p != player.code])
+    return his_lockups
+
+
+def _sit(
+    entry: Entry,
+    table: Table,
+    seat: int,
+    *,
+    origin: SeatSession | None,
+    house: bool,
+    amount: int | None,
+    method: str | None,
+    his_lockups: QuerySet[Lockup],
+    actor: Actor,
+    now: datetime,
+) -> tuple[SeatSession, int]:
+    """Book the seat through the floor; return his session and the amount moved.
+
+    A house move takes his stack as the ledger holds it (BI7); otherwise he leaves
+    the seat he had and buys in, with his stack capped at the maximum (BI5 (c))
+    when the floor gives no amount. Raises :class:`ApiError` (400) for a player
+    who brings no stack and no amount.
+    """
+    assert table.game is not None
     stack = 0
     if origin is not None and not house:
         stack = origin.stack_cents
@@ -136,48 +222,19 @@ def entry_seat(
             by=actor.by,
             now=now,
         )
-        amount = session.stack_cents
-    else:
-        assert amount is not None
-        session = floor.seat_take(
-            table_code=table.code,
-            seat=seat,
-            player_code=player.code,
-            amount=amount,
-            method=method or StackMovement.Method.CASH,
-            source=actor.source,
-            by=actor.by,
-            now=now,
-        )
-    end_entry(
-        entry,
-        status=Entry.Status.SEATED,
-        end=Entry.End.SEATED,
+        return session, session.stack_cents
+    assert amount is not None
+    session = floor.seat_take(
+        table_code=table.code,
+        seat=seat,
+        player_code=entry.player.code,
+        amount=amount,
+        method=method or StackMovement.Method.CASH,
+        source=actor.source,
+        by=actor.by,
         now=now,
-        session=session,
     )
-    record_event(
-        Event.Kind.SEATED,
-        now=now,
-        actor=actor,
-        rule={"list": "WL5" if origin else "WL2"}.get(entry.kind, "BI7"),
-        reason=_("Sat down in the seat he was called to."),
-        details={
-            "table": table.code,
-            "seat": seat,
-            "from": f"{origin.table.code}/{origin.seat}" if origin else None,
-            "house_move": house,
-            "amount": amount,
-            "stack": session.stack_cents,
-            "buy_in_kind": session.kind,
-        },
-        entry=entry,
-        table=table,
-    )
-    _cancel_other_calls(entry, now, actor)
-    if origin is not None and origin.table_id != table.pk:
-        close_if_broken_and_empty(origin.table, now, actor)
-    return entry, session
+    return session, amount
 
 
 def _cancel_other_calls(entry: Entry, now: datetime, actor: Actor) -> None:

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from cardroom.domain.games import GAMES
-from cardroom.models import Hand, HandSeat, SeatSession, Table
+from cardroom.models import Hand, HandSeat, Policy, SeatSession, Table
 from core.api.errors import RuleViolation
 from waitlist.domain.seating import (
     Kind,
@@ -28,6 +28,7 @@ from waitlist.models import (
     ACTIVE,
     Event,
     TimeCollection,
+    WaitingList,
 )
 from waitlist.services._shared import (
     UNNAMED,
@@ -112,6 +113,38 @@ def time_collect(
     waiting = wl.entries.filter(
         status__in=ACTIVE, kind__in=[Kind.LIST, Kind.CLOSED_TABLE]
     ).count()
+    decided, players = _decide(table, start, waiting=waiting, amount=terms.amount)
+    if decided.charges:
+        floor.seat_time_charge(
+            table_code=table.code,
+            charges=decided.charges,
+            reference=start.isoformat(),
+            source=actor.source,
+            by=actor.by,
+            now=now,
+        )
+    collection = _record(
+        table,
+        wl,
+        policy=policy,
+        period=(start, end),
+        decided=decided,
+        players=players,
+        waiting=waiting,
+        amount=terms.amount,
+        actor=actor,
+        now=now,
+    )
+    return collection, True
+
+
+def _decide(
+    table: Table, start: datetime, *, waiting: int, amount: int
+) -> tuple[Collection, dict[int, str]]:
+    """Decide who pays the period starting at ``start`` (RK6); return the decision
+    and who sits in each seat."""
+    game = table.game
+    assert game is not None
     since = _new_since(table, start)
     sessions = list(
         SeatSession.objects.select_related("player").filter(
@@ -120,7 +153,7 @@ def time_collect(
     )
     new = [s for s in sessions if since is not None and s.started_at > since]
     reached = _reached_blind(new, button_game=not GAMES[game.code].is_stud)
-    decided: Collection = time_charges(
+    decided = time_charges(
         [
             SeatFacts(
                 s.seat,
@@ -132,26 +165,35 @@ def time_collect(
             for s in sessions
         ],
         waiting=waiting,
-        amount=terms.amount,
+        amount=amount,
     )
-    players = {s.seat: s.player.code for s in sessions}
-    if decided.charges:
-        floor.seat_time_charge(
-            table_code=table.code,
-            charges=decided.charges,
-            reference=start.isoformat(),
-            source=actor.source,
-            by=actor.by,
-            now=now,
-        )
+    return decided, {s.seat: s.player.code for s in sessions}
+
+
+def _record(
+    table: Table,
+    wl: WaitingList,
+    *,
+    policy: Policy,
+    period: tuple[datetime, datetime],
+    decided: Collection,
+    players: dict[int, str],
+    waiting: int,
+    amount: int,
+    actor: Actor,
+    now: datetime,
+) -> TimeCollection:
+    """Store the period's collection and record it as an event (RK6)."""
+    assert table.game is not None
+    start, end = period
     collection = TimeCollection.objects.create(
         table=table,
-        game=game,
+        game=table.game,
         policy=policy,
         period_start=start,
         period_end=end,
         collected_at=now,
-        amount_cents=terms.amount,
+        amount_cents=amount,
         waiting=waiting,
         everyone_pays=decided.everyone_pays,
         charged=[
@@ -185,4 +227,4 @@ def time_collect(
         waiting_list=wl,
         table=table,
     )
-    return collection, True
+    return collection
