@@ -15,14 +15,8 @@ from cardroom import services as floor
 from cardroom.models import SeatSession, Table
 from core.api.errors import Conflict, RuleViolation
 from waitlist import selectors
-from waitlist.domain.seating import (
-    Kind,
-    Opening,
-    Pick,
-    call_deadline,
-    pick,
-    table_order,
-)
+from waitlist.domain.calls import CallPlan, call_plan, tables_to_call
+from waitlist.domain.seating import Kind, Opening, call_deadline
 from waitlist.models import (
     Entry,
     Event,
@@ -88,7 +82,7 @@ def _candidates(
     return keep, seated_at
 
 
-def _try_call(
+def _plan_at(
     wl: WaitingList,
     table: Table,
     state: selectors.TableState,
@@ -96,11 +90,12 @@ def _try_call(
     game_tables: frozenset[str],
     now: datetime,
     actor: Actor,
-) -> tuple[Pick, dict[int, Entry]]:
+) -> tuple[CallPlan, dict[int, Entry]]:
+    """Read the queue for ``table`` (its must-move players first put on it) and
+    return the call's plan with the entries by id."""
     if MustMove.objects.filter(main=table, ended_at__isnull=True).exists():
         sync_must_move(wl, table, now, actor)
     entries, seated_at = _candidates(wl, now, actor)
-    by_id = {e.pk: e for e in entries}
     busy = frozenset(
         Entry.objects.filter(
             status=Entry.Status.CALLED, player__in=[e.player_id for e in entries]
@@ -116,7 +111,8 @@ def _try_call(
     )
     candidates = [selectors.candidate(e, seated_at.get(e.player.code)) for e in entries]
     apart = selectors.apart_pairs([e.player_id for e in entries])
-    return pick(candidates, opening, apart=apart, busy=busy), by_id
+    plan = call_plan(candidates, opening, apart=apart, busy=busy)
+    return plan, {e.pk: e for e in entries}
 
 
 @retry_on_conflict()
@@ -141,102 +137,132 @@ def list_call(
     one being broken.
     """
     now = now or timezone.now()
+    # Lock the list and read the game's tables.
     (wl,) = lock_lists([waiting_list.pk])
     refresh(wl, now)
     loads = selectors.table_loads(wl.game)
     names = frozenset(load.table for load, _state in loads)
     states = {load.table: state for load, state in loads}
     if table_code is not None:
-        table = floor.table_get_open(table_code, lock=False)
-        if table.game_id != wl.game_id:
-            raise RuleViolation(
-                _("Table %(t)s deals another game.") % {"t": table.code},
-                code="wrong_game",
-                rule="WL1",
-            )
-        if table.code not in names:
-            raise RuleViolation(
-                _("WL3: table %(t)s is being broken; it takes no players.")
-                % {"t": table.code},
-                code="table_breaking",
-                rule="WL3",
-            )
-        tables = [(table, states[table.code])]
-        if seat is not None:
-            seat_exists(table, seat)
-        if not states[table.code].free_seats or (
-            seat is not None and seat not in states[table.code].free_seats
-        ):
-            raise Conflict(
-                _("No open seat to call at %(t)s.") % {"t": table.code},
-                code="no_open_seat",
-            )
-    else:
-        tables = [
-            (states[load.table].table, states[load.table])
-            for load in table_order(load for load, _state in loads)
-        ]
-        if not tables:
-            raise Conflict(
-                _("No open seat in this game to call for."), code="no_open_seat"
-            )
+        _check_named(wl, table_code, seat, names, states)
+    order = tables_to_call((load for load, _state in loads), named=table_code)
+    if not order:
+        raise Conflict(_("No open seat in this game to call for."), code="no_open_seat")
+    # Try each table in turn: plan (pure), then book what it decided.
     skipped: list[dict[str, Any]] = []
-    for table, state in tables:
-        chosen, by_id = _try_call(wl, table, state, seat, names, now, actor)
-        for skip in chosen.skipped:
-            entry = by_id[skip.candidate.id]
-            skipped.append(
-                {"player": entry.player.code, "rule": skip.rule, "reason": skip.reason}
+    for code in order:
+        state = states[code]
+        plan, by_id = _plan_at(wl, state.table, state, seat, names, now, actor)
+        skipped += _pass_over(plan, by_id, now, actor)
+        if plan.called is not None:
+            assert plan.seat is not None
+            entry = by_id[plan.called.id]
+            _call(entry, state.table, plan.seat, skipped, table_code, now, actor)
+            return CallResult(entry, state.table, skipped)
+    return CallResult(None, states[order[0]].table if table_code else None, skipped)
+
+
+def _check_named(
+    wl: WaitingList,
+    table_code: str,
+    seat: int | None,
+    names: frozenset[str],
+    states: dict[str, selectors.TableState],
+) -> None:
+    """Refuse a named table of another game (WL1), one being broken (WL3), a seat
+    that doesn't exist (HS1) or a table without the open seat asked for."""
+    table = floor.table_get_open(table_code, lock=False)
+    if table.game_id != wl.game_id:
+        raise RuleViolation(
+            _("Table %(t)s deals another game.") % {"t": table.code},
+            code="wrong_game",
+            rule="WL1",
+        )
+    if table.code not in names:
+        raise RuleViolation(
+            _("WL3: table %(t)s is being broken; it takes no players.")
+            % {"t": table.code},
+            code="table_breaking",
+            rule="WL3",
+        )
+    if seat is not None:
+        seat_exists(table, seat)
+    free = states[table.code].free_seats
+    if not free or (seat is not None and seat not in free):
+        raise Conflict(
+            _("No open seat to call at %(t)s.") % {"t": table.code},
+            code="no_open_seat",
+        )
+
+
+def _pass_over(
+    plan: CallPlan, by_id: dict[int, Entry], now: datetime, actor: Actor
+) -> list[dict[str, Any]]:
+    """Record who the call passed over; a listed player who sat down in the game
+    meanwhile leaves the list (WL6)."""
+    leaving = {c.id for c in plan.off_the_list}
+    skipped = []
+    for skip in plan.passed_over:
+        entry = by_id[skip.candidate.id]
+        skipped.append(
+            {"player": entry.player.code, "rule": skip.rule, "reason": skip.reason}
+        )
+        if entry.pk in leaving and entry.status == Entry.Status.WAITING:
+            end_entry(
+                entry,
+                status=Entry.Status.REMOVED,
+                end=Entry.End.SEATED_IN_GAME,
+                now=now,
             )
-            if skip.remove and entry.status == Entry.Status.WAITING:
-                end_entry(
-                    entry,
-                    status=Entry.Status.REMOVED,
-                    end=Entry.End.SEATED_IN_GAME,
-                    now=now,
-                )
-                record_event(
-                    Event.Kind.REMOVED,
-                    now=now,
-                    actor=actor,
-                    rule=skip.rule,
-                    reason=_("Sat down in this game: one seat at a time."),
-                    entry=entry,
-                )
-        if chosen.chosen is None:
-            continue
-        entry = by_id[chosen.chosen.id]
-        entry.status = Entry.Status.CALLED
-        entry.called_at, entry.expires_at = now, call_deadline(now)
-        entry.call_table = table
-        entry.call_seat = chosen.seat or min(state.free_seats)
-        entry.answered_at = None
-        entry.save(
-            update_fields=[
-                "status",
-                "called_at",
-                "expires_at",
-                "call_table",
-                "call_seat",
-                "answered_at",
-            ]
-        )
-        record_event(
-            Event.Kind.CALLED,
-            now=now,
-            actor=actor,
-            rule="WL2",
-            reason=_("First in the queue for the open seat."),
-            details={
-                "table": table.code,
-                "seat": entry.call_seat,
-                "kind": entry.kind,
-                "expires_at": iso(entry.expires_at),
-                "skipped": skipped,
-                "table_chosen_by": "floor" if table_code else "WL4",
-            },
-            entry=entry,
-            table=table,
-        )
-        return CallResult(entry, table, skipped)
-    return CallResult(None, tables[0][0] if table_code else None, skipped)
+            record_event(
+                Event.Kind.REMOVED,
+                now=now,
+                actor=actor,
+                rule=skip.rule,
+                reason=_("Sat down in this game: one seat at a time."),
+                entry=entry,
+            )
+    return skipped
+
+
+def _call(
+    entry: Entry,
+    table: Table,
+    seat: int,
+    skipped: list[dict[str, Any]],
+    table_code: str | None,
+    now: datetime,
+    actor: Actor,
+) -> None:
+    """Call ``entry`` to ``seat`` of ``table``, holding it for 5 minutes (WL2)."""
+    entry.status = Entry.Status.CALLED
+    entry.called_at, entry.expires_at = now, call_deadline(now)
+    entry.call_table, entry.call_seat = table, seat
+    entry.answered_at = None
+    entry.save(
+        update_fields=[
+            "status",
+            "called_at",
+            "expires_at",
+            "call_table",
+            "call_seat",
+            "answered_at",
+        ]
+    )
+    record_event(
+        Event.Kind.CALLED,
+        now=now,
+        actor=actor,
+        rule="WL2",
+        reason=_("First in the queue for the open seat."),
+        details={
+            "table": table.code,
+            "seat": seat,
+            "kind": entry.kind,
+            "expires_at": iso(entry.expires_at),
+            "skipped": skipped,
+            "table_chosen_by": "floor" if table_code else "WL4",
+        },
+        entry=entry,
+        table=table,
+    )
