@@ -230,16 +230,11 @@ def draw(players: Sequence[str], seed: int) -> list[str]:
 
 
 def call_deadline(called_at: datetime) -> datetime:
-    """Return the moment after which a called player leaves the list (WL2)."""
-    return called_at + CALL_WINDOW
+    """Return the moment after which a called player leaves the list (WL2).
 
-
-def call_expired(called_at: datetime, now: datetime) -> bool:
-    """Return whether a call made at ``called_at`` is over unanswered at ``now`` (WL2).
-
-    The player has the whole 5 minutes: at exactly 5 minutes he is still in time.
+    He has the whole 5 minutes: at the deadline itself he is still in time.
     """
-    return now > call_deadline(called_at)
+    return called_at + CALL_WINDOW
 
 
 def lockup_limit(new_game: bool) -> timedelta:

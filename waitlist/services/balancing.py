@@ -1,0 +1,131 @@
+"""Balancing two tables of a game with a house move (BI7, WL9)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting.models import Player
+from accounting.services import retry_on_conflict
+from cardroom import services as floor
+from cardroom.models import SeatSession, Table
+from core.api.errors import ApiError, Conflict, RuleViolation
+from waitlist import selectors
+from waitlist.models import (
+    Event,
+)
+from waitlist.services._shared import (
+    UNNAMED,
+    Actor,
+    first_free,
+    record_event,
+    refuse_if_kept_apart,
+)
+
+
+@retry_on_conflict()
+@transaction.atomic
+def table_balance(
+    *,
+    table_code: str,
+    seat: int,
+    to_table: str,
+    to_seat: int | None = None,
+    actor: Actor = UNNAMED,
+    now: datetime | None = None,
+) -> SeatSession:
+    """Balance two tables of a game: the player in ``seat`` moves to ``to_table``.
+
+    A house move (BI7): he keeps the stack the ledger holds, even below the new
+    table's minimum. Both tables deal the same game at the same stakes, and the
+    table he leaves has at least two players more than the one he goes to (the move
+    makes them more even); the house keeps pairs apart there too (WL9). He goes to
+    ``to_seat`` or the lowest free seat. Raises :class:`RuleViolation` (BI7, WL9)
+    and :class:`Conflict` when the seat is taken or held.
+    """
+    now = now or timezone.now()
+    source = floor.table_get_open(table_code, lock=False)
+    target = floor.table_get_open(to_table, lock=False)
+    here, there = _check_balance(source, target)
+    code = here.seated.get(seat)
+    if code is None:
+        raise ApiError(
+            _("Nobody sits in seat %(s)d.") % {"s": seat},
+            code="seat_empty",
+            status_code=404,
+        )
+    new_seat = to_seat if to_seat is not None else first_free(there)
+    if new_seat is None or new_seat not in there.free_seats:
+        raise Conflict(
+            _("No free seat at %(t)s.") % {"t": target.code}
+            if new_seat is None
+            else _("Seat %(s)d is taken or held.") % {"s": new_seat},
+            code="seat_taken",
+        )
+    player = Player.objects.get(code=code)
+    refuse_if_kept_apart(player, there.seated.values())
+    session = floor.seat_move(
+        from_table=source.code,
+        from_seat=seat,
+        to_table=target.code,
+        to_seat=new_seat,
+        why="table_balance",
+        source=actor.source,
+        by=actor.by,
+        now=now,
+    )
+    record_event(
+        Event.Kind.MOVED,
+        now=now,
+        actor=actor,
+        rule="BI7",
+        reason=_("Moved to balance the tables, keeping his stack (BI7)."),
+        details={
+            "player": code,
+            "from": f"{source.code}/{seat}",
+            "table": target.code,
+            "seat": new_seat,
+            "stack": session.stack_cents,
+        },
+        table=target,
+        player=player,
+    )
+    return session
+
+
+def _check_balance(
+    source: Table, target: Table
+) -> tuple[selectors.TableState, selectors.TableState]:
+    """Refuse tables of two games and a move that doesn't even them out (BI7);
+    return the seats of the table left and of the one joined."""
+    if target.pk == source.pk or target.game_id != source.game_id:
+        raise RuleViolation(
+            _(
+                "BI7: tables are balanced within one game; %(t)s doesn't deal the"
+                " game of %(s)s."
+            )
+            % {"t": target.code, "s": source.code},
+            code="not_the_same_game",
+            rule="BI7",
+        )
+    there, here = selectors.table_state(target), selectors.table_state(source)
+    if here.players < there.players + 2:
+        raise RuleViolation(
+            _(
+                "BI7: balancing moves a player from the fuller table; %(s)s has"
+                " %(n)d, %(t)s %(m)d."
+            )
+            % {
+                "s": source.code,
+                "n": here.players,
+                "t": target.code,
+                "m": there.players,
+            },
+            code="tables_balanced",
+            rule="BI7",
+            allowed={"min": there.players + 2, "max": None},
+        )
+    return here, there

@@ -1,0 +1,90 @@
+"""Joining a game's waiting list (WL1, WL7, WL10)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting.services import retry_on_conflict
+from cardroom import services as floor
+from core.api.errors import RuleViolation
+from waitlist import selectors
+from waitlist.domain.seating import (
+    Kind,
+)
+from waitlist.models import (
+    ACTIVE,
+    Entry,
+    Event,
+    WaitingList,
+)
+from waitlist.services._shared import (
+    UNNAMED,
+    Actor,
+    lock_lists,
+    record_event,
+    refuse_if_barred,
+)
+from waitlist.services._steps import (
+    refresh,
+)
+
+
+@retry_on_conflict()
+@transaction.atomic
+def entry_join(
+    *,
+    waiting_list: WaitingList,
+    player_code: str,
+    actor: Actor = UNNAMED,
+    now: datetime | None = None,
+) -> Entry:
+    """Put a player on a game's list (WL1).
+
+    He may be on several lists and may list while seated in another game. Raises
+    :class:`RuleViolation`: WL1 when he is on this list already, WL10 when he plays
+    this game already (he asks the floor for a seat change), WL7 while a refused
+    must-move bars him from the game, BI10 for an unregistered player.
+    """
+    now = now or timezone.now()
+    (wl,) = lock_lists([waiting_list.pk])
+    refresh(wl, now)
+    player = floor.player_get(player_code)
+    refuse_if_barred(player, wl.game, now)
+    if wl.entries.filter(player=player, status__in=ACTIVE).exists():
+        raise RuleViolation(
+            _("WL1: %(p)s is on this list already.") % {"p": player.code},
+            code="already_listed",
+            rule="WL1",
+        )
+    session = selectors.open_session(player)
+    if session is not None and session.game_id == wl.game_id:
+        raise RuleViolation(
+            _(
+                "WL10: %(p)s already plays this game at %(t)s; the floor can change"
+                " his seat or table."
+            )
+            % {"p": player.code, "t": session.table.code},
+            code="already_in_game",
+            rule="WL10",
+        )
+    entry = Entry.objects.create(
+        waiting_list=wl,
+        player=player,
+        kind=Kind.LIST,
+        joined_at=now,
+        joined_by=actor.by,
+    )
+    record_event(
+        Event.Kind.JOINED,
+        now=now,
+        actor=actor,
+        rule="WL1",
+        reason=_("Joined the list."),
+        details={"seated_at": session.table.code if session else None},
+        entry=entry,
+    )
+    return entry

@@ -1,0 +1,105 @@
+"""Seats held for players on their way (WL8)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting.services import retry_on_conflict
+from cardroom import services as floor
+from core.api.errors import ApiError, Conflict
+from waitlist import selectors
+from waitlist.models import (
+    Event,
+    Lockup,
+)
+from waitlist.services._shared import (
+    UNNAMED,
+    Actor,
+    list_for_game,
+    lock_lists,
+    record_event,
+    seat_exists,
+)
+from waitlist.services._steps import (
+    refresh,
+    release,
+)
+
+
+@retry_on_conflict()
+@transaction.atomic
+def lockup_take(
+    *,
+    table_code: str,
+    seat: int,
+    kind: str = Lockup.Kind.SEAT,
+    player_code: str | None = None,
+    note: str = "",
+    actor: Actor = UNNAMED,
+    now: datetime | None = None,
+) -> Lockup:
+    """Hold a free seat for a player on his way (WL8).
+
+    While players wait on the game's list a new game's lockup is released after 5
+    minutes and any other after 10. Raises :class:`Conflict` when the seat is
+    taken, called or held.
+    """
+    now = now or timezone.now()
+    table = floor.table_get_open(table_code, lock=False)
+    (wl,) = lock_lists([list_for_game(table.game).pk])
+    refresh(wl, now)
+    player = floor.player_get(player_code) if player_code else None
+    seat_exists(table, seat)
+    if seat not in selectors.table_state(table).free_seats:
+        raise Conflict(
+            _("Seat %(s)d is taken or held.") % {"s": seat}, code="seat_taken"
+        )
+    lockup = Lockup.objects.create(
+        table=table,
+        seat=seat,
+        player=player,
+        kind=kind,
+        note=note,
+        locked_at=now,
+        locked_by=actor.by,
+    )
+    record_event(
+        Event.Kind.LOCKUP_TAKEN,
+        now=now,
+        actor=actor,
+        rule="WL8",
+        reason=note or lockup.get_kind_display(),
+        details={"seat": seat, "kind": kind},
+        waiting_list=wl,
+        table=table,
+        player=player,
+    )
+    return lockup
+
+
+@retry_on_conflict()
+@transaction.atomic
+def lockup_release(
+    *, lockup_id: int, actor: Actor = UNNAMED, now: datetime | None = None
+) -> Lockup:
+    """Release a held seat. Raises :class:`Conflict` when it was released already."""
+    now = now or timezone.now()
+    lockup = Lockup.objects.select_related("table__game").filter(pk=lockup_id).first()
+    if lockup is None:
+        raise ApiError(_("No such lockup."), code="not_found", status_code=404)
+    if lockup.table.game is not None:
+        (wl,) = lock_lists([list_for_game(lockup.table.game).pk])
+        refresh(wl, now)
+    lockup = (
+        Lockup.objects.select_for_update(of=("self",))
+        .select_related("table", "player")
+        .get(pk=lockup_id)
+    )
+    if lockup.released_at is not None:
+        raise Conflict(_("This lockup was released already."), code="released")
+    release(lockup, Lockup.Release.FLOOR, now, actor)
+    return lockup

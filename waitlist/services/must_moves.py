@@ -1,0 +1,107 @@
+"""Must-move games feeding a main game (WL7)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting.services import retry_on_conflict
+from cardroom import services as floor
+from core.api.errors import ApiError, Conflict, RuleViolation
+from waitlist.models import (
+    Event,
+    MustMove,
+)
+from waitlist.services._shared import (
+    UNNAMED,
+    Actor,
+    list_for_game,
+    lock_lists,
+    record_event,
+)
+from waitlist.services._steps import (
+    end_must_move,
+    refresh,
+    sync_must_move,
+)
+
+
+@retry_on_conflict()
+@transaction.atomic
+def must_move_start(
+    *,
+    table_code: str,
+    main_code: str,
+    actor: Actor = UNNAMED,
+    now: datetime | None = None,
+) -> MustMove:
+    """Make ``table_code`` a must-move game feeding the main game ``main_code`` (WL7).
+
+    Its players go on the main game's queue in list order and move there, keeping
+    their stacks, as seats open. Raises :class:`RuleViolation` (WL7) unless both
+    are open tables of the same game and the main game feeds no other.
+    """
+    now = now or timezone.now()
+    table, main = (
+        floor.table_get_open(table_code, lock=False),
+        floor.table_get_open(main_code, lock=False),
+    )
+    (wl,) = lock_lists([list_for_game(main.game).pk])
+    refresh(wl, now)
+    if table.pk == main.pk or table.game_id != main.game_id:
+        raise RuleViolation(
+            _("WL7: a must-move game feeds another table of the same game."),
+            code="not_same_game",
+            rule="WL7",
+        )
+    if MustMove.objects.filter(
+        Q(table=main) | Q(main=table) | Q(table=table), ended_at__isnull=True
+    ).exists():
+        raise RuleViolation(
+            _("WL7: one of these tables is in a must-move already."),
+            code="must_move_exists",
+            rule="WL7",
+        )
+    must_move = MustMove.objects.create(
+        table=table, main=main, started_at=now, started_by=actor.by
+    )
+    record_event(
+        Event.Kind.MUST_MOVE_STARTED,
+        now=now,
+        actor=actor,
+        rule="WL7",
+        reason=_(
+            "A second game of the kind opened: its players move to the main game."
+        ),
+        details={"table": table.code, "main": main.code},
+        waiting_list=wl,
+        table=table,
+    )
+    sync_must_move(wl, main, now, actor)
+    return must_move
+
+
+@retry_on_conflict()
+@transaction.atomic
+def must_move_end(
+    *, must_move_id: int, actor: Actor = UNNAMED, now: datetime | None = None
+) -> MustMove:
+    """End a must-move; its players' places in the main game's queue end too (WL7)."""
+    now = now or timezone.now()
+    must_move = (
+        MustMove.objects.select_related("table", "main__game")
+        .filter(pk=must_move_id)
+        .first()
+    )
+    if must_move is None:
+        raise ApiError(_("No such must-move."), code="not_found", status_code=404)
+    (wl,) = lock_lists([list_for_game(must_move.main.game).pk])
+    must_move = MustMove.objects.select_for_update().get(pk=must_move_id)
+    if must_move.ended_at is not None:
+        raise Conflict(_("This must-move has ended already."), code="ended")
+    end_must_move(must_move, wl, now, actor)
+    return must_move

@@ -1,0 +1,87 @@
+"""Pairs of players the house keeps out of the same game (WL9)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from cardroom import services as floor
+from core.api.errors import ApiError, Conflict, RuleViolation
+from waitlist.models import (
+    Event,
+    KeptApart,
+)
+from waitlist.services._shared import (
+    UNNAMED,
+    Actor,
+    record_event,
+)
+
+
+@transaction.atomic
+def apart_keep(
+    *,
+    player_codes: tuple[str, str],
+    reason: str,
+    actor: Actor = UNNAMED,
+    now: datetime | None = None,
+) -> KeptApart:
+    """Keep two players out of the same game from now on (WL9).
+
+    Raises :class:`RuleViolation` (WL9) for one player twice or a pair kept apart
+    already, and (DC2) without a reason.
+    """
+    now = now or timezone.now()
+    a, b = sorted((floor.player_get(c) for c in player_codes), key=lambda p: p.pk)
+    if a.pk == b.pk:
+        raise RuleViolation(
+            _("WL9: a pair is two different players."), code="same_player", rule="WL9"
+        )
+    if not reason.strip():
+        raise RuleViolation(_("Say why."), code="reason_required", rule="DC2")
+    if KeptApart.objects.filter(player_a=a, player_b=b, ended_at__isnull=True).exists():
+        raise RuleViolation(
+            _("WL9: these players are kept apart already."),
+            code="kept_apart_already",
+            rule="WL9",
+        )
+    pair = KeptApart.objects.create(
+        player_a=a, player_b=b, reason=reason, created_at=now, created_by=actor.by
+    )
+    record_event(
+        Event.Kind.KEPT_APART,
+        now=now,
+        actor=actor,
+        rule="WL9",
+        reason=reason,
+        details={"players": [a.code, b.code]},
+        player=a,
+    )
+    return pair
+
+
+@transaction.atomic
+def apart_end(
+    *, pair_id: int, actor: Actor = UNNAMED, now: datetime | None = None
+) -> KeptApart:
+    """Stop keeping a pair apart (WL9). Raises :class:`Conflict` when it ended."""
+    now = now or timezone.now()
+    pair = KeptApart.objects.select_for_update().filter(pk=pair_id).first()
+    if pair is None:
+        raise ApiError(_("No such pair."), code="not_found", status_code=404)
+    if pair.ended_at is not None:
+        raise Conflict(_("This pair is not kept apart any more."), code="ended")
+    pair.ended_at, pair.ended_by = now, actor.by
+    pair.save(update_fields=["ended_at", "ended_by"])
+    record_event(
+        Event.Kind.KEPT_APART_ENDED,
+        now=now,
+        actor=actor,
+        rule="WL9",
+        details={"players": [pair.player_a.code, pair.player_b.code]},
+        player=pair.player_a,
+    )
+    return pair

@@ -1,0 +1,116 @@
+"""A seated player's request for another seat or table of his game (WL10)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting.services import retry_on_conflict
+from cardroom import services as floor
+from core.api.errors import RuleViolation
+from waitlist import selectors
+from waitlist.domain.seating import (
+    Kind,
+)
+from waitlist.models import (
+    ACTIVE,
+    Entry,
+    Event,
+)
+from waitlist.services._shared import (
+    UNNAMED,
+    Actor,
+    list_for_game,
+    lock_lists,
+    record_event,
+    refuse_if_kept_apart,
+)
+from waitlist.services._steps import (
+    refresh,
+)
+
+
+@retry_on_conflict()
+@transaction.atomic
+def seat_change_request(
+    *,
+    player_code: str,
+    table_code: str,
+    seat: int | None = None,
+    actor: Actor = UNNAMED,
+    now: datetime | None = None,
+) -> Entry:
+    """Record a seated player's request for another seat or table of his game (WL10).
+
+    When a seat opens there, he is called before new players from the list; the
+    floor grants the change as a house move, so he keeps his stack. Raises
+    :class:`RuleViolation`: WL10 when he doesn't play this game (new players join the
+    list), WL9 when a player kept apart from him sits there, WL1 when he already
+    waits in this game.
+    """
+    now = now or timezone.now()
+    table = floor.table_get_open(table_code, lock=False)
+    (wl,) = lock_lists([list_for_game(table.game).pk])
+    refresh(wl, now)
+    player = floor.player_get(player_code)
+    session = selectors.open_session(player)
+    if session is None or session.game_id != table.game_id:
+        raise RuleViolation(
+            _("WL10: %(p)s doesn't play this game; new players join the list.")
+            % {"p": player.code},
+            code="not_in_game",
+            rule="WL10",
+        )
+    if seat is not None and (
+        not 1 <= seat <= table.seats
+        or (session.table_id == table.pk and session.seat == seat)
+    ):
+        raise RuleViolation(
+            _("Seat %(s)d is no other seat at this table.") % {"s": seat},
+            code="no_such_seat",
+            rule="WL10",
+            allowed={"min": 1, "max": table.seats},
+        )
+    if selectors.is_broken(table):
+        raise RuleViolation(
+            _("WL3: table %(t)s is being broken; it takes no players.")
+            % {"t": table.code},
+            code="table_breaking",
+            rule="WL3",
+        )
+    state = selectors.table_state(table)
+    refuse_if_kept_apart(player, [p for p in state.seated.values() if p != player.code])
+    if wl.entries.filter(player=player, status__in=ACTIVE).exists():
+        raise RuleViolation(
+            _("WL1: %(p)s already waits in this game.") % {"p": player.code},
+            code="already_listed",
+            rule="WL1",
+        )
+    entry = Entry.objects.create(
+        waiting_list=wl,
+        player=player,
+        kind=Kind.SEAT_CHANGE,
+        joined_at=now,
+        joined_by=actor.by,
+        table=table,
+        seat=seat,
+        from_session=session,
+    )
+    record_event(
+        Event.Kind.SEAT_CHANGE_REQUESTED,
+        now=now,
+        actor=actor,
+        rule="WL10",
+        reason=_("Asks for another seat; players in the game come before new players."),
+        details={
+            "from": f"{session.table.code}/{session.seat}",
+            "to": table.code,
+            "seat": seat,
+        },
+        entry=entry,
+        table=table,
+    )
+    return entry
