@@ -337,7 +337,7 @@ def parse_hand(data: Any) -> HandRecord:
     * ``invalid_boards`` (HS10): ``boards`` in a stud game, a run not dealt to the
       end, a first run other than ``board``, or a run repeating the first.
     """
-    if not isinstance(data, dict | Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise _malformed("A hand record is a JSON object.")
     try:
         table = data["table"]
@@ -474,8 +474,19 @@ def parse_hand(data: Any) -> HandRecord:
         else:
             if not folded:
                 anyone_in = True
-            seat = (number, player, stack, present, put_in, folded, cards)
-            seats.append(new_seat(Seat, (*seat, 0, 0, False)))
+            values = (
+                number,
+                player,
+                stack,
+                present,
+                put_in,
+                folded,
+                cards,
+                0,
+                0,
+                False,
+            )
+            seats.append(new_seat(Seat, values))
     if len(set(seen)) != len(seen):
         twice = sorted({card_name(c) for c in seen if seen.count(c) > 1})
         raise HandError(
@@ -493,9 +504,12 @@ def parse_hand(data: Any) -> HandRecord:
     awarded = _parse_awarded(data.get("awarded"), numbers)
     started_at = data.get("started_at")
     ended_at = data.get("ended_at")
-    for name, value in (("started_at", started_at), ("ended_at", ended_at)):
-        if value is not None and type(value) is not str:
-            raise _malformed(f"{name} must be an ISO 8601 time, not {value!r}.")
+    if (started_at is not None and type(started_at) is not str) or (
+        ended_at is not None and type(ended_at) is not str
+    ):
+        for name, value in (("started_at", started_at), ("ended_at", ended_at)):
+            if value is not None and type(value) is not str:
+                raise _malformed(f"{name} must be an ISO 8601 time, not {value!r}.")
     return HandRecord(
         table,
         hand_no,
@@ -582,7 +596,7 @@ def _parse_button(button: Any, game: Game) -> int | None:
 
 
 def _parse_board(raw: Any, game: Game, streets: int) -> tuple[int, ...]:
-    if not isinstance(raw, list | tuple):
+    if not isinstance(raw, list) and not isinstance(raw, tuple):
         raise _malformed(f"board must be a list of cards, not {raw!r}.")
     board = parse_cards(raw)
     expected = game.board_cards[streets - 1]
