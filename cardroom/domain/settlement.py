@@ -35,6 +35,8 @@ from cardroom.domain.hand_record import (
 from cardroom.domain.pots import Pot, add_dead_money, build_pots, uncalled_bet
 from cardroom.domain.rake import rake_by_pot
 
+new_pot = tuple.__new__  # a Pot without the named tuple's __new__, a Python call
+
 
 def settle(
     hand: HandRecord | Mapping[str, Any], policy: Policy | Mapping[str, Any]
@@ -131,35 +133,40 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
         # seats finds RK5's uncalled bet (the top amount above the second), the
         # pot when the seats still in all put in the same, the seats that show
         # and the participants (JD1).
-        top = second = bettor = 0
+        top = second = bettor = total = participant_count = 0
+        in_pot = []  # seats still in with chips in, by seat number
+        levels = set()  # what they put in
+        shown = []
         for s in seats:
             amount = s[4]
+            total += amount
             if amount > top:
                 second, top, bettor = top, amount, s[0]
             elif amount > second:
                 second = amount
-        back = (bettor, top - second) if top > second else None
-        if back is None:
-            bettor = 0  # seat numbers start at 1
-        total = second - top if back is not None else 0
-        in_pot = []
-        levels = set()
-        shown = []
-        participant_count = 0
-        for s in seats:
-            total += s[4]
             if s[3]:
                 participant_count += 1
             if not s[5]:
-                amount = second if s[0] == bettor else s[4]
                 if amount:
                     in_pot.append(s[0])
                     levels.add(amount)
                 cards = s.cards
                 if cards is not None:
                     shown.append((s[0], cards))
+        back = None
+        if top > second:
+            back = (bettor, top - second)
+            total -= top - second
+            if top in levels:  # the bettor is still in: his level is the second
+                levels.discard(top)
+                if second:
+                    levels.add(second)
+                else:
+                    in_pot.remove(bettor)
+        else:
+            bettor = 0  # nothing goes back; seat numbers start at 1
         if len(levels) == 1:
-            pots = [Pot(total, tuple(in_pot))]  # in_pot: by seat number
+            pots = [new_pot(Pot, (total, tuple(in_pot)))]
         else:
             contributions = [
                 (s[0], second if s[0] == bettor else s[4], s[5]) for s in seats
