@@ -1,23 +1,32 @@
 #!/usr/bin/env python
-"""Measure the settlement engine: batch ``manage.py settle_hand`` hands per second.
+"""Measure the settlement engine: batch ``settle_hand`` hands per second.
 
 Generates realistic nine-handed hands that end in a showdown (blinds, folds, calls,
 short all-ins with side pots, now and then a raise nobody called), writes them to a
-temporary file as one JSON array, runs ``manage.py settle_hand`` on it and reports:
+temporary file as one JSON array, runs the batch command on it and reports:
 
-* ``cli``: hands / wall time of the whole command;
+* ``cli``: hands / wall time of the whole command, ``python
+  cardroom/domain/settle_cli.py`` (no Django); ``manage.py`` the same through
+  ``manage.py settle_hand`` (with ``--manage``);
 * ``cli - start``: hands / (wall time - the same command on an empty array), i.e.
-  without Python, Django and library start-up;
+  without Python and library start-up;
 * ``in-process``: the phases of the command one by one, on the same hands: JSON
   decoding, checking the records (``parse_hand``), settling (``settle_record``) and
-  JSON encoding.
+  JSON encoding; ``engine`` is hands/s of the four together;
+* ``reference``: the least any settling of these hands in Python must do, on the
+  same hands in the same run: orjson decoding, mapping every card to its id,
+  phevaluator's native evaluation of every hand at the showdown, and orjson
+  encoding of the settlements. ``engine / reference`` is the ratio of the two.
 
-Targets (DESIGN.md): >= 20,000 Hold'em and >= 2,000 Omaha hi-lo hands/s per core.
-Each figure is the best of ``--repeat`` runs: on a shared machine the slower runs
-measure the neighbours.
+Targets (DESIGN.md, issue 16): >= 20,000 Hold'em and >= 2,000 Omaha hi-lo hands/s
+per core through the batch command, the engine at >= 0.4 of the reference. Each
+figure is the best of ``--repeat`` runs: on a shared machine the slower runs
+measure the neighbours. ``--tree`` measures another checkout of the project (an
+older commit, for a comparison in the same run), ``--json`` appends the figures.
 
     python benchmarks/settle.py                      # 50,000 NLHE + 50,000 PLO8
     python benchmarks/settle.py --hands 10000 --games PLO8 --profile
+    python benchmarks/settle.py --games NLHE --hands 20000 --tree /tmp/old --json r.json
 """
 
 from __future__ import annotations
@@ -25,11 +34,11 @@ from __future__ import annotations
 import argparse
 import cProfile
 import gc
-import importlib.util
 import json
 import os
 import pstats
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -38,10 +47,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+import orjson
+from phevaluator import _pheval
 
-from cardroom.domain.cards import CARD_NAMES  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _tree() -> Path:
+    """Return the checkout to measure: ``--tree``, this one by default."""
+    if "--tree" in sys.argv[:-1]:
+        return Path(sys.argv[sys.argv.index("--tree") + 1]).resolve()
+    return ROOT
+
+
+TREE = _tree()
+sys.path.insert(0, str(TREE))
+
+from cardroom.domain.cards import CARD_IDS, CARD_NAMES  # noqa: E402
 from cardroom.domain.hand_record import parse_hand, parse_policy  # noqa: E402
 from cardroom.domain.settlement import settle_record  # noqa: E402
 
@@ -53,8 +75,7 @@ POLICY: dict[str, Any] = {
 }
 HOLE_CARDS = {"NLHE": 2, "PLO": 4, "PLO8": 4}
 TARGETS = {"NLHE": 20_000, "PLO8": 2_000}
-# settle_hand uses orjson when it is installed, the standard library otherwise.
-JSON_LIBRARY = "orjson" if importlib.util.find_spec("orjson") else "json"
+REFERENCE_TARGET = 0.4
 
 
 def showdown_hand(rng: random.Random, game: str, hand_no: int) -> dict[str, Any]:
@@ -104,56 +125,113 @@ def showdown_hand(rng: random.Random, game: str, hand_no: int) -> dict[str, Any]
     }
 
 
-def run_cli(python: str, policy: Path, hands: Path) -> tuple[float, str]:
-    """Run settle_hand on a file; return its wall time and standard output."""
-    command = [python, str(ROOT / "manage.py"), "settle_hand"]
+def cli_command(python: str, manage: bool) -> list[str]:
+    """Return the batch command of the measured tree (manage.py: through Django)."""
+    pure = TREE / "cardroom" / "domain" / "settle_cli.py"
+    if manage or not pure.exists():
+        return [python, str(TREE / "manage.py"), "settle_hand"]
+    return [python, str(pure)]
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_cli(
+    command: list[str], policy: Path, hands: Path
+) -> tuple[float, float, bytes]:
+    """Run settle_hand on a file; return its wall time, CPU time and output."""
+    cpu = _children_cpu()
     started = time.perf_counter()
     done = subprocess.run(
         [*command, "--policy", str(policy), str(hands)],
         capture_output=True,
-        text=True,
         check=False,
-        cwd=ROOT,
+        cwd=TREE,
     )
     elapsed = time.perf_counter() - started
     if done.returncode:
-        sys.exit(f"settle_hand failed ({done.returncode}): {done.stderr[-500:]}")
-    return elapsed, done.stdout
+        sys.exit(f"settle_hand failed ({done.returncode}): {done.stderr[-500:]!r}")
+    return elapsed, _children_cpu() - cpu, done.stdout
+
+
+def time_cli(
+    command: list[str], repeat: int, policy: Path, hands: Path, empty: Path
+) -> tuple[tuple[float, float], tuple[float, float], bytes]:
+    """Return the best (wall, CPU) of start-up and of the batch, and its output."""
+    run_cli(command, policy, empty)  # warm the OS caches
+    starts = [run_cli(command, policy, empty) for _ in range(repeat)]
+    runs = [run_cli(command, policy, hands) for _ in range(repeat)]
+    return (
+        (min(r[0] for r in starts), min(r[1] for r in starts)),
+        (min(r[0] for r in runs), min(r[1] for r in runs)),
+        runs[-1][2],
+    )
+
+
+def reference(text: bytes, game: str, settled: list[Any]) -> bytes:
+    """Do the least a settling of ``text`` must: decode, map the cards, evaluate
+    every hand at the showdown with phevaluator's native functions, encode."""
+    ids = CARD_IDS
+    evaluate = (
+        _pheval.evaluate_7cards if game == "NLHE" else _pheval.evaluate_omaha_cards
+    )
+    ranks = []
+    for data in orjson.loads(text):
+        board = [ids[c] for c in data["board"]]
+        for row in data["seats"]:
+            cards = row.get("cards")
+            if cards is not None:
+                ranks.append(evaluate(*board, *[ids[c] for c in cards]))
+    assert ranks
+    return orjson.dumps(settled)
 
 
 def best_time(repeat: int, work: Callable[[], Any]) -> float:
-    """Return the best time of ``repeat`` runs of ``work``, GC off as in the CLI."""
+    """Return the best CPU time of ``repeat`` runs of ``work``, GC off as in the CLI.
+
+    CPU time, not wall time: on a shared machine the wall clock also counts the
+    time the neighbours hold the core.
+    """
     times = []
     gc.disable()
     try:
         for _ in range(repeat):
-            started = time.perf_counter()
+            started = time.process_time()
             work()
-            times.append(time.perf_counter() - started)
+            times.append(time.process_time() - started)
     finally:
         gc.enable()
     return min(times)
 
 
-def measure(game: str, count: int, python: str, repeat: int, profile: bool) -> None:
-    """Print the figures of one game."""
+def measure(game: str, count: int, args: argparse.Namespace) -> dict[str, Any]:
+    """Print the figures of one game; return them."""
+    repeat = args.repeat
     rng = random.Random(f"{game}-{count}")
     hands = [showdown_hand(rng, game, n) for n in range(1, count + 1)]
-    text = json.dumps(hands)
+    text = orjson.dumps(hands)
+    commands = {"cli": cli_command(args.python, manage=False)}
+    if args.manage:
+        commands["manage.py"] = cli_command(args.python, manage=True)
+    timings = {}
     with tempfile.TemporaryDirectory() as tmp:
         policy_file = Path(tmp, "policy.json")
         policy_file.write_text(json.dumps(POLICY))
         hands_file = Path(tmp, "hands.json")
-        hands_file.write_text(text)
+        hands_file.write_bytes(text)
         empty_file = Path(tmp, "empty.json")
         empty_file.write_text("[]")
-        run_cli(python, policy_file, empty_file)  # warm the OS caches
-        start = min(run_cli(python, policy_file, empty_file)[0] for _ in range(repeat))
-        wall = 1e9
-        for _ in range(repeat):
-            elapsed, out = run_cli(python, policy_file, hands_file)
-            wall = min(wall, elapsed)
-    settled = json.loads(out)
+        outputs = []
+        for name, command in commands.items():
+            start_times, batch_times, out = time_cli(
+                command, repeat, policy_file, hands_file, empty_file
+            )
+            timings[name] = (start_times, batch_times)
+            outputs.append(out)
+    assert all(out == outputs[0] for out in outputs)  # the same bytes either way
+    settled = orjson.loads(outputs[0])
     assert len(settled) == count
     for s in settled:  # chips are conserved in every settlement
         rows = s["seats"]
@@ -162,43 +240,80 @@ def measure(game: str, count: int, python: str, repeat: int, profile: bool) -> N
 
     policy = parse_policy(POLICY)
     records = [parse_hand(h) for h in hands]
-    if JSON_LIBRARY == "orjson":
-        import orjson
-
-        decode = best_time(repeat, lambda: orjson.loads(text))
-        encode = best_time(repeat, lambda: orjson.dumps(settled))
-    else:
-        decode = best_time(repeat, lambda: json.loads(text))
-        encode = best_time(repeat, lambda: json.dumps(settled, separators=(",", ":")))
-    check = best_time(repeat, lambda: [parse_hand(h) for h in hands])
+    results = [settle_record(r, policy) for r in records]
+    decoded = orjson.loads(text)
+    decode = best_time(repeat, lambda: orjson.loads(text))
+    check = best_time(repeat, lambda: [parse_hand(h) for h in decoded])
     settle = best_time(repeat, lambda: [settle_record(r, policy) for r in records])
-    engine = check + settle
+    encode = best_time(repeat, lambda: orjson.dumps(results))
+    ref = best_time(repeat, lambda: reference(text, game, settled))
+    engine = decode + check + settle + encode
 
     def per_hand(seconds: float) -> str:
         return f"{seconds / count * 1e6:6.1f} us/hand"
 
     print(f"\n{game}: {count:,} nine-handed showdown hands, best of {repeat}")
-    print(f"  process start (empty batch)   : {start:6.2f} s")
-    print(f"  whole batch, wall             : {wall:6.2f} s")
-    print(f"  cli                           : {count / wall:8,.0f} hands/s")
-    print(f"  cli - start                   : {count / (wall - start):8,.0f} hands/s")
-    print(f"  in-process, JSON decode       : {per_hand(decode)}  ({JSON_LIBRARY})")
+    print(f"  tree                          : {TREE}")
+    figures: dict[str, Any] = {"game": game, "hands": count, "tree": str(TREE)}
+    for name, ((start, start_cpu), (wall, cpu)) in timings.items():
+        line = f"  {name:9s} {{:20s}}: {{}}"
+        print(line.format("process start", f"{start:6.2f} s ({start_cpu:.2f} s CPU)"))
+        print(line.format("whole batch", f"{wall:6.2f} s ({cpu:.2f} s CPU)"))
+        print(line.format("wall", f"{count / wall:8,.0f} hands/s"))
+        print(line.format("CPU", f"{count / cpu:8,.0f} hands/s"))
+        print(line.format("- start, wall", f"{count / (wall - start):8,.0f} hands/s"))
+        figures[name] = {
+            "start": start,
+            "start_cpu": start_cpu,
+            "wall": wall,
+            "cpu": cpu,
+            "hands_per_s": count / wall,
+            "hands_per_cpu_s": count / cpu,
+        }
+    print(f"  in-process, JSON decode       : {per_hand(decode)}  (orjson)")
     print(f"  in-process, parse_hand        : {per_hand(check)}")
     print(f"  in-process, settle_record     : {per_hand(settle)}")
-    print(f"  in-process, JSON encode       : {per_hand(encode)}  ({JSON_LIBRARY})")
-    print(f"  engine alone (parse + settle) : {count / engine:8,.0f} hands/s")
+    print(f"  in-process, JSON encode       : {per_hand(encode)}  (orjson)")
+    print(f"  engine (the four together)    : {count / engine:8,.0f} hands/s")
+    print(f"  reference                     : {count / ref:8,.0f} hands/s")
+    ratio = ref / engine
+    verdict = f"target {REFERENCE_TARGET}: " + (
+        "met" if ratio >= REFERENCE_TARGET else "missed"
+    )
+    print(f"  engine / reference            : {ratio:8.2f} ({verdict})")
+    figures.update(
+        {
+            name: seconds / count * 1e6
+            for name, seconds in (
+                ("decode_us", decode),
+                ("parse_hand_us", check),
+                ("settle_record_us", settle),
+                ("encode_us", encode),
+                ("reference_us", ref),
+            )
+        }
+    )
+    figures["engine_per_s"] = count / engine
+    figures["reference_per_s"] = count / ref
+    figures["ratio"] = ratio
     target = TARGETS.get(game)
     if target:
-        got = count / (wall - start)
-        verdict = "met" if got >= target else f"missed by {1 - got / target:.0%}"
-        print(f"  target                        : {target:8,} hands/s ({verdict})")
-    if profile:
+        for clock, got in (
+            ("wall", count / timings["cli"][1][0]),
+            ("CPU", count / timings["cli"][1][1]),
+        ):
+            short = f"missed by {1 - got / target:.0%}"
+            verdict = "met" if got >= target else short
+            label = f"target (cli, {clock})"
+            print(f"  {label:30s}: {target:8,} hands/s ({verdict})")
+    if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
         for h in hands:
             settle_record(parse_hand(h), policy)
         profiler.disable()
         pstats.Stats(profiler).sort_stats("tottime").print_stats(12)
+    return figures
 
 
 def main() -> None:
@@ -207,12 +322,19 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", default=["NLHE", "PLO8"])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--tree", default=str(ROOT), help="the checkout to measure")
+    parser.add_argument(
+        "--manage", action="store_true", help="also time manage.py settle_hand"
+    )
+    parser.add_argument("--json", metavar="FILE", help="append the figures to FILE")
     parser.add_argument("--profile", action="store_true", help="cProfile in-process")
     args = parser.parse_args()
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, one used.")
-    print(f"settle_hand reads and writes JSON with {JSON_LIBRARY}.")
-    for game in args.games:
-        measure(game, args.hands, args.python, args.repeat, args.profile)
+    results = [measure(game, args.hands, args) for game in args.games]
+    if args.json:
+        with open(args.json, "a") as file:
+            for figures in results:
+                file.write(json.dumps(figures) + "\n")
 
 
 if __name__ == "__main__":

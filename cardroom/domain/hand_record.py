@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from typing import Any, Literal, NamedTuple
 
-from cardroom.domain.cards import card_name, parse_cards
+from cardroom.domain.cards import CARD_IDS, card_name, parse_cards
 from cardroom.domain.errors import HandError
 from cardroom.domain.games import GAMES, Game
 
@@ -337,7 +337,7 @@ def parse_hand(data: Any) -> HandRecord:
     * ``invalid_boards`` (HS10): ``boards`` in a stud game, a run not dealt to the
       end, a first run other than ``board``, or a run repeating the first.
     """
-    if not isinstance(data, dict | Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise _malformed("A hand record is a JSON object.")
     try:
         table = data["table"]
@@ -399,12 +399,16 @@ def parse_hand(data: Any) -> HandRecord:
     # everything in one pass and only on a failure asks _seat_error which field it
     # was, for the message.
     cards_in_play = game.hole_cards or game.seat_cards[streets - 1]
+    card_ids = CARD_IDS
     seen: list[int] = list(board)
     if boards:
         for run in boards[1:]:
             seen.extend(run[_common_prefix(run, board) :])
     numbers: set[int] = set()
     seats = []
+    # tuple.__new__ builds a Seat without the named tuple's own __new__, a Python
+    # function call per seat; the values are the fields in order, defaults included.
+    new_seat = tuple.__new__
     anyone_in = False
     simple = True  # no seat has dead money or a muck
     for row in seats_data:
@@ -455,31 +459,34 @@ def parse_hand(data: Any) -> HandRecord:
         if raw is not None:
             if type(raw) is not list:
                 raise _malformed(f"Seat {number}: cards must be a list of cards.")
-            cards = parse_cards(raw)
+            try:
+                cards = tuple(map(card_ids.__getitem__, raw))
+            except (KeyError, TypeError):
+                cards = parse_cards(raw)  # raises the error that names the card
             if len(cards) != cards_in_play:
                 _check_seat_cards(number, cards, folded, game, streets)
             seen.extend(cards)
         if extra:
             if not folded and not mucked:
                 anyone_in = True
-            seats.append(
-                Seat(
-                    number,
-                    player,
-                    stack,
-                    present,
-                    put_in,
-                    folded,
-                    cards,
-                    dead,
-                    straddle,
-                    mucked,
-                )
-            )
+            seat = (number, player, stack, present, put_in, folded, cards)
+            seats.append(new_seat(Seat, (*seat, dead, straddle, mucked)))
         else:
             if not folded:
                 anyone_in = True
-            seats.append(Seat(number, player, stack, present, put_in, folded, cards))
+            values = (
+                number,
+                player,
+                stack,
+                present,
+                put_in,
+                folded,
+                cards,
+                0,
+                0,
+                False,
+            )
+            seats.append(new_seat(Seat, values))
     if len(set(seen)) != len(seen):
         twice = sorted({card_name(c) for c in seen if seen.count(c) > 1})
         raise HandError(
@@ -497,9 +504,12 @@ def parse_hand(data: Any) -> HandRecord:
     awarded = _parse_awarded(data.get("awarded"), numbers)
     started_at = data.get("started_at")
     ended_at = data.get("ended_at")
-    for name, value in (("started_at", started_at), ("ended_at", ended_at)):
-        if value is not None and type(value) is not str:
-            raise _malformed(f"{name} must be an ISO 8601 time, not {value!r}.")
+    if (started_at is not None and type(started_at) is not str) or (
+        ended_at is not None and type(ended_at) is not str
+    ):
+        for name, value in (("started_at", started_at), ("ended_at", ended_at)):
+            if value is not None and type(value) is not str:
+                raise _malformed(f"{name} must be an ISO 8601 time, not {value!r}.")
     return HandRecord(
         table,
         hand_no,
@@ -586,7 +596,7 @@ def _parse_button(button: Any, game: Game) -> int | None:
 
 
 def _parse_board(raw: Any, game: Game, streets: int) -> tuple[int, ...]:
-    if not isinstance(raw, list | tuple):
+    if not isinstance(raw, list) and not isinstance(raw, tuple):
         raise _malformed(f"board must be a list of cards, not {raw!r}.")
     board = parse_cards(raw)
     expected = game.board_cards[streets - 1]

@@ -19,7 +19,7 @@ def rake_units(
     is the one for ``dealt_in`` seats when the policy caps by number of players,
     and pots below the policy's ``min_pot`` pay nothing (RK7).
     """
-    if not rake.takes_pot_rake or total < rake.min_pot:
+    if rake.unit <= 0 or total < rake.min_pot:  # no pot rake (takes_pot_rake)
         return 0
     if rake.percent is not None:
         units = rate_of(total, rake.percent, smallest_chip) // smallest_chip

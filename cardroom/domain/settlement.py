@@ -32,8 +32,10 @@ from cardroom.domain.hand_record import (
     parse_hand,
     parse_policy,
 )
-from cardroom.domain.pots import add_dead_money, build_pots, uncalled_bet
+from cardroom.domain.pots import Pot, add_dead_money, build_pots, uncalled_bet
 from cardroom.domain.rake import rake_by_pot
+
+new_pot = tuple.__new__  # a Pot without the named tuple's __new__, a Python call
 
 
 def settle(
@@ -106,29 +108,70 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
                 any_dead = True
                 break
 
+    contributions: Sequence[tuple[int, int, bool]] = ()
+    shown: list[tuple[int, tuple[int, ...]]]  # the seats that table cards
     if any_dead:
         back = uncalled_bet([(s.seat, s.put_in - s.dead) for s in seats])
         lives = [(s.seat, s.put_in - s.dead, s.folded or s.mucked) for s in seats]
-    else:
-        back = uncalled_bet([(s.seat, s.put_in) for s in seats])
-        lives = [(s.seat, s.put_in, s.folded) for s in seats]
-    if back is None:
-        returned = {}
-        contributions = lives
-    else:
-        returned = {back[0]: back[1]}
-        contributions = [
-            (seat, amount - back[1] if seat == back[0] else amount, out)
-            for seat, amount, out in lives
-        ]
-    pots = build_pots(contributions)
-    if any_dead:
+        if back is None:
+            contributions = lives
+        else:
+            contributions = [
+                (seat, amount - back[1] if seat == back[0] else amount, out)
+                for seat, amount, out in lives
+            ]
         pots = add_dead_money(
-            pots,
+            build_pots(contributions),
             [(s.seat, s.dead, s.folded or s.mucked) for s in seats],
             contributions,
             back[0] if back is not None else None,
         )
+        shown = [(s.seat, s.cards) for s in seats if s.cards is not None and not s.out]
+        participant_count = participants(seats)
+    else:
+        # No dead money and no muck: every chip is live, and one pass over the
+        # seats finds RK5's uncalled bet (the top amount above the second), the
+        # pot when the seats still in all put in the same, the seats that show
+        # and the participants (JD1).
+        top = second = bettor = total = participant_count = 0
+        in_pot = []  # seats still in with chips in, by seat number
+        levels = set()  # what they put in
+        shown = []
+        for s in seats:
+            amount = s[4]
+            total += amount
+            if amount > top:
+                second, top, bettor = top, amount, s[0]
+            elif amount > second:
+                second = amount
+            if s[3]:
+                participant_count += 1
+            if not s[5]:
+                if amount:
+                    in_pot.append(s[0])
+                    levels.add(amount)
+                cards = s.cards
+                if cards is not None:
+                    shown.append((s[0], cards))
+        back = None
+        if top > second:
+            back = (bettor, top - second)
+            total -= top - second
+            if top in levels:  # the bettor is still in: his level is the second
+                levels.discard(top)
+                if second:
+                    levels.add(second)
+                else:
+                    in_pot.remove(bettor)
+        else:
+            bettor = 0  # nothing goes back; seat numbers start at 1
+        if len(levels) == 1:
+            pots = [new_pot(Pot, (total, tuple(in_pot)))]
+        else:
+            contributions = [
+                (s[0], second if s[0] == bettor else s[4], s[5]) for s in seats
+            ]
+            pots = build_pots(contributions)
     if not pots and (
         any(amount for _, amount, _ in contributions) or any(s.dead for s in seats)
     ):
@@ -149,15 +192,14 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
         for board in runs:
             high: dict[int, int] = {}
             low: dict[int, int] = {}
-            for s in seats:
-                if s.cards is not None and not s.folded and (simple or not s.mucked):
-                    key = best_high(s.cards, board)
-                    if key is not None:
-                        high[s.seat] = key
-                    if best_low is not None:
-                        low_key = best_low(s.cards, board)
-                        if low_key is not None:
-                            low[s.seat] = low_key
+            for number, cards in shown:
+                key = best_high(cards, board)
+                if key is not None:
+                    high[number] = key
+                if best_low is not None:
+                    low_key = best_low(cards, board)
+                    if low_key is not None:
+                        low[number] = low_key
             highs.append(high)
             lows.append(low)
     else:
@@ -172,7 +214,6 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
                 _refuse_showdown(hand, contenders, final)
 
     past_deal = game.past_initial_deal(hand.streets)
-    participant_count = participants(seats)
     rakes = [0] * len(pots)
     drop = 0
     if pots and past_deal:
@@ -198,22 +239,15 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
         eligible = pot.eligible
         pot_won: dict[int, int] = {}
         if not several:
-            low_shares: list[tuple[int, int]] = []
-            if len(eligible) == 1:
-                high_shares: list[tuple[int, int]] = [(eligible[0], net)]
-            else:
-                high_winners = _best(eligible, high0)
-                low_winners = _best(eligible, low0) if low0 else []
-                if low_winners:
-                    high_shares, low_shares = _share(
-                        net, eligible, high0, low0, hand, chip
-                    )
-                else:
-                    high_shares = _split(net, high_winners, hand, chip, game.odd_chip)
-            for seat, amount in high_shares + low_shares:
-                pot_won[seat] = pot_won.get(seat, 0) + amount
+            high_list, low_list = _share(net, eligible, high0, low0, hand, chip)
+            if low_list:
+                for seat, amount in high_list + low_list:
+                    pot_won[seat] = pot_won.get(seat, 0) + amount
+                pot_winners = sorted(pot_won.items())
+            else:  # one share a seat
+                pot_winners = sorted(high_list)
+            for seat, amount in pot_winners:
                 won[seat] = won.get(seat, 0) + amount
-            high_list, low_list = high_shares, low_shares
         else:
             # HS10: equal parts, one per run, odd chips to the first runs.
             parts = ratio_split(net, [1] * len(runs), chip)
@@ -244,12 +278,13 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
                     }
                 )
             high_list, low_list = list(high_all.items()), list(low_all.items())
+            pot_winners = sorted(pot_won.items())
         out: dict[str, Any] = {
             "amount": pot.amount,
             "eligible": list(eligible),
             "rake": rakes[i],
             "jackpot_drop": pot_drop,
-            "winners": [{"seat": s, "amount": a} for s, a in sorted(pot_won.items())],
+            "winners": [{"seat": s, "amount": a} for s, a in pot_winners],
         }
         if game.low is not None:
             out["high"] = [{"seat": s, "amount": a} for s, a in sorted(high_list)]
@@ -260,21 +295,29 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
 
     seats_out = []
     high, low = highs[0], lows[0]
+    describe = game.high.describe if game.low is None else None
+    back_seat, back_amount = back if back is not None else (0, 0)
+    won_from = won.get
     # Unpacking the named tuples is cheaper than reading their fields by name.
     for number, player, stack, _, put_in, _, _, dead, _, mucked in seats:
-        back_amount = returned.get(number, 0)
-        seat_won = won.get(number, 0)
+        seat_back = back_amount if number == back_seat else 0
+        seat_won = won_from(number, 0)
         row: dict[str, Any] = {
             "seat": number,
             "player": player,
             "stack": stack,
             "put_in": put_in,
-            "returned": back_amount,
+            "returned": seat_back,
             "won": seat_won,
-            "final_stack": stack - put_in + back_amount + seat_won,
+            "final_stack": stack - put_in + seat_back + seat_won,
         }
-        if number in high:
-            row["hand"] = _describe(game, high[number], low.get(number))
+        key = high.get(number)
+        if key is not None:
+            row["hand"] = (
+                describe(key)
+                if describe is not None
+                else _describe(game, key, low.get(number))
+            )
         if dead:
             row["dead"] = dead
         if mucked:
@@ -285,7 +328,7 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
         "table": hand.table,
         "hand_no": hand.hand_no,
         "participants": participant_count,
-        "returned": [{"seat": seat, "amount": a} for seat, a in returned.items()],
+        "returned": [] if back is None else [{"seat": back[0], "amount": back[1]}],
         "pots": pots_out,
         "rake": sum(rakes),
         "jackpot_drop": drop,
