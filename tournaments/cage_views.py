@@ -270,6 +270,7 @@ def event_cage(request: HttpRequest, event: str) -> HttpResponse:
         "title": _("Tournament cage: %(event)s") % {"event": obj.name},
         "event": obj,
         "level": level_now(obj),
+        "open": obj.status in (Event.Status.SCHEDULED, Event.Status.RUNNING),
         "cage": _cage_of(request),
         "price": price,
         "summary": {
