@@ -5,6 +5,7 @@ purchase's, retries book once, refusals carry the rule."""
 from __future__ import annotations
 
 import pytest
+from django.template.loader import render_to_string
 
 from accounting.models import Receipt, Transaction
 from core.roles import Role
@@ -64,6 +65,9 @@ def test_cancel_approve_and_refund_at_the_cage(setup, staff_client):
     assert chart.bounty_pool(event="sunday", currency="EUR").balance_cents == 0
     unknown = post(cashier, "tournaments/sunday/refunds/MAIN-999", {"cage": "MAIN"})
     assert unknown.status_code == 404
+    printed = render_to_string("accounting/receipt.html", {"receipt": refund.receipt})
+    assert "refund of" in printed and "Event cancelled" in printed
+    assert "100.00 EUR" in printed and "mia" in printed
 
 
 def test_the_approver_cannot_pay_the_refund(setup, staff_client):

@@ -10,6 +10,7 @@ from django.test import Client
 from accounting.models import Receipt
 from core.roles import Role
 from tournaments.cage_views import cents_of
+from tournaments.domain import tables
 from tournaments.models import Entry
 
 pytestmark = pytest.mark.django_db
@@ -36,7 +37,22 @@ def test_a_double_submit_books_once(event, shift, cashier, players):
     receipt = client.get(first["Location"] + "/print")
     text = receipt.content.decode()
     assert "Buy-in (prize pool)" in text and "100.00 EUR" in text
-    assert Entry.objects.get().seat_moves.get().seed in text
+    entry = Entry.objects.get()
+    drawn = entry.seat_moves.get()
+    assert drawn.seed in text
+    # TO11: the seed, the tables and the entrant replay the draw.
+    replay = tables.draw_seats(
+        [str(entry.pk)],
+        [tables.TableSeats("TT1", 9, {}), tables.TableSeats("TT2", 9, {})],
+        order=["TT1", "TT2"],
+        seed=drawn.seed,
+    )
+    assert [(m.to_table, m.to_seat) for m in replay] == [(entry.table, entry.seat)]
+    rebuy = {"action": "rebuy", "key": "k-3", "entry": "1", "stack": "0"}
+    sold = client.post(URL, {**rebuy, "amount": "105"})
+    printed = client.get(sold["Location"] + "/print").content.decode()
+    assert "rebuy" in printed and "5.00 EUR" in printed
+    assert Receipt.objects.count() == 2
 
 
 def test_a_wrong_count_or_role_books_nothing(
