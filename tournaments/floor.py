@@ -568,12 +568,11 @@ def busts_report(
         event=event,
         hand=key,
         busts=reports,
-        by=by,  # type: ignore[arg-type]  # a terminal reports without staff
+        by=by,
+        source=source,
         hand_for_hand=hand_for_hand,
         at=now or timezone.now(),
     )
-    # ``services.busts_record`` takes no source yet: a terminal's bust is the one
-    # with no staff member recorded.
     return list(done), True
 
 
