@@ -117,7 +117,7 @@ class CountForm(OnceForm):
         for prefix, values in (("note", self.notes), ("chip", self.chips)):
             for cents in values:
                 self.fields[f"{prefix}_{cents}"] = forms.IntegerField(
-                    label=money_format(cents, currency, language),
+                    label=money_format(cents, currency, language, whole=True),
                     min_value=0,
                     max_value=100_000,
                     required=False,

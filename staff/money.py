@@ -86,16 +86,25 @@ def units_format(cents: int, currency: str, language: str) -> str:
     return f"{style.minus}{digits}" if cents < 0 else digits
 
 
-def money_format(cents: int, currency: str, language: str) -> str:
-    """Write ``cents`` of ``currency`` as ``language`` does, with the currency sign.
+def money_format(
+    cents: int, currency: str, language: str, *, whole: bool = False
+) -> str:
+    """Write ``cents`` of ``currency`` as ``language`` does, with the currency sign;
+    ``whole`` leaves out zero cents (a note or chip: ``€500``, ``500 €``).
 
     Raises :class:`TypeError` for anything but integer cents (never floats).
+
+    >>> money_format(50000, "EUR", "fi", whole=True)
+    '500\xa0€'
     """
     if isinstance(cents, bool) or not isinstance(cents, int):
         raise TypeError("money is integer cents")
     style = style_of(language)
     sign = symbol_of(currency)
     text = units_format(abs(cents), currency, language)
+    places = decimals_of(currency)
+    if whole and places and not cents % 10**places:
+        text = text[: -(places + 1)]
     text = f"{text}{NBSP}{sign}" if style.symbol_after else f"{sign}{text}"
     return f"{style.minus}{text}" if cents < 0 else text
 
