@@ -104,9 +104,18 @@ def _refuse(
     messages.error(request, refusal_text(error, money=_money(cage), **how))
 
 
-def _booked(request: HttpRequest, url: str, fresh: bool, text: str) -> HttpResponse:
+def _book(
+    request: HttpRequest, cage: Cage, book: Callable[[], str], done: str, **how: Any
+) -> HttpResponse | None:
+    """Book the form once (staff.once) and go to the page ``book`` names, saying
+    ``done``; on a refusal say why (``how``: what ran short) and return None."""
+    try:
+        url, fresh = book_once(request, book)
+    except ApplicationError as error:
+        _refuse(request, cage, error, **how)
+        return None
     if fresh:
-        messages.success(request, text)
+        messages.success(request, done)
     else:
         messages.info(request, _("This form was already sent; it was booked once."))
     return redirect(url, permanent=False)
@@ -152,19 +161,13 @@ def shift_open(request: HttpRequest) -> HttpResponse:
             _count_record(shift, form, ShiftCount.Moment.OPEN, cashier)
             return reverse("staff:cage-home")
 
-        try:
-            url, fresh = book_once(request, book)
-        except ApplicationError as error:
-            _refuse(request, cage, error)
-        else:
-            money = _money(cage)
-            return _booked(
-                request,
-                url,
-                fresh,
-                _("Shift opened with %(cash)s in cash and %(chips)s in chips.")
-                % {"cash": money(form.cash_cents), "chips": money(form.chips_cents)},
-            )
+        money = _money(cage)
+        done = _("Shift opened with %(cash)s in cash and %(chips)s in chips.") % {
+            "cash": money(form.cash_cents),
+            "chips": money(form.chips_cents),
+        }
+        if answer := _book(request, cage, book, done):
+            return answer
     return render(
         request, "staff/cage/count.html", {**context, "form": form, "moment": "open"}
     )
@@ -193,20 +196,16 @@ def _count_record(
     )
 
 
-def _open_shift_or_home(request: HttpRequest, cage: Cage) -> Shift | None:
-    shift = selectors.shift_current(cage=cage, cashier=request.user)
-    if shift is None:
-        messages.error(request, _("CA1: open your shift with a counted float first."))
-    return shift
-
-
 @cashier_only
 def shift_close(request: HttpRequest) -> HttpResponse:
     """Close the shift with a count by denomination; an over/short needs a note
     (CA1)."""
     cage = _cage(request)
-    shift = _open_shift_or_home(request, cage)
-    if shift is None:
+    shift = selectors.shift_current(cage=cage, cashier=request.user)
+    # A second post of the close (a double click) finds the shift closed: it is
+    # answered from the form's key, not refused.
+    if shift is None and request.method == "GET":
+        messages.error(request, _("CA1: open your shift with a counted float first."))
         return redirect("staff:cage-home")
     form = CountForm(request.POST or None, currency=cage.currency)
     if request.method == "POST" and form.is_valid():
@@ -215,6 +214,12 @@ def shift_close(request: HttpRequest) -> HttpResponse:
         money = _money(cage)
 
         def book() -> str:
+            if shift is None:
+                raise Refusal(
+                    "no_open_shift",
+                    _("CA1: open your shift with a counted float first."),
+                    rule="CA1",
+                )
             closed = services.shift_close(
                 shift=shift,
                 cashier=cashier,
@@ -238,12 +243,10 @@ def shift_close(request: HttpRequest) -> HttpResponse:
             _count_record(closed, form, ShiftCount.Moment.CLOSE, cashier, over_short)
             return reverse("staff:shift-closed", args=[closed.pk])
 
-        try:
-            url, fresh = book_once(request, book)
-        except ApplicationError as error:
-            _refuse(request, cage, error)
-        else:
-            return _booked(request, url, fresh, _("Shift closed."))
+        if answer := _book(request, cage, book, _("Shift closed.")):
+            return answer
+    if shift is None:
+        return redirect("staff:cage-home")
     return render(
         request,
         "staff/cage/count.html",
@@ -376,25 +379,21 @@ def _exchange(request: HttpRequest, code: str, *, selling: bool) -> HttpResponse
         )
         return reverse("staff:receipt", args=[receipt.no])
 
-    try:
-        url, fresh = book_once(request, book)
-    except ApplicationError as error:
-        how: dict[str, Any] = {"short_of": "drawer_chips", "who": player.name}
-        if not selling:
-            held = selectors.chips_held(player=player, currency=cage.currency)
-            if amount > held:
-                how.update(short_of="player_chips", held=held)
-            else:
-                how.update(short_of="drawer_cash")
-        _refuse(request, cage, error, **how)
-        return _player_page(request, cage, player, **{prefix: form})
+    how: dict[str, Any] = {"short_of": "drawer_chips", "who": player.name}
+    if not selling:
+        held = selectors.chips_held(player=player, currency=cage.currency)
+        if amount > held:
+            how.update(short_of="player_chips", held=held)
+        else:
+            how.update(short_of="drawer_cash")
     money = _money(cage)
-    text = (
+    done = (
         _("Sold %(amount)s in chips to %(who)s.")
         if selling
         else _("Cashed %(amount)s of chips for %(who)s.")
     ) % {"amount": money(amount), "who": player.name}
-    return _booked(request, url, fresh, text)
+    answer = _book(request, cage, book, done, **how)
+    return answer or _player_page(request, cage, player, **{prefix: form})
 
 
 @cashier_only
@@ -439,19 +438,16 @@ def slip_issue(request: HttpRequest, slip_id: int) -> HttpResponse:
         services.slip_issue(slip=slip, cashier=cashier)
         return reverse("staff:cage-home")
 
-    try:
-        url, fresh = book_once(request, book)
-    except ApplicationError as error:
-        fill = slip.kind == TableSlip.Kind.FILL
-        _refuse(request, cage, error, short_of="drawer_chips" if fill else "table_tray")
-        return redirect("staff:cage-home")
+    fill = slip.kind == TableSlip.Kind.FILL
     money = _money(cage)
-    text = (
+    done = (
         _("Fill of %(amount)s issued to table %(table)s.")
-        if slip.kind == TableSlip.Kind.FILL
+        if fill
         else _("Credit of %(amount)s taken from table %(table)s.")
     ) % {"amount": money(slip.amount_cents), "table": slip.table}
-    return _booked(request, url, fresh, text)
+    short_of = "drawer_chips" if fill else "table_tray"
+    answer = _book(request, cage, book, done, short_of=short_of)
+    return answer or redirect("staff:cage-home")
 
 
 @cashier_only
@@ -490,25 +486,15 @@ def award_pay(request: HttpRequest, payable_id: int) -> HttpResponse:
             )
             return reverse("staff:receipt", args=[receipt.no])
 
-        try:
-            url, fresh = book_once(request, book)
-        except ApplicationError as error:
-            _refuse(
-                request, cage, error, short_of="drawer_cash", who=payable.player.name
-            )
-        else:
-            money = _money(cage)
-            return _booked(
-                request,
-                url,
-                fresh,
-                _("Award %(ref)s paid: %(amount)s to %(who)s.")
-                % {
-                    "ref": payable.reference,
-                    "amount": money(payable.amount_cents),
-                    "who": payable.player.name,
-                },
-            )
+        money = _money(cage)
+        done = _("Award %(ref)s paid: %(amount)s to %(who)s.") % {
+            "ref": payable.reference,
+            "amount": money(payable.amount_cents),
+            "who": payable.player.name,
+        }
+        who = payable.player.name
+        if answer := _book(request, cage, book, done, short_of="drawer_cash", who=who):
+            return answer
     return render(
         request,
         "staff/cage/award.html",
