@@ -23,6 +23,11 @@ urlpatterns = [
     path("cage/players/<str:code>", views.player_detail, name="player"),
     path("cage/players/<str:code>/sell", views.chips_sell, name="sell"),
     path("cage/players/<str:code>/redeem", views.chips_redeem, name="redeem"),
+    path(
+        "cage/players/<str:code>/identity",
+        views.player_identify,
+        name="player-identity",
+    ),
     path("cage/queue", views.queue, name="queue"),
     path("cage/slips/<int:slip_id>/issue", views.slip_issue, name="slip-issue"),
     path("cage/awards", views.awards, name="awards"),

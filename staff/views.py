@@ -32,7 +32,7 @@ from core.api.permissions import staff
 from core.errors import ApplicationError, Refusal
 from core.roles import Role, has_role
 from staff import selectors
-from staff.forms import AmountForm, AwardPayForm, CountForm
+from staff.forms import AmountForm, AwardPayForm, CountForm, IdentityForm
 from staff.landing import landing_url
 from staff.models import ShiftCount
 from staff.money import money_format, symbol_of
@@ -340,6 +340,7 @@ def _player_page(
     player: Player,
     sell: AmountForm | None = None,
     redeem: AmountForm | None = None,
+    identity: IdentityForm | None = None,
 ) -> HttpResponse:
     tonight = selectors.player_tonight(player=player, cage=cage)
     return render(
@@ -356,6 +357,7 @@ def _player_page(
             "payables": selectors.payables_open(currency=cage.currency).filter(
                 player=player
             ),
+            "identity": identity or IdentityForm(),
             "sell": sell or AmountForm(currency=cage.currency, prefix="sell"),
             "redeem": redeem or AmountForm(currency=cage.currency, prefix="redeem"),
         },
@@ -367,8 +369,14 @@ def _exchange(request: HttpRequest, code: str, *, selling: bool) -> HttpResponse
     player = _player(code)
     prefix = "sell" if selling else "redeem"
     form = AmountForm(request.POST, currency=cage.currency, prefix=prefix)
+
+    def _again() -> HttpResponse:
+        if selling:
+            return _player_page(request, cage, player, sell=form)
+        return _player_page(request, cage, player, redeem=form)
+
     if not form.is_valid():
-        return _player_page(request, cage, player, **{prefix: form})
+        return _again()
     amount = form.cleaned_data["amount"]
     cashier = staff(request)
     service = services.chip_purchase if selling else services.chip_redemption
@@ -393,7 +401,7 @@ def _exchange(request: HttpRequest, code: str, *, selling: bool) -> HttpResponse
         else _("Cashed %(amount)s of chips for %(who)s.")
     ) % {"amount": money(amount), "who": player.name}
     answer = _book(request, cage, book, done, **how)
-    return answer or _player_page(request, cage, player, **{prefix: form})
+    return answer or _again()
 
 
 @cashier_only
@@ -408,6 +416,32 @@ def chips_sell(request: HttpRequest, code: str) -> HttpResponse:
 def chips_redeem(request: HttpRequest, code: str) -> HttpResponse:
     """Cash the player's chips (CA2, CA5)."""
     return _exchange(request, code, selling=False)
+
+
+@cashier_only
+@require_POST
+def player_identify(request: HttpRequest, code: str) -> HttpResponse:
+    """Record the identity document the cashier checked (CA5)."""
+    cage = _cage(request)
+    player = _player(code)
+    form = IdentityForm(request.POST)
+    if not form.is_valid():
+        return _player_page(request, cage, player, identity=form)
+    try:
+        services.player_identity_verify(
+            player=player,
+            document_type=form.cleaned_data["document_type"],
+            document_number=form.cleaned_data["document_number"],
+            verified_by=staff(request),
+        )
+    except ApplicationError as error:
+        _refuse(request, cage, error)
+        return _player_page(request, cage, player, identity=form)
+    messages.success(
+        request,
+        _("Identity document recorded for %(who)s.") % {"who": player.name},
+    )
+    return redirect("staff:player", code=player.code)
 
 
 @cashier_only

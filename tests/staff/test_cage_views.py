@@ -144,6 +144,16 @@ def test_a_purchase_over_the_identity_threshold_says_how_much_is_left(
     )
     assert "CA5" in text(answer) and "€1,999.99" in text(answer)
     assert not Receipt.objects.exists()
+    desk.post(
+        "/cage/players/P-2002/identity",
+        {"document_type": "passport", "document_number": "KR1234567"},
+    )
+    page = desk.get("/cage/players/P-2002")
+    assert "Verified" in text(page) and "passport" in text(page)
+    desk.post(
+        "/cage/players/P-2002/sell", {"once": key_of(page), "sell-amount": "2500"}
+    )
+    assert Receipt.objects.get().amount_cents == 250_000
 
 
 def test_money_is_typed_and_shown_in_finnish(cage, cashier_user, opened, player):
@@ -173,6 +183,20 @@ def test_the_queue_shows_fills_waiting_and_the_cashier_issues_one_once(
     assert fill.status == TableSlip.Status.ISSUED
     assert chart.table_tray(table="T01").balance_cents == 100_000
     assert "Nothing is waiting" in text(desk.get("/cage/queue"))
+    credit = services.slip_request(
+        kind=TableSlip.Kind.CREDIT,
+        cage=fill.cage,
+        table="T01",
+        amount_cents=150_000,
+        requested_by=fill.requested_by,
+    )
+    queue = desk.get("/cage/queue")
+    assert "Take the credit" in text(queue)
+    refused = desk.post(f"/cage/slips/{credit.pk}/issue", {"once": key_of(queue)})
+    shown = text(desk.get(refused["Location"]))
+    assert "tray holds €1,000.00 in chips; a credit can take at most €1,000.00" in shown
+    credit.refresh_from_db()
+    assert credit.status == TableSlip.Status.PENDING
 
 
 def test_an_award_is_paid_only_with_the_players_signature(desk, opened, award):

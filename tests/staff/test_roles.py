@@ -31,6 +31,7 @@ PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("GET", "/cage/players/P-1001"): CASHIER,
     ("POST", "/cage/players/P-1001/sell"): CASHIER,
     ("POST", "/cage/players/P-1001/redeem"): CASHIER,
+    ("POST", "/cage/players/P-1001/identity"): CASHIER,
     ("GET", "/cage/queue"): CASHIER,
     ("POST", "/cage/slips/1/issue"): CASHIER,
     ("GET", "/cage/awards"): CASHIER,
