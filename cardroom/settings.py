@@ -51,6 +51,18 @@ CARDROOM_IDENTITY_THRESHOLD_CENTS = env.int(
 # DC3: days a player has to pay a receivable back before he can't buy in. RULES.md
 # gives none: by default a receivable is due the moment it is booked.
 CARDROOM_DC3_TERMS_DAYS = env.int("CARDROOM_DC3_TERMS_DAYS", default=0)
+# The cage counts by denomination (CA1), in cents: the room's chips and the notes
+# of its currency (euro notes; €500 notes are no longer issued but still taken).
+CARDROOM_CHIP_DENOMINATIONS_CENTS = env.list(
+    "CARDROOM_CHIP_DENOMINATIONS_CENTS",
+    cast=int,
+    default=[100, 500, 2_500, 10_000, 50_000, 100_000, 500_000],
+)
+CARDROOM_NOTE_DENOMINATIONS_CENTS = env.list(
+    "CARDROOM_NOTE_DENOMINATIONS_CENTS",
+    cast=int,
+    default=[500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000],
+)
 USE_TZ = True
 LANGUAGE_CODE = env.str("LANGUAGE_CODE", default="en")
 LANGUAGES = [("en", "English"), ("fi", "Suomi"), ("ko", "한국어")]
@@ -83,6 +95,8 @@ INSTALLED_APPS = [
     "tournaments",
     "reports",
     "simulation",
+    "django_htmx",
+    "staff",
 ]
 
 MIDDLEWARE = [
@@ -97,6 +111,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "core.history.HistoryMiddleware",
     # Last, so it sees the lockout flag set while authenticating.
@@ -104,6 +119,10 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "cardroom.urls"
+# Staff sign in on the staff screens' page and land on their role's home page
+# (staff.landing).
+LOGIN_URL = "staff:login"
+LOGIN_REDIRECT_URL = "staff:home"
 WSGI_APPLICATION = "cardroom.wsgi.application"
 
 TEMPLATES = [

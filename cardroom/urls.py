@@ -1,4 +1,5 @@
-"""URLs of the back office: the admin, the REST API (v1), its schema and docs."""
+"""URLs of the back office: the admin, the REST API (v1), its schema and docs, the
+staff screens."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -122,6 +123,7 @@ urlpatterns = [
     path("cage/tournaments/", include("tournaments.cage_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    path("", include("staff.urls")),
 ]
 
 handler400 = "core.api.errors.bad_request"

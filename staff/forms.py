@@ -1,0 +1,182 @@
+"""The cage's forms: amounts typed in the room's currency, counts by denomination."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from accounting.models import Player
+from staff.money import MoneyInputError, money_format, money_parse, units_format
+from staff.once import FIELD, form_key
+
+
+def _reason(error: MoneyInputError) -> str:
+    return {
+        "empty": _("Type an amount."),
+        "negative": _("An amount can't be negative."),
+        "too_many_decimals": _("Too many decimals for this currency."),
+        "too_large": _("That amount is too large."),
+    }.get(error.reason, _("Type the amount in figures, like 500 or 1 234,50."))
+
+
+class MoneyField(forms.CharField):
+    """An amount typed in units of ``currency`` (``500`` is €500), cleaned to cents."""
+
+    def __init__(self, *, currency: str, positive: bool = True, **kwargs: Any) -> None:
+        self.currency = currency
+        self.positive = positive
+        kwargs.setdefault(
+            "widget",
+            forms.TextInput(
+                attrs={"inputmode": "decimal", "autocomplete": "off", "class": "money"}
+            ),
+        )
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if not text:
+            return None if not self.required else 0
+        try:
+            cents = money_parse(text, self.currency, get_language() or "en")
+        except MoneyInputError as error:
+            raise forms.ValidationError(_reason(error), code=error.reason) from error
+        if self.positive and cents <= 0:
+            raise forms.ValidationError(_("Type an amount more than zero."))
+        return cents
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return units_format(value, self.currency, get_language() or "en")
+        return value
+
+
+class OnceForm(forms.Form):
+    """A form that moves money: it carries its own key (staff.once), made at each
+    rendering; a form shown again after a refusal keeps the key it was sent with
+    (the refusal booked nothing and released it)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        sent = self.data.get(FIELD, "") if self.is_bound else ""
+        self.key = sent or form_key()
+
+    @property
+    def once(self) -> SafeString:
+        """The hidden field carrying the key; unprefixed, whatever the form's prefix."""
+        return format_html(
+            '<input type="hidden" name="{}" value="{}">', FIELD, self.key
+        )
+
+
+class AmountForm(OnceForm):
+    """Sell or redeem chips, or pay an amount: one amount in the room's currency."""
+
+    def __init__(self, *args: Any, currency: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["amount"] = MoneyField(currency=currency, label=_("Amount"))
+
+
+class AwardPayForm(OnceForm):
+    """Pay an approved award: the player has signed the receipt (CA6)."""
+
+    signed = forms.BooleanField(
+        label=gettext_lazy("The player has signed the receipt"),
+        required=True,
+        error_messages={
+            "required": gettext_lazy(
+                "CA6: the player signs the receipt of an award payout; tick the box "
+                "once he has."
+            )
+        },
+    )
+
+
+class IdentityForm(forms.Form):
+    """The identity document the cashier checked (CA5)."""
+
+    document_type = forms.ChoiceField(
+        label=gettext_lazy("Document"), choices=Player.Document.choices
+    )
+    document_number = forms.CharField(
+        label=gettext_lazy("Document number"), max_length=64
+    )
+
+
+def denominations() -> tuple[list[int], list[int]]:
+    """The room's note and chip denominations in cents, largest first (settings)."""
+    notes = sorted(settings.CARDROOM_NOTE_DENOMINATIONS_CENTS, reverse=True)
+    chips = sorted(settings.CARDROOM_CHIP_DENOMINATIONS_CENTS, reverse=True)
+    return notes, chips
+
+
+class CountForm(OnceForm):
+    """A drawer count by denomination: notes and chips by number, coins as one sum."""
+
+    def __init__(
+        self, *args: Any, currency: str, note_required: bool = False, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.currency = currency
+        language = get_language() or "en"
+        self.notes, self.chips = denominations()
+        for prefix, values in (("note", self.notes), ("chip", self.chips)):
+            for cents in values:
+                self.fields[f"{prefix}_{cents}"] = forms.IntegerField(
+                    label=money_format(cents, currency, language, whole=True),
+                    min_value=0,
+                    max_value=100_000,
+                    required=False,
+                    widget=forms.NumberInput(
+                        attrs={
+                            "inputmode": "numeric",
+                            "class": "count",
+                            "data-cents": cents,
+                            "data-side": prefix,
+                            "min": 0,
+                        }
+                    ),
+                )
+        self.fields["coins"] = MoneyField(
+            currency=currency, positive=False, required=False, label=_("Coins")
+        )
+        self.fields["note"] = forms.CharField(
+            label=_("Note on the over/short"),
+            required=note_required,
+            max_length=500,
+            widget=forms.Textarea(attrs={"rows": 2}),
+        )
+
+    @property
+    def note_rows(self) -> list[forms.BoundField]:
+        return [self[f"note_{cents}"] for cents in self.notes]
+
+    @property
+    def chip_rows(self) -> list[forms.BoundField]:
+        return [self[f"chip_{cents}"] for cents in self.chips]
+
+    def counts(self, prefix: str) -> dict[str, int]:
+        """What was counted of each note or chip, by denomination in cents."""
+        values = self.notes if prefix == "note" else self.chips
+        found = {str(c): self.cleaned_data.get(f"{prefix}_{c}") or 0 for c in values}
+        return {k: v for k, v in found.items() if v}
+
+    @property
+    def coins_cents(self) -> int:
+        return self.cleaned_data.get("coins") or 0
+
+    @property
+    def cash_cents(self) -> int:
+        return self.coins_cents + sum(
+            int(k) * v for k, v in self.counts("note").items()
+        )
+
+    @property
+    def chips_cents(self) -> int:
+        return sum(int(k) * v for k, v in self.counts("chip").items())

@@ -1,0 +1,36 @@
+"""The staff screens: sign-in, each role's home page, the cage (CA1–CA6)."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from staff import views
+
+app_name = "staff"
+
+urlpatterns = [
+    path("", views.home, name="root"),
+    path("login", views.LoginView.as_view(), name="login"),
+    path(
+        "logout", auth_views.LogoutView.as_view(next_page="staff:login"), name="logout"
+    ),
+    path("home", views.home, name="home"),
+    path("cage/", views.cage_home, name="cage-home"),
+    path("cage/shift/open", views.shift_open, name="shift-open"),
+    path("cage/shift/close", views.shift_close, name="shift-close"),
+    path("cage/shift/close/over-short", views.shift_close_preview, name="over-short"),
+    path("cage/shifts/<int:shift_id>", views.shift_closed, name="shift-closed"),
+    path("cage/players", views.player_search, name="players"),
+    path("cage/players/<str:code>", views.player_detail, name="player"),
+    path("cage/players/<str:code>/sell", views.chips_sell, name="sell"),
+    path("cage/players/<str:code>/redeem", views.chips_redeem, name="redeem"),
+    path(
+        "cage/players/<str:code>/identity",
+        views.player_identify,
+        name="player-identity",
+    ),
+    path("cage/queue", views.queue, name="queue"),
+    path("cage/slips/<int:slip_id>/issue", views.slip_issue, name="slip-issue"),
+    path("cage/awards", views.awards, name="awards"),
+    path("cage/awards/<int:payable_id>/pay", views.award_pay, name="award-pay"),
+    path("cage/receipts/<str:no>", views.receipt, name="receipt"),
+]

@@ -1,0 +1,72 @@
+"""Who may open which staff screen: every role against every page of the cage.
+
+Like tests/security/test_admin_roles.py for the admin, the table is the access
+policy written out: the cage's screens are a cashier's (the API's IsCashier);
+anyone else signed in is refused (403) and an anonymous caller is sent to sign in.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import get_resolver
+
+from core.roles import Role
+
+pytestmark = pytest.mark.django_db
+
+CASHIER = ("cashier",)
+ROLES = ("staff", "cashier", "floor", "manager", "auditor")
+
+# Every page of the cage, as (method, path): who opens it.
+PAGES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("GET", "/cage/"): CASHIER,
+    ("GET", "/cage/shift/open"): CASHIER,
+    ("POST", "/cage/shift/open"): CASHIER,
+    ("GET", "/cage/shift/close"): CASHIER,
+    ("POST", "/cage/shift/close"): CASHIER,
+    ("POST", "/cage/shift/close/over-short"): CASHIER,
+    ("GET", "/cage/shifts/1"): CASHIER,
+    ("GET", "/cage/players"): CASHIER,
+    ("GET", "/cage/players/P-1001"): CASHIER,
+    ("POST", "/cage/players/P-1001/sell"): CASHIER,
+    ("POST", "/cage/players/P-1001/redeem"): CASHIER,
+    ("POST", "/cage/players/P-1001/identity"): CASHIER,
+    ("GET", "/cage/queue"): CASHIER,
+    ("POST", "/cage/slips/1/issue"): CASHIER,
+    ("GET", "/cage/awards"): CASHIER,
+    ("GET", "/cage/awards/1/pay"): CASHIER,
+    ("GET", "/cage/receipts/MAIN-000001"): CASHIER,
+}
+
+
+def test_the_table_names_every_page_of_the_cage():
+    """A new cage screen must be added to the table above."""
+    from staff import urls
+
+    cage = {
+        str(p.pattern) for p in urls.urlpatterns if str(p.pattern).startswith("cage/")
+    }
+    named = {path.strip("/").split("/")[0] for _method, path in PAGES}
+    assert named == {"cage"}
+    assert len(cage) == len({path for _m, path in PAGES})
+    assert get_resolver().resolve("/cage/").url_name == "cage-home"
+
+
+def test_each_role_opens_the_cage_pages_the_table_gives_it(make_staff, cage, player):
+    clients = {"anonymous": Client()}
+    for role in ROLES:
+        clients[role] = Client()
+        roles = [] if role == "staff" else [Role(role)]
+        clients[role].force_login(make_staff(f"u-{role}", *roles))
+    wrong = []
+    for (method, path), allowed in PAGES.items():
+        for caller, client in clients.items():
+            answer = getattr(client, method.lower())(path)
+            if caller == "anonymous":
+                ok = answer.status_code == 302 and "/login" in answer["Location"]
+            else:
+                ok = (answer.status_code != 403) == (caller in allowed)
+            if not ok:
+                wrong.append((method, path, caller, answer.status_code))
+    assert wrong == []
