@@ -279,9 +279,10 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # The floor's hooks (cardroom/hooks.py): the jackpots split each drop between the
-# room's pools (JD4) and qualify each hand once its booking commits (BB1, HM1).
+# room's pools (JD4). They qualify hands by a sweep every two seconds
+# (jackpots.tasks.qualify_new_task, BB1, HM1), not by a message a hand.
 CARDROOM_JACKPOT_DROP_LEGS = "jackpots.services.drop_legs"
-CARDROOM_HAND_BOOKED = ["jackpots.tasks.hand_booked"]
+CARDROOM_HAND_BOOKED: list[str] = []
 CARDROOM_SEAT_CHECKS = ["waitlist.services.seat_check"]
 # The public board's panels beside the jackpots (waitlist.views.board_panels).
 WAITLIST_BOARD_PANELS = ["tournaments.board.clock_panel"]
