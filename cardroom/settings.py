@@ -89,14 +89,17 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # PostgreSQL can't store NUL: a URL or header with one is answered 400.
     "core.api.nul.RefuseNulMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django_structlog.middlewares.RequestMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # The request id first; a table terminal's request (its Api-Key, a table's
+    # URL) then skips what it doesn't need: static files, session, the session's
+    # user, messages (core/middleware.py).
+    "core.middleware.RequestLogMiddleware",
+    "core.middleware.WhiteNoiseMiddleware",
+    "core.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "core.middleware.AuthenticationMiddleware",
+    "core.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "core.history.HistoryMiddleware",
     # Last, so it sees the lockout flag set while authenticating.
