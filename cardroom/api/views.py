@@ -47,7 +47,6 @@ from core.api.fields import (
     CentsField,
     StrictIntegerField,
     StrictSerializer,
-    refuse_unknown_fields,
 )
 from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.api.schema import ErrorSerializer
@@ -363,7 +362,7 @@ class LeaveApi(APIView):
 
 
 class HandSerializer(serializers.Serializer):
-    """The envelope of a hand record: the fields :func:`refuse_unknown_fields`
+    """The envelope of a hand record: the fields :func:`hand_unknown_fields`
     knows. It validates nothing: the engine's parser
     (:func:`cardroom.domain.hand_record.parse_hand`) checks the record in full,
     with its rules' errors. The schema documents it as
@@ -398,8 +397,29 @@ HAND_FIELDS = {
     "seats[]": set(Seat._fields),
     "awarded[]": {"seat", "amount"},
 }
-# One instance for every request: DRF copies a serializer's fields on first use.
-HAND_ENVELOPE = HandSerializer()
+_HAND_KEYS = frozenset(HandSerializer().fields) | HAND_FIELDS[""]
+_HAND_ITEMS = (
+    ("seats", frozenset(HAND_FIELDS["seats[]"])),
+    ("awarded", frozenset(HAND_FIELDS["awarded[]"])),
+)
+
+
+def hand_unknown_fields(data: dict[str, Any]) -> list[str]:
+    """Return what ``unknown_fields(HandSerializer(), data, HAND_FIELDS)`` returns,
+    in its order, without walking the serializer's fields for every seat: the
+    record's own keys, then each seat's, then each push's."""
+    found = [key for key in data if key not in _HAND_KEYS]
+    for name, known in _HAND_ITEMS:
+        items = data.get(name)
+        if isinstance(items, list):
+            found += [
+                f"{name}[{i}].{key}"
+                for i, item in enumerate(items)
+                if isinstance(item, dict)
+                for key in item
+                if key not in known
+            ]
+    return found
 
 
 def hand_body(data: Any) -> dict[str, Any]:
@@ -411,7 +431,11 @@ def hand_body(data: Any) -> dict[str, Any]:
             parse_hand(data)
         except HandError as error:
             raise services.hand_refusal(error) from error
-    refuse_unknown_fields(HAND_ENVELOPE, data, HAND_FIELDS)
+    found = hand_unknown_fields(data)
+    if found:
+        raise serializers.ValidationError(
+            {name: [_("Unknown field.")] for name in found}
+        )
     return dict(data)
 
 
