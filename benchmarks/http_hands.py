@@ -89,6 +89,8 @@ SMALL_BLIND, BIG_BLIND, CHIP, SEATS = 100, 200, 50, 9
 RANKS, SUITS = "23456789TJQKA", "cdhs"
 DECK = [r + s for r in RANKS for s in SUITS]
 TARGET_RATE, TARGET_P99_MS, TARGET_RATIO = 300.0, 50.0, 1 / 3
+# Issue 16: one hand a request at 0.6 of the bare script, the batch endpoint at 0.9.
+TARGET_SINGLE_RATIO, TARGET_BATCH_RATIO = 0.6, 0.9
 
 # What the load processes inherit when forked (set before they start).
 WORK: dict[str, Any] = {}
@@ -479,7 +481,7 @@ def summarize(results: list[Result], warmup: float, t0: float) -> dict[str, Any]
 def terminal(index: int, barrier: Any, queue: Any) -> None:
     """Load process: post one table's hands in order over one keep-alive connection."""
     code, path, headers, bodies = WORK["terminals"][index]
-    port, deadline_s = WORK["port"], WORK["duration"]
+    port, deadline_s, batch = WORK["port"], WORK["duration"], WORK["batch"]
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     requests: list[tuple[float, float, int]] = []
     errors: list[str] = []
@@ -502,7 +504,16 @@ def terminal(index: int, barrier: Any, queue: Any) -> None:
             errors.append(f"{code}: {exc!r}")
             status = 0
             content = b""
-        requests.append((started, time.monotonic(), status))
+        ended = time.monotonic()
+        if batch and status == 200:
+            # One entry a hand of the batch, each with the batch's latency.
+            answers = json.loads(content)["results"]
+            requests.extend((started, ended, a["status"]) for a in answers)
+            for a in answers:
+                if a["status"] != 201 and len(errors) < 3:
+                    errors.append(f"{code}: {a['status']} {str(a['body'])[:300]}")
+            continue
+        requests.append((started, ended, status))
         if status not in (0, 201) and len(errors) < 3:
             errors.append(f"{code}: {status} {content[:300]!r}")
     conn.close()
@@ -729,6 +740,17 @@ class Sampler(threading.Thread):
 
         return spent(self.app_pids), spent(self.db_pids)
 
+    def shares(self) -> dict[str, float]:
+        """The share of the samples waiting on a lock: of all the backends'
+        samples, and of those not idle (the backends' own time)."""
+        total = sum(self.counts.values()) or 1
+        busy = total - sum(n for what, n in self.counts.items() if "idle" in what)
+        locks = sum(n for what, n in self.counts.items() if what.startswith("Lock:"))
+        return {
+            "lock_wait_share": locks / total,
+            "lock_wait_share_busy": locks / max(busy, 1),
+        }
+
     def report(self) -> list[str]:
         total = sum(self.counts.values()) or 1
         return [f"{n / total:6.1%}  {what}" for what, n in self.counts.most_common(6)]
@@ -904,6 +926,7 @@ def measure(
         cpu_app=app * per_hand if app_parent else clients * per_hand,
         cpu_db=db * per_hand,
         cpu_clients=clients * per_hand if app_parent else 0.0,
+        **sampler.shares(),
     )
     return summary, sampler.report()
 
@@ -961,6 +984,17 @@ def main() -> None:
         metavar="N",
         help="cProfile the gunicorn workers and print the top N functions",
     )
+    parser.add_argument(
+        "--batch",
+        type=int,
+        default=0,
+        metavar="N",
+        help="post each terminal's hands N at a time to POST hands/batch "
+        "(default 0: one a request to POST hands)",
+    )
+    parser.add_argument(
+        "--json", default="", metavar="FILE", help="write the results to FILE too"
+    )
     parser.add_argument("--keep-database", action="store_true")
     args = parser.parse_args()
 
@@ -1013,17 +1047,22 @@ def main() -> None:
         hands = sequence(args.seed + i, args.hands, args.buy_in)
         if http_codes:
             code = http_codes[i]
-            bodies = [
-                json.dumps(
-                    named(r, code, players[code]), separators=(",", ":")
-                ).encode()
-                for r, _s in hands
-            ]
+            records = [named(r, code, players[code]) for r, _s in hands]
+            path = f"/api/v1/tables/{code}/hands"
+            if args.batch:
+                path += "/batch"
+                docs: list[Any] = [
+                    {"hands": records[i : i + args.batch]}
+                    for i in range(0, len(records), args.batch)
+                ]
+            else:
+                docs = records
+            bodies = [json.dumps(d, separators=(",", ":")).encode() for d in docs]
             headers = {
                 "Content-Type": "application/json",
                 "Authorization": f"Api-Key {keys[code]}",
             }
-            terminals.append((code, f"/api/v1/tables/{code}/hands", headers, bodies))
+            terminals.append((code, path, headers, bodies))
             dealt[code] = hands
         if bare_codes:
             t = bare[bare_codes[i]]
@@ -1042,6 +1081,7 @@ def main() -> None:
         conninfo=conninfo(url),
         entries_first=args.bare_entries_first,
         warmup=args.warmup,
+        batch=args.batch,
     )
     http_summary = bare_summary = None
     waits: dict[str, list[str]] = {}
@@ -1078,6 +1118,8 @@ def main() -> None:
         )
 
     report(args, http_summary, bare_summary, setup, dealing, waits, problems)
+    if args.json:
+        write_json(args, http_summary, bare_summary, waits, problems)
     if profile_lines:
         print("\n".join(profile_lines))
     if not args.keep_database:
@@ -1090,6 +1132,56 @@ def main() -> None:
         or (bare_summary and bare_summary["errors"])
     )
     sys.exit(1 if failed else 0)
+
+
+def write_json(
+    args: argparse.Namespace,
+    http_s: dict | None,
+    bare_s: dict | None,
+    waits: dict[str, list[str]],
+    problems: list[str],
+) -> None:
+    """Write the run's figures to ``args.json``: hands/s, latencies, CPU per hand
+    and lock-wait shares of both sides, and their ratio."""
+    keep = (
+        "rate",
+        "p50",
+        "p99",
+        "max",
+        "mean",
+        "hands",
+        "window",
+        "errors",
+        "cpu_app",
+        "cpu_db",
+        "cpu_clients",
+        "lock_wait_share",
+        "lock_wait_share_busy",
+    )
+
+    def side(s: dict | None) -> dict[str, Any] | None:
+        if s is None:
+            return None
+        out: dict[str, Any] = {k: s[k] for k in keep}
+        out["cpu_per_hand"] = s["cpu_app"] + s["cpu_db"] + s["cpu_clients"]
+        return out
+
+    doc = {
+        "tables": args.tables,
+        "batch": args.batch,
+        "workers": args.workers,
+        "threads": args.threads,
+        "duration": args.duration,
+        "warmup": args.warmup,
+        "cpus": os.cpu_count(),
+        "load_average": os.getloadavg(),
+        "http": side(http_s),
+        "bare": side(bare_s),
+        "ratio": http_s["rate"] / bare_s["rate"] if http_s and bare_s else None,
+        "waits": waits,
+        "books_ok": not problems,
+    }
+    Path(args.json).write_text(json.dumps(doc, indent=2) + "\n")
 
 
 def profile_report(tmp: Path, top: int, requests: int) -> list[str]:
@@ -1165,7 +1257,8 @@ def report(
         f"{'-' * 10}:|{'-' * 8}:|"
     )
     bare_name = "bare psycopg" + (" (entries 1st)" if args.bare_entries_first else "")
-    for name, s in (("HTTP (gunicorn)", http_s), (bare_name, bare_s)):
+    http_name = f"HTTP batches of {args.batch}" if args.batch else "HTTP (gunicorn)"
+    for name, s in ((http_name, http_s), (bare_name, bare_s)):
         if s:
             print(
                 f"| {name:<26} | {s['rate']:8.1f} | {s['p50']:7.1f} | {s['p99']:7.1f} "
@@ -1182,6 +1275,12 @@ def report(
         ratio = http_s["rate"] / bare_s["rate"]
         verdict = "met" if ratio >= TARGET_RATIO else "MISSED"
         print(f"target >= 1/3 of the bare script: {verdict} (ratio {ratio:.2f})")
+        wanted = TARGET_BATCH_RATIO if args.batch else TARGET_SINGLE_RATIO
+        verdict = "met" if ratio >= wanted else "MISSED"
+        print(
+            f"target >= {wanted} of the bare script "
+            f"({'batch' if args.batch else 'one hand a request'}): {verdict}"
+        )
     for name, s in (("HTTP", http_s), ("bare", bare_s)):
         if s:
             rates = " ".join(f"{r:.0f}" for r in s["slices"])

@@ -1,7 +1,16 @@
-"""Table terminals authenticate with ``Authorization: Api-Key <key>`` (API.md)."""
+"""Table terminals authenticate with ``Authorization: Api-Key <key>`` (API.md).
+
+A terminal sends its key with every request. A key verified once (its row and
+table read, its hash checked) is kept in the process for :data:`KEY_CACHE_SECONDS`;
+each request still asks PostgreSQL, by the key's id, whether it is revoked or its
+expiry changed (one small prepared statement), so a revocation is refused on the
+very next request in every process.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import time
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -12,7 +21,38 @@ from rest_framework.request import Request
 from rest_framework_api_key.permissions import KeyParser
 
 from cardroom.models import TerminalKey
+from core.db import rows
 from core.roles import has_role
+
+KEY_CACHE_SECONDS = 30.0
+"""How long a verified key is kept in the process before it is read again."""
+
+# sha256 of the raw key -> the verified key (its table read along) and until when
+# (time.monotonic()). Only keys that verified get in, so it holds as many entries
+# as the room has terminals.
+_verified: dict[str, tuple[TerminalKey, float]] = {}
+_STATE_SQL = (
+    f"SELECT revoked, expiry_date FROM {TerminalKey._meta.db_table}"  # noqa: S608
+    " WHERE id = %s"
+)
+
+
+def verified_key(raw: str) -> TerminalKey:
+    """Return the usable terminal key ``raw``; raise ``DoesNotExist`` for a key
+    unknown, revoked or not matching its hash."""
+    digest = hashlib.sha256(raw.encode()).hexdigest()
+    cached = _verified.get(digest)
+    if cached is not None and cached[1] > time.monotonic():
+        key = cached[0]
+        state = rows.query(_STATE_SQL, [key.pk])
+        if state and not state[0][0] and state[0][1] == key.expiry_date:
+            return key
+        _verified.pop(digest, None)
+        if not state or state[0][0]:
+            raise TerminalKey.DoesNotExist("The key was revoked.")
+    key = TerminalKey.objects.get_from_key(raw)
+    _verified[digest] = (key, time.monotonic() + KEY_CACHE_SECONDS)
+    return key
 
 
 class Terminal:
@@ -41,7 +81,7 @@ class TerminalKeyAuthentication(BaseAuthentication):
         if raw is None:
             return None
         try:
-            key = TerminalKey.objects.get_from_key(raw)
+            key = verified_key(raw)
         except TerminalKey.DoesNotExist:
             raise exceptions.AuthenticationFailed(
                 _("Unknown or revoked terminal key.")

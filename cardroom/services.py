@@ -738,8 +738,36 @@ def _fingerprint(record: dict[str, Any]) -> str:
     ).hexdigest()
 
 
+def _hand_envelope(parsed: HandRecord) -> None:
+    """Refuse (400) what the engine's parser leaves to the server: a hand number
+    below 1 and times that are no ISO 8601 times."""
+    if parsed.hand_no < 1:
+        raise ApiError(
+            _("hand_no must be a whole number from 1 up, not %(n)d.")
+            % {"n": parsed.hand_no},
+            code="malformed_hand",
+            status_code=400,
+        )
+    for name in ("started_at", "ended_at"):
+        value = getattr(parsed, name)
+        if value is not None and _iso_time(value) is None:
+            raise ApiError(
+                _("%(name)s must be an ISO 8601 time, not %(value)s.")
+                % {"name": name, "value": repr(value)[:40]},
+                code="malformed_hand",
+                status_code=400,
+            )
+
+
+def _iso_time(value: str) -> datetime | None:
+    try:
+        return parse_datetime(value)
+    except ValueError:
+        return None
+
+
 def _when(value: str | None, fallback: datetime) -> datetime:
-    parsed = parse_datetime(value) if value else None
+    parsed = _iso_time(value) if value else None
     if parsed is None:
         return fallback
     return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed)
@@ -885,7 +913,7 @@ def hand_record(
     # natural key needs a look only for a number at or below it (a repeat).
     existing = (
         Hand.objects.filter(table=table, hand_no=hand_no).first()
-        if last is not None and isinstance(hand_no, int) and hand_no <= last
+        if last is not None and type(hand_no) is int and hand_no <= last
         else None
     )
     if existing is not None:
@@ -905,8 +933,10 @@ def hand_record(
             rule="HS9",
             allowed={"game": table.game.code},
         )
+    # The engine's parser is the record's only check (API.md "Hand record").
     try:
         parsed = parse_hand(record)
+        _hand_envelope(parsed)
         settlement = settle_record(parsed, parse_policy(policy))
     except HandError as error:
         raise hand_refusal(error) from error

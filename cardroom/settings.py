@@ -103,14 +103,17 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # PostgreSQL can't store NUL: a URL or header with one is answered 400.
     "core.api.nul.RefuseNulMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-    "django_structlog.middlewares.RequestMiddleware",
-    "django.contrib.sessions.middleware.SessionMiddleware",
+    # The request id first; a table terminal's request (its Api-Key, a table's
+    # URL) then skips what it doesn't need: static files, session, the session's
+    # user, messages (core/middleware.py).
+    "core.middleware.RequestLogMiddleware",
+    "core.middleware.WhiteNoiseMiddleware",
+    "core.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
-    "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "core.middleware.AuthenticationMiddleware",
+    "core.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "core.history.HistoryMiddleware",
@@ -298,9 +301,10 @@ CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # The floor's hooks (cardroom/hooks.py): the jackpots split each drop between the
-# room's pools (JD4) and qualify each hand once its booking commits (BB1, HM1).
+# room's pools (JD4). They qualify hands by a sweep every two seconds
+# (jackpots.tasks.qualify_new_task, BB1, HM1), not by a message a hand.
 CARDROOM_JACKPOT_DROP_LEGS = "jackpots.services.drop_legs"
-CARDROOM_HAND_BOOKED = ["jackpots.tasks.hand_booked"]
+CARDROOM_HAND_BOOKED: list[str] = []
 CARDROOM_SEAT_CHECKS = ["waitlist.services.seat_check"]
 # The public board's panels beside the jackpots (waitlist.views.board_panels).
 WAITLIST_BOARD_PANELS = ["tournaments.board.clock_panel"]

@@ -68,6 +68,11 @@ api_v1 = [
     path(
         "tables/<slug:table>/hands", floor_views.HandRecordApi.as_view(), name="hands"
     ),
+    path(
+        "tables/<slug:table>/hands/batch",
+        floor_views.HandBatchApi.as_view(),
+        name="hands-batch",
+    ),
     path("corrections", floor_views.CorrectionRequestApi.as_view(), name="corrections"),
     path(
         "corrections/<int:pk>/approve",

@@ -271,6 +271,22 @@ class QualifiedHand(models.Model):
         return str(self.hand_id)
 
 
+class SweepCursor(models.Model):
+    """Where the qualification sweep got to: the highest hand id it has qualified
+    (BB1, HM1). Moved in the same transaction as the qualification it records, so
+    a sweep that dies leaves it where the last committed one put it."""
+
+    name = models.CharField(primary_key=True, max_length=40)
+    last_hand_id = models.BigIntegerField(default=0)
+    swept_at = models.DateTimeField(_("swept"), null=True)
+
+    class Meta:
+        verbose_name = _("qualification sweep cursor")
+
+    def __str__(self) -> str:
+        return f"{self.name} @ {self.last_hand_id}"
+
+
 class Hit(models.Model):
     """A bad beat found in a hand (BB1): pending until a floor person verifies it and
     a manager, another person, approves it (BB5); or rejected with a reason.

@@ -27,7 +27,7 @@ from typing import Any
 import pghistory
 import structlog
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -73,6 +73,7 @@ from jackpots.models import (
     MonthHand,
     Pool,
     QualifiedHand,
+    SweepCursor,
     Transfer,
 )
 
@@ -906,6 +907,49 @@ def hands_qualify_missed(
     return count
 
 
+SWEEP = "hands"
+SWEEP_BATCH = 500
+"""The most hands one sweep qualifies in its transaction; the task sweeps again
+until fewer are left."""
+SWEEP_LOOKBACK = 1_000
+"""How many ids below the cursor each sweep looks at again. Ids are drawn when a
+hand is inserted, not when it commits: a booking that commits after a later one
+is found here, and ``hands_qualify_missed`` (every five minutes, two days back)
+catches what is slower still."""
+
+
+@retry_on_conflict()
+@transaction.atomic
+def hands_qualify_new(*, limit: int = SWEEP_BATCH, now: datetime | None = None) -> int:
+    """Qualify the hands booked since the sweep's cursor, in one transaction, in id
+    order; return how many (BB1, HM1).
+
+    The cursor row is locked first, so sweeps run one at a time, and moved in the
+    same transaction: a sweep that fails leaves it and its hands as they were, and
+    the next one does them again. Hands already qualified are left out (and
+    :func:`hand_qualify` does nothing twice). One hand that fails is logged and
+    left for :func:`hands_qualify_missed`; the others go on.
+    """
+    cursor, _created = SweepCursor.objects.select_for_update().get_or_create(name=SWEEP)
+    ids = list(
+        Hand.objects.filter(pk__gt=max(cursor.last_hand_id - SWEEP_LOOKBACK, 0))
+        .exclude(Exists(QualifiedHand.objects.filter(hand_id=OuterRef("pk"))))
+        .order_by("pk")
+        .values_list("pk", flat=True)[:limit]
+    )
+    for hand_id in ids:
+        try:
+            hand_qualify(hand_id=hand_id, now=now)
+        except OperationalError:
+            raise  # a deadlock or a lost connection: the whole sweep again
+        except Exception:  # one bad hand must not hold back the room's jackpots
+            log.exception("jackpots.sweep.hand_failed", hand=hand_id)
+    cursor.last_hand_id = max([cursor.last_hand_id, *ids])
+    cursor.swept_at = _now(now)
+    cursor.save(update_fields=["last_hand_id", "swept_at"])
+    return len(ids)
+
+
 # Hits (BB4–BB6) ----------------------------------------------------------------------
 
 
@@ -1380,6 +1424,7 @@ __all__ = [
     "drop_legs",
     "hand_qualify",
     "hands_qualify_missed",
+    "hands_qualify_new",
     "hit_approve",
     "hit_reject",
     "hit_verify",

@@ -1,8 +1,10 @@
 """The jackpots' Celery tasks: thin, each calls one service.
 
-- :func:`hand_booked` is the floor's ``CARDROOM_HAND_BOOKED`` hook: it runs once the
-  hand's booking has committed and queues its qualification (BB1, HM1);
-- ``qualify_missed_task`` (every five minutes) qualifies hands whose task was lost;
+- ``qualify_new_task`` (every :data:`SWEEP_EVERY`) qualifies every hand booked since
+  the last sweep, in batches (BB1, HM1): one broker message a sweep, none a hand,
+  so qualification keeps up with any rate of hands on any broker;
+- ``qualify_hand_task`` qualifies one hand (a hand to look at again by hand);
+- ``qualify_missed_task`` (every five minutes) qualifies hands the sweeps missed;
 - ``close_months_task`` (every hour at minute 0) closes each hand-of-the-month
   month whose closing moment, by default the 1st at 12:00 in the room's time zone,
   has passed (HM3). Checking every hour keeps each room's own clock and catches up
@@ -17,21 +19,35 @@ from typing import Any
 import structlog
 from celery.schedules import crontab
 from django.utils import timezone
-from kombu.exceptions import KombuError, OperationalError
 
 from cardroom.celery import app
 from jackpots import services
 
 log = structlog.get_logger(__name__)
 
-# How far back the sweep looks for hands never qualified.
+# How far back the five-minute sweep looks for hands never qualified.
 MISSED_WINDOW = timedelta(days=2)
+# How often beat sends the sweep of new hands; a sweep not started within
+# SWEEP_EXPIRES is dropped (the next one does its work), so a slow broker or a
+# worker that was down doesn't pile them up.
+SWEEP_EVERY = 2.0
+SWEEP_EXPIRES = 10.0
 
 
 @app.task(acks_late=True)
 def qualify_hand_task(hand_id: int) -> int:
     """Qualify one booked hand for the jackpots; return the number of hits."""
     return len(services.hand_qualify(hand_id=hand_id))
+
+
+@app.task
+def qualify_new_task() -> int:
+    """Qualify the hands booked since the last sweep; return how many."""
+    total = done = services.hands_qualify_new()
+    while done == services.SWEEP_BATCH:
+        done = services.hands_qualify_new()
+        total += done
+    return total
 
 
 @app.task
@@ -46,20 +62,9 @@ def close_months_task() -> list[int]:
     return [m.pk for m in services.months_close_due(source="beat")]
 
 
-def hand_booked(hand_id: int) -> None:
-    """Queue the qualification of a hand whose booking committed (the floor's hook).
-
-    A broker that doesn't answer must not fail the terminal's request: the hand is
-    booked already, and ``qualify_missed_task`` picks it up later.
-    """
-    try:
-        qualify_hand_task.delay(hand_id)
-    except (KombuError, OperationalError, OSError) as error:
-        log.warning("jackpots.qualify.not_queued", hand=hand_id, error=str(error))
-
-
 CLOSE_MONTHS = "jackpots: close due hands of the month (HM3)"
-QUALIFY_MISSED = "jackpots: qualify hands whose task was lost"
+QUALIFY_NEW = "jackpots: qualify the hands booked since the last sweep"
+QUALIFY_MISSED = "jackpots: qualify hands the sweeps missed"
 
 
 @app.on_after_finalize.connect
@@ -70,6 +75,12 @@ def schedule(sender: Any, **kwargs: Any) -> None:
     )
     sender.add_periodic_task(
         crontab(minute="*/5"), qualify_missed_task.s(), name=QUALIFY_MISSED
+    )
+    sender.add_periodic_task(
+        SWEEP_EVERY,
+        qualify_new_task.s(),
+        name=QUALIFY_NEW,
+        expire_seconds=SWEEP_EXPIRES,
     )
 
 

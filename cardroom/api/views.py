@@ -9,6 +9,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -31,7 +32,8 @@ from cardroom.api.contract import (
     SettlementSerializer,
 )
 from cardroom.auth import Terminal, terminal_or_role
-from cardroom.domain.hand_record import HandRecord, Seat
+from cardroom.domain.errors import HandError
+from cardroom.domain.hand_record import HandRecord, Seat, parse_hand
 from cardroom.models import (
     GAME_CODES,
     Correction,
@@ -40,11 +42,11 @@ from cardroom.models import (
     StackReview,
     Table,
 )
+from core.api.errors import exception_handler
 from core.api.fields import (
     CentsField,
     StrictIntegerField,
     StrictSerializer,
-    refuse_unknown_fields,
 )
 from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.api.schema import ErrorSerializer
@@ -360,8 +362,11 @@ class LeaveApi(APIView):
 
 
 class HandSerializer(serializers.Serializer):
-    """The envelope of a hand record; the engine checks the rest in full, with its
-    rules' errors. The schema documents it as :class:`HandRecordSerializer`."""
+    """The envelope of a hand record: the fields :func:`hand_unknown_fields`
+    knows. It validates nothing: the engine's parser
+    (:func:`cardroom.domain.hand_record.parse_hand`) checks the record in full,
+    with its rules' errors. The schema documents it as
+    :class:`HandRecordSerializer`."""
 
     class Meta:
         ref_name = "HandRecordEnvelope"
@@ -392,6 +397,46 @@ HAND_FIELDS = {
     "seats[]": set(Seat._fields),
     "awarded[]": {"seat", "amount"},
 }
+_HAND_KEYS = frozenset(HandSerializer().fields) | HAND_FIELDS[""]
+_HAND_ITEMS = (
+    ("seats", frozenset(HAND_FIELDS["seats[]"])),
+    ("awarded", frozenset(HAND_FIELDS["awarded[]"])),
+)
+
+
+def hand_unknown_fields(data: dict[str, Any]) -> list[str]:
+    """Return what ``unknown_fields(HandSerializer(), data, HAND_FIELDS)`` returns,
+    in its order, without walking the serializer's fields for every seat: the
+    record's own keys, then each seat's, then each push's."""
+    found = [key for key in data if key not in _HAND_KEYS]
+    for name, known in _HAND_ITEMS:
+        items = data.get(name)
+        if isinstance(items, list):
+            found += [
+                f"{name}[{i}].{key}"
+                for i, item in enumerate(items)
+                if isinstance(item, dict)
+                for key in item
+                if key not in known
+            ]
+    return found
+
+
+def hand_body(data: Any) -> dict[str, Any]:
+    """Return a posted hand record for :func:`cardroom.services.hand_record`;
+    raise ``ValidationError`` (400) naming the fields the engine doesn't read, or
+    the engine's ``malformed_hand`` for a body that is no JSON object."""
+    if not isinstance(data, dict):
+        try:
+            parse_hand(data)
+        except HandError as error:
+            raise services.hand_refusal(error) from error
+    found = hand_unknown_fields(data)
+    if found:
+        raise serializers.ValidationError(
+            {name: [_("Unknown field.")] for name in found}
+        )
+    return dict(data)
 
 
 class HandRecordApi(APIView):
@@ -411,15 +456,108 @@ class HandRecordApi(APIView):
     )
     @idempotent
     def post(self, request: Request, table: str) -> Response:
-        refuse_unknown_fields(HandSerializer(), request.data, HAND_FIELDS)
-        HandSerializer(data=request.data).is_valid(raise_exception=True)
         hand, created = services.hand_record(
-            table_code=table, record=dict(request.data), **_actor(request)
+            table_code=table, record=hand_body(request.data), **_actor(request)
         )
         return Response(
             hand.settlement,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+
+HAND_BATCH_MAX = 200
+"""The most hands one ``POST hands/batch`` books (API.md "Table terminal")."""
+
+
+class HandBatchSerializer(StrictSerializer):
+    """Hands to book in order (docs); each is checked as one posted alone."""
+
+    class Meta:
+        ref_name = "HandBatch"
+
+    hands = serializers.ListField(
+        child=HandRecordSerializer(),
+        min_length=1,
+        max_length=HAND_BATCH_MAX,
+        help_text=f"1 to {HAND_BATCH_MAX} hand records, booked in this order.",
+    )
+
+
+class HandBatchEnvelope(StrictSerializer):
+    """What the batch endpoint checks itself: a list of 1 to HAND_BATCH_MAX items;
+    each hand is the engine's to check, as a hand posted alone."""
+
+    hands = serializers.ListField(min_length=1, max_length=HAND_BATCH_MAX)
+
+
+class HandAnswerSerializer(serializers.Serializer):
+    """What ``POST hands`` would have answered for this hand."""
+
+    class Meta:
+        ref_name = "HandBatchAnswer"
+
+    status = serializers.IntegerField(
+        help_text="201 booked, 200 a repeat, or the refusal's 400, 409 or 422."
+    )
+    body = serializers.JSONField(
+        help_text="The settlement (201, 200) or the error object (API.md)."
+    )
+
+
+class HandBatchAnswerSerializer(serializers.Serializer):
+    class Meta:
+        ref_name = "HandBatchResults"
+
+    results = HandAnswerSerializer(many=True)
+
+
+class HandBatchApi(APIView):
+    """Book many hands of a table in order, each as ``POST hands`` would: for a
+    terminal that queued hands while offline, or an electronic table.
+
+    Each hand is settled and booked in its own transaction (a savepoint when the
+    batch carries an Idempotency-Key), so a refused hand changes nothing and the
+    others book; each is idempotent by its natural key (a repeat answers 200).
+    """
+
+    permission_classes = [TerminalOrFloor]
+
+    @extend_schema(
+        summary="Record many hands, in order",
+        description=(
+            f"Up to {HAND_BATCH_MAX} hand records, booked in order as `POST hands`"
+            " books each (its own transaction: one refused changes nothing, the"
+            " others book). 200 with one answer a hand, in the same order: the"
+            " status and body `POST hands` would have given it."
+        ),
+        request=HandBatchSerializer,
+        responses={
+            200: HandBatchAnswerSerializer,
+            400: ErrorSerializer,
+            422: ErrorSerializer,
+        },
+    )
+    @idempotent
+    def post(self, request: Request, table: str) -> Response:
+        envelope = HandBatchEnvelope(data=request.data)
+        envelope.is_valid(raise_exception=True)
+        actor = _actor(request)
+        context = {"request": request, "view": self}
+        results = []
+        for record in envelope.validated_data["hands"]:
+            try:
+                with transaction.atomic():
+                    hand, created = services.hand_record(
+                        table_code=table, record=hand_body(record), **actor
+                    )
+            except Exception as error:  # answered as POST hands answers it
+                answer = exception_handler(error, context)
+                if answer is None:
+                    raise
+                results.append({"status": answer.status_code, "body": answer.data})
+                continue
+            results.append({"status": 201 if created else 200, "body": hand.settlement})
+        return Response({"results": results})
 
 
 class HandPhhApi(APIView):

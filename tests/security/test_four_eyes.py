@@ -173,15 +173,14 @@ def test_the_manager_who_approved_a_jackpot_cannot_pay_it_out(
     dealer,
     clock,
     staff_client,
-    eager_celery,
-    django_capture_on_commit_callbacks,
+    sweep,
 ):
     """BB5, HM3, CA6: a manager who is also a cashier approves a jackpot; its
     awards are paid by another cashier, never by him."""
     boss = staff_client(Role.MANAGER, Role.CASHIER, username="boss")
     if jackpot == "bad beat":
-        with django_capture_on_commit_callbacks(execute=True):
-            dealer.bad_beat()
+        dealer.bad_beat()
+        sweep()
         hit = Hit.objects.get()
         floor = staff_client(Role.FLOOR, username="fiona")
         assert floor.post(f"/api/v1/jackpots/hits/{hit.pk}/verify").status_code == 200

@@ -84,6 +84,7 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/tables/{table}/seats/{seat}/away"): TABLE,
     ("post", "/api/v1/tables/{table}/seats/{seat}/back"): TABLE,
     ("post", "/api/v1/tables/{table}/hands"): TABLE,
+    ("post", "/api/v1/tables/{table}/hands/batch"): TABLE,
     # What the server knows of the seats (HS6): the terminal, the floor, auditors.
     ("get", "/api/v1/tables/{table}/seats"): (*TABLE, "auditor"),
     # RK8: a floor person voids, never the key alone; a manager approves a raked

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -10,11 +10,10 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounting.models import Account
-from cardroom.celery import app as celery_app
 from cardroom.models import Hand
 from cardroom.services import room_default
 from core.roles import Role
-from jackpots import services
+from jackpots import services, tasks
 from jackpots.models import Pool
 from tests.api.floor.conftest import *  # noqa: F403
 from tests.api.floor.conftest import post_hand, seat
@@ -110,13 +109,10 @@ class Dealer:
 
 
 @pytest.fixture
-def eager_celery() -> Iterator[None]:
-    """Run queued tasks at once, in the test, and let their errors through."""
-    conf = celery_app.conf
-    saved = (conf.task_always_eager, conf.task_eager_propagates)
-    conf.task_always_eager, conf.task_eager_propagates = True, True
-    yield
-    conf.task_always_eager, conf.task_eager_propagates = saved
+def sweep() -> Callable[[], int]:
+    """The qualification sweep beat runs every two seconds (BB1, HM1), run now:
+    it qualifies the hands booked since the last one and returns how many."""
+    return tasks.qualify_new_task
 
 
 @pytest.fixture

@@ -171,15 +171,15 @@ def test_categories_show_bb2_defaults_and_a_manager_publishes_a_version(
 
 
 def test_standings_show_the_leader_during_the_month(
-    staff_client, pools, dealer, clock, eager_celery, django_capture_on_commit_callbacks
+    staff_client, pools, dealer, clock, sweep
 ):
     """HM4, through the API: each player's best hand this month, best first."""
     floor = staff_client(Role.FLOOR, username="flo")
-    with django_capture_on_commit_callbacks(execute=True):
-        dealer.ordinary()
+    dealer.ordinary()
+    sweep()
     clock.advance(minutes=5)
-    with django_capture_on_commit_callbacks(execute=True):
-        dealer.deal("Ac Kc Qc 5s 2d", {3: "Jc Tc", 4: "Ks Kd"})
+    dealer.deal("Ac Kc Qc 5s 2d", {3: "Jc Tc", 4: "Ks Kd"})
+    sweep()
     url = f"/api/v1/jackpots/pools/{pools['month'].pk}/standings"
     body = floor.get(url).json()
     assert (body["month"], body["closed"]) == ("2026-11", False)
@@ -222,12 +222,10 @@ def test_a_manager_approves_a_months_awards_through_the_api(
     assert Month.objects.get().status == Month.Status.APPROVED
 
 
-def test_hits_can_be_filtered_and_read_one_by_one(
-    staff_client, pools, dealer, eager_celery, django_capture_on_commit_callbacks
-):
+def test_hits_can_be_filtered_and_read_one_by_one(staff_client, pools, dealer, sweep):
     floor = staff_client(Role.FLOOR, username="flo")
-    with django_capture_on_commit_callbacks(execute=True):
-        dealer.bad_beat()
+    dealer.bad_beat()
+    sweep()
     hit = Hit.objects.get()
     assert floor.get("/api/v1/jackpots/hits?status=approved").json() == []
     detail = floor.get(f"/api/v1/jackpots/hits/{hit.pk}").json()

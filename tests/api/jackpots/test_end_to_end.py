@@ -29,8 +29,7 @@ def test_a_bad_beat_is_found_verified_approved_booked_and_paid(
     pools,
     dealer,
     staff_client,
-    eager_celery,
-    django_capture_on_commit_callbacks,
+    sweep,
 ):
     floor = staff_client(Role.FLOOR, username="fiona")
     boss = staff_client(Role.MANAGER, username="maria")
@@ -38,16 +37,15 @@ def test_a_bad_beat_is_found_verified_approved_booked_and_paid(
 
     # Four ordinary hands, then the bad beat: each drops €1, 75 c to the bad beat.
     for _ in range(4):
-        with django_capture_on_commit_callbacks(execute=True):
-            dealer.ordinary()
+        dealer.ordinary()
+        sweep()
     assert floor.get("/api/v1/jackpots/hits").json() == []
     assert balance(POOL) == SEED + 4 * 75 and balance(MONTH_POOL) == 4 * 25
 
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        hand = dealer.bad_beat()
-        # Nothing is qualified before the booking commits.
-        assert not Hit.objects.exists()
-    assert callbacks, "the floor queues the qualification on commit"
+    hand = dealer.bad_beat()
+    # Nothing is qualified until the sweep runs; it finds the bad beat.
+    assert not Hit.objects.exists()
+    assert sweep() == 1
     at_the_hand = balance(POOL)
     assert at_the_hand == SEED + 5 * 75
 
@@ -159,13 +157,11 @@ def test_a_bad_beat_is_found_verified_approved_booked_and_paid(
     }
 
 
-def test_the_manager_who_verified_can_not_approve(
-    pools, dealer, staff_client, eager_celery, django_capture_on_commit_callbacks
-):
+def test_the_manager_who_verified_can_not_approve(pools, dealer, staff_client, sweep):
     """BB5: two different people; the database refuses it too (hit_four_eyes)."""
     boss = staff_client(Role.MANAGER, username="maria")
-    with django_capture_on_commit_callbacks(execute=True):
-        dealer.bad_beat()
+    dealer.bad_beat()
+    sweep()
     hit = Hit.objects.get()
     assert boss.post(f"/api/v1/jackpots/hits/{hit.pk}/verify").status_code == 200
     refused = boss.post(f"/api/v1/jackpots/hits/{hit.pk}/approve")
@@ -181,13 +177,11 @@ def test_the_manager_who_verified_can_not_approve(
     assert other.post(f"/api/v1/jackpots/hits/{hit.pk}/approve").status_code == 200
 
 
-def test_a_rejected_hit_leaves_the_pool_untouched(
-    pools, dealer, staff_client, eager_celery, django_capture_on_commit_callbacks
-):
+def test_a_rejected_hit_leaves_the_pool_untouched(pools, dealer, staff_client, sweep):
     """BB5: rejection needs a reason; the fund stays as it was."""
     floor = staff_client(Role.FLOOR, username="fiona")
-    with django_capture_on_commit_callbacks(execute=True):
-        dealer.bad_beat()
+    dealer.bad_beat()
+    sweep()
     hit = Hit.objects.get()
     before = balance(POOL)
     url = f"/api/v1/jackpots/hits/{hit.pk}/reject"

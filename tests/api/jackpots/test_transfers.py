@@ -116,10 +116,10 @@ def test_a_retirement_needs_a_reason_and_another_active_pool(
 
 
 def test_a_pool_with_a_hit_waiting_is_not_moved(
-    manager, pools, successor, dealer, eager_celery, django_capture_on_commit_callbacks
+    manager, pools, successor, dealer, sweep
 ):
-    with django_capture_on_commit_callbacks(execute=True):
-        dealer.bad_beat()
+    dealer.bad_beat()
+    sweep()
     hit = Hit.objects.get()
     answer = retire(manager, pools["bad-beat"], successor, "Ended.")
     assert answer.status_code == 422

@@ -11,7 +11,6 @@ from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError, ProgrammingError, transaction
-from kombu.exceptions import OperationalError
 
 from accounting import chart
 from accounting.models import Payable, Transaction
@@ -30,6 +29,7 @@ from jackpots.models import (
     Hit,
     Pool,
     QualifiedHand,
+    SweepCursor,
 )
 from jackpots.selectors import pool_amount_at
 from tests.api.floor.conftest import post_hand
@@ -123,15 +123,13 @@ def test_the_database_keeps_a_pool_at_or_above_zero(pools):
 # Qualification (BB1–BB3) --------------------------------------------------------------
 
 
-def test_the_same_hand_qualified_twice_makes_one_hit(
-    pools, dealer, django_capture_on_commit_callbacks
-):
-    """The task may run twice (a retry, the sweep): one hit, one exception."""
-    with django_capture_on_commit_callbacks(execute=False) as queued:
-        hand = dealer.bad_beat()
-    assert len(queued) == 1
+def test_the_same_hand_qualified_twice_makes_one_hit(pools, dealer):
+    """Qualification may run twice (the sweeps, a task by hand): one hit, one
+    exception."""
+    hand = dealer.bad_beat()
+    assert tasks.qualify_new_task() == 1
     tasks.qualify_hand_task(hand.pk)
-    tasks.qualify_hand_task(hand.pk)
+    assert tasks.qualify_missed_task() == 0
     # Even with the record of the first run gone, no second hit is made.
     QualifiedHand.objects.filter(hand=hand).delete()
     services.hand_qualify(hand_id=hand.pk)
@@ -154,17 +152,15 @@ def test_the_same_hand_qualified_twice_makes_one_hit(
         )
 
 
-def test_a_lost_task_is_picked_up_by_the_sweep(
-    pools, dealer, monkeypatch, django_capture_on_commit_callbacks, eager_celery
-):
-    """A broker that doesn't answer doesn't fail the hand; the sweep qualifies it."""
-
-    def broker_down(*args, **kwargs):
-        raise OperationalError("connection refused")
-
-    monkeypatch.setattr(tasks.qualify_hand_task, "delay", broker_down)
-    with django_capture_on_commit_callbacks(execute=True):
-        hand = dealer.bad_beat()
+def test_a_hand_the_sweeps_missed_is_picked_up_every_five_minutes(pools, dealer):
+    """A hand that committed later than the sweep's look-back below its cursor
+    is qualified by the five-minute sweep."""
+    hand = dealer.bad_beat()
+    SweepCursor.objects.update_or_create(
+        name=services.SWEEP,
+        defaults={"last_hand_id": hand.pk + services.SWEEP_LOOKBACK},
+    )
+    assert tasks.qualify_new_task() == 0
     assert not Hit.objects.exists()
     assert tasks.qualify_missed_task() == 1
     assert Hit.objects.get().hand == hand
