@@ -271,6 +271,7 @@ def jackpot_drops(*, currency: str | None = None) -> Account:
         type=AccountType.LIABILITY,
         currency=_currency(currency),
         non_negative=True,
+        summed=True,  # every hand's drop in a room without pools
     )
 
 

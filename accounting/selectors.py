@@ -6,9 +6,49 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Count, Q, Sum
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    Count,
+    F,
+    OuterRef,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.expressions import Combinable
+from django.db.models.functions import Cast, Coalesce
 
 from accounting.models import DEBIT_NORMAL, Account, Entry
+
+
+def balance_expression() -> Combinable:
+    """An account's balance in its normal sign, as a query expression: annotate
+    ``values()`` reads with it (``Account.balance_cents`` gives the same on an
+    instance).
+
+    A summed account's is its stored balance plus its entries not yet folded,
+    read through the partial index ``entry_summed_by_account``.
+    """
+    pending = (
+        Entry.objects.filter(
+            account=OuterRef("pk"),
+            summed=True,
+            epoch__gte=OuterRef("summed_through"),
+        )
+        .order_by()
+        .values("account")
+        .annotate(s=Cast(Sum("amount_cents"), BigIntegerField()))
+        .values("s")
+    )
+    sign = Case(When(type__in=DEBIT_NORMAL, then=Value(1)), default=Value(-1))
+    return F("balance_cents") + Case(
+        When(summed=True, then=sign * Coalesce(Subquery(pending), Value(0))),
+        default=Value(0),
+        output_field=BigIntegerField(),
+    )
 
 
 def account_balance(*, account: Account, at: datetime | None = None) -> int:

@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from psycopg import errors as pg_errors
 
-from accounting.models import Account, AccountType, Entry, Transaction
+from accounting.models import Account, AccountType, BalanceFold, Entry, Transaction
 from core.api.errors import ApiError, Conflict, RuleViolation
 from core.db import rows
 
@@ -56,8 +56,12 @@ def account_get_or_open(
     type: AccountType,
     currency: str,
     non_negative: bool = False,
+    summed: bool | None = None,
 ) -> Account:
     """Return the account ``code``, opening it if new.
+
+    ``summed`` (by default: an account without a floor) keeps its balance as a sum
+    of entries, for house accounts every table moves (``accounting.models``).
 
     Raises :class:`LedgerError` if it exists with another type, currency or flag.
     """
@@ -68,6 +72,7 @@ def account_get_or_open(
             "type": type,
             "currency": currency,
             "non_negative": non_negative,
+            "summed": (not non_negative) if summed is None else summed,
         },
     )
     if (account.type, account.currency, account.non_negative) != (
@@ -169,9 +174,7 @@ def _insufficient(
     """
     if balances is None:
         ids = [a.pk for a, _amount in netted if a.non_negative]
-        balances = dict(
-            Account.objects.filter(pk__in=ids).values_list("pk", "balance_cents")
-        )
+        balances = {a.pk: a.balance_cents for a in Account.objects.filter(pk__in=ids)}
     for account, amount in netted:
         balance = balances.get(account.pk)
         if account.non_negative and balance is not None:
@@ -273,15 +276,17 @@ def entries_post(posting: Posting) -> Transaction:
 
     Raises :class:`InsufficientFunds` when an account flagged non-negative would go
     below zero. The caller's database transaction is then unusable, so the message
-    uses the balances its accounts were read with.
+    uses the balances its accounts were read with (a summed account's, which would
+    need a query, are left out).
     """
     try:
         _entries_insert(posting.transaction, posting.netted)
     except IntegrityError as exc:
         if _overdrawn(exc):
-            raise _insufficient(
-                posting.netted, {a.pk: a.balance_cents for a, _amount in posting.netted}
-            ) from exc
+            known = {
+                a.pk: a.balance_cents for a, _amount in posting.netted if not a.summed
+            }
+            raise _insufficient(posting.netted, known) from exc
         raise
     return posting.transaction
 
@@ -425,12 +430,38 @@ def transaction_reverse(
         raise
 
 
+def balances_fold(*, attempts: int = 5) -> BalanceFold | None:
+    """Move the summed accounts' pending entries into their stored balances.
+
+    Folds every summed entry written before the fold began (migration 0011), so
+    a summed balance is read from a few recent entries whatever the history. Runs
+    in its own database transaction, READ COMMITTED. The fold waits at most
+    200 ms for the postings in flight (the next ones wait for it); it is tried
+    ``attempts`` times, and ``None`` says it never got its turn, which changes no
+    balance: the next fold does the work. Called by the schedule
+    (``accounting.tasks``) and the daily audit.
+    """
+    for attempt in range(attempts):
+        try:
+            with transaction.atomic():
+                fold = BalanceFold.objects.create()
+        except OperationalError as exc:
+            if not isinstance(exc.__cause__, pg_errors.LockNotAvailable):
+                raise
+            time.sleep(0.05 * (attempt + 1))
+            continue
+        fold.refresh_from_db()
+        return fold
+    return None
+
+
 __all__ = [
     "InsufficientFunds",
     "LedgerError",
     "Leg",
     "Posting",
     "account_get_or_open",
+    "balances_fold",
     "entries_post",
     "retry_on_conflict",
     "transaction_open",

@@ -48,6 +48,7 @@ from accounting.models import (
     TableSlip,
     Transaction,
 )
+from accounting.selectors import balance_expression
 from cardroom.models import (
     Correction,
     Hand,
@@ -196,11 +197,11 @@ def _accounts(code_prefix: str, *, cache_checked: bool) -> dict[int, AccountMove
             name=a["name"],
             type=a["type"],
             currency=a["currency"],
-            cached_balance=a["balance_cents"],
+            cached_balance=a["balance"],
             cache_checked=cache_checked,
         )
-        for a in accounts.values(
-            "id", "code", "name", "type", "currency", "balance_cents"
+        for a in accounts.annotate(balance=balance_expression()).values(
+            "id", "code", "name", "type", "currency", "balance"
         )
     }
 
