@@ -138,10 +138,15 @@ def test_a_cashiers_whole_shift_in_the_browser(live_server, browser_page, make_s
     expect(page.locator(".messages .error")).to_contain_text(
         "Aino Virtanen holds chips worth €700.00; at most €700.00 can be cashed."
     )
-    shot(page, "05-refusal")
+    shot(page, "05-refusal-redemption")
     page.fill('input[name="redeem-amount"]', "120")
     page.click("button:has-text('Cash chips')")
     expect(page.locator(".messages")).to_contain_text("Cashed €120.00 of chips")
+
+    # A player without an identity document: what he may still move tonight (CA5).
+    page.goto(f"{url}/cage/players/P-1002")
+    expect(page.locator('[data-figure="identity"]')).to_contain_text("€1,999.99")
+    shot(page, "05-player-without-identity")
 
     # The queue shows a fill the floor asks for, without a reload.
     page.click("header nav >> text=Cage")
