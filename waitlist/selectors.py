@@ -197,22 +197,7 @@ def board(*, now: datetime) -> dict[str, Any]:
                     "free": len(state.free_seats),
                 }
             )
-        game_list = lists.get(game.pk)
-        waiting = []
-        if game_list is not None:
-            for position, entry in enumerate(queue(game_list, kinds=(Kind.LIST,)), 1):
-                waiting.append(
-                    {
-                        "position": position,
-                        "name": board_name(entry.player.nickname, entry.player.name),
-                        "called": entry.status == Entry.Status.CALLED,
-                        "table": (
-                            (entry.call_table.name or entry.call_table.code)
-                            if entry.call_table
-                            else None
-                        ),
-                    }
-                )
+        waiting = _board_list(lists.get(game.pk))
         out_games.append(
             {
                 "game": game.code,
@@ -224,12 +209,43 @@ def board(*, now: datetime) -> dict[str, Any]:
                 "waiting": waiting,
             }
         )
+    jackpots = _board_jackpots()
+    return {
+        "room": room.name if room else "",
+        "currency": room.currency if room else "",
+        "at": now,
+        "games": out_games,
+        "jackpots": jackpots,
+    }
+
+
+def _board_list(waiting_list: WaitingList | None) -> list[dict[str, Any]]:
+    """A game's list as the board shows it: positions and names only (WL11)."""
+    if waiting_list is None:
+        return []
+    return [
+        {
+            "position": position,
+            "name": board_name(entry.player.nickname, entry.player.name),
+            "called": entry.status == Entry.Status.CALLED,
+            "table": (
+                (entry.call_table.name or entry.call_table.code)
+                if entry.call_table
+                else None
+            ),
+        }
+        for position, entry in enumerate(queue(waiting_list, kinds=(Kind.LIST,)), 1)
+    ]
+
+
+def _board_jackpots() -> list[dict[str, Any]]:
+    """Every jackpot pool's amount with its reserve, the ledger's balances (JD6)."""
     pools = Account.objects.filter(code__regex=POOL_CODE).order_by("code")
     reserves = {
         a.code.rsplit(":", 1)[0]: a.balance_cents
         for a in Account.objects.filter(code__regex=RESERVE_CODE)
     }
-    jackpots = [
+    return [
         {
             "name": pool.name,
             "amount": pool.balance_cents,
@@ -238,13 +254,6 @@ def board(*, now: datetime) -> dict[str, Any]:
         }
         for pool in pools
     ]
-    return {
-        "room": room.name if room else "",
-        "currency": room.currency if room else "",
-        "at": now,
-        "games": out_games,
-        "jackpots": jackpots,
-    }
 
 
 def all_lists() -> list[WaitingList]:
