@@ -926,6 +926,13 @@ def deal_offers(
 
 
 def _deal_players(event: Event, stacks: Mapping[int, int]) -> list[int]:
+    if event.satellite_target_id is not None:
+        # Its places are seats of a fixed value, not the cash the figures share.
+        raise Refusal(
+            "satellite_deal",
+            _("TO5: a satellite's places are seats; it plays on to the seats."),
+            rule="TO5",
+        )
     left = list(
         Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
         .order_by("pk")
