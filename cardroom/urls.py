@@ -119,6 +119,7 @@ urlpatterns = [
     path("api/v1/", include((api_v1, "api"), namespace="v1")),  # type: ignore[arg-type]
     path("board", include("waitlist.urls")),
     path("floor/tournaments/", include("tournaments.floor_urls")),
+    path("cage/tournaments/", include("tournaments.cage_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
 ]

@@ -25,6 +25,8 @@ from tournaments.models import (
     Payout,
     PayoutSheet,
     Purchase,
+    Refund,
+    RefundApproval,
     Structure,
 )
 
@@ -104,6 +106,16 @@ class BountyPaymentAdmin(_Record):
     list_display = ["event", "winner", "reason", "amount_cents", "at"]
 
 
+@admin.register(RefundApproval)
+class RefundApprovalAdmin(_Record):
+    list_display = ["purchase", "reason", "approved_by", "at"]
+
+
+@admin.register(Refund)
+class RefundAdmin(_Record):
+    list_display = ["purchase", "amount_cents", "requested_by", "approved_by", "at"]
+
+
 @admin.register(Deal)
 class DealAdmin(_Record):
     list_display = ["event", "method", "status", "pool_cents", "recorded_at"]
@@ -118,6 +130,8 @@ class PayoutInline(admin.TabularInline):
         "place_high",
         "place_low",
         "amount_cents",
+        "seat_cents",
+        "seat_entry",
         "status",
         "hold_reason",
         "tax_document",

@@ -202,6 +202,18 @@ class Event(models.Model):
             "empty for the default table."
         ),
     )
+    satellite_target = models.ForeignKey(
+        "self",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="satellites",
+        verbose_name=_("satellite to"),
+        help_text=_(
+            "A satellite pays seats in this event (its entry's full price each), "
+            "and cash for the rest (TO7)."
+        ),
+    )
     satellite_seat_cents = models.BigIntegerField(
         _("satellite seat value"),
         default=0,
@@ -243,6 +255,10 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=models.Q(currency__regex=r"^[A-Z]{3}$"),
                 name="event_currency_code",
+            ),
+            models.CheckConstraint(
+                condition=~models.Q(satellite_target=models.F("id")),
+                name="event_not_its_own_satellite",
             ),
         ]
         triggers = [
@@ -537,6 +553,38 @@ class Refund(models.Model):
 
     def __str__(self) -> str:
         return f"refund {self.purchase}"
+
+
+class RefundApproval(models.Model):
+    """A manager's approval of a purchase's refund, before the cage pays it (TO10).
+
+    The cashier who pays the refund is another person than who approved it
+    (four-eyes, DC2): the refund names both.
+    """
+
+    purchase = models.OneToOneField(
+        Purchase,
+        on_delete=models.PROTECT,
+        related_name="refund_approval",
+        verbose_name=_("purchase"),
+    )
+    reason = models.CharField(_("why"), max_length=500)
+    approved_by = staff_fk(_("approved by"))
+    at = models.DateTimeField(_("at"))
+
+    class Meta:
+        verbose_name = _("tournament refund approval")
+        ordering = ["-at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(reason__regex=r"\S"),
+                name="refund_approval_says_why",
+            ),
+        ]
+        triggers = [append_only("refund_approval")]
+
+    def __str__(self) -> str:
+        return f"refund approved {self.purchase}"
 
 
 class ChipMovement(models.Model):
@@ -1000,6 +1048,15 @@ class Payout(models.Model):
         related_name="tournament_payout",
         verbose_name=_("award payable"),
     )
+    seat_entry = models.OneToOneField(
+        Entry,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="won_in_satellite",
+        verbose_name=_("seat won"),
+        help_text=_("The entry in the target event this satellite seat paid (TO7)."),
+    )
 
     class Meta:
         verbose_name = _("payout")
@@ -1035,7 +1092,14 @@ class Payout(models.Model):
             ),
             guards.ReadOnly(
                 name="payout_terms_fixed",
-                fields=["sheet", "entry", "place_high", "place_low", "amount_cents"],
+                fields=[
+                    "sheet",
+                    "entry",
+                    "place_high",
+                    "place_low",
+                    "amount_cents",
+                    "seat_cents",
+                ],
             ),
         ]
 
@@ -1059,6 +1123,7 @@ __all__ = [
     "PayoutSheet",
     "Purchase",
     "Refund",
+    "RefundApproval",
     "Structure",
 ]
 

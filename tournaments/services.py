@@ -13,7 +13,6 @@ each issue and removal is a :class:`ChipMovement` with its cause (TO3).
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -29,13 +28,15 @@ from accounting.cage import payable_create, payable_pay, receipt_issue
 from accounting.cage.shifts import drawer_accounts
 from accounting.models import Player, Receipt, Shift
 from accounting.services import Leg, retry_on_conflict, transaction_post
-from core.errors import Conflict, Invalid, Refusal
+from core.errors import Conflict, Invalid, NotFound, Refusal
 from tournaments import chart, selectors
 from tournaments.domain import bounties, deals, places
+from tournaments.domain import payouts as payout_rules
 from tournaments.domain.chips import REMOVING, ChipsError, colour_up
 from tournaments.domain.deals import DealError
 from tournaments.domain.payouts import PayoutError
 from tournaments.domain.places import Place, PlacesError
+from tournaments.floor_models import SeatMove
 from tournaments.models import (
     BountyPayment,
     Bust,
@@ -46,14 +47,12 @@ from tournaments.models import (
     DealSignature,
     Entry,
     Event,
-    EventTable,
     Payout,
     PayoutSheet,
     Purchase,
     Refund,
+    RefundApproval,
 )
-
-_random = secrets.SystemRandom()
 
 
 def _event_locked(event: Event) -> Event:
@@ -79,21 +78,24 @@ def _level_check(level: object) -> int:
 # --- Seats (TO2, TO11) ----------------------------------------------------------------
 
 
-def seat_draw(*, event: Event) -> tuple[str, int] | None:
-    """A random empty seat at the event's open tables (TO2, TO11), or ``None`` when
-    every seat is taken (the entrant is an alternate)."""
-    taken = set(
-        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
-        .exclude(seat__isnull=True)
-        .values_list("table", "seat")
+def seat_draw(
+    *, event: Event, entry: Entry, by: User | None, at: datetime
+) -> SeatMove | None:
+    """Draw ``entry``'s seat at random among the event's empty seats (TO2, TO11),
+    or ``None`` when every seat is taken (he is an alternate).
+
+    The floor's seeded draw (``tournaments.floor.seats_draw``): the seed is
+    recorded with the seat, so an auditor replays the draw from the record.
+    """
+    from tournaments import floor  # the floor's services build on these
+
+    moves = floor.seats_draw(
+        event_code=event.code, entries=[entry.pk], by=by, now=at, alternates=True
     )
-    free = [
-        (table.table, seat)
-        for table in EventTable.objects.filter(event=event, status="open")
-        for seat in range(1, table.seats + 1)
-        if (table.table, seat) not in taken
-    ]
-    return _random.choice(free) if free else None
+    if not moves:
+        return None
+    entry.table, entry.seat = moves[0].to_table, moves[0].to_seat
+    return moves[0]
 
 
 # --- Purchases at the cage (TO1, TO2) -------------------------------------------------
@@ -134,23 +136,28 @@ def price_of(*, event: Event, kind: str) -> Price:
     return Price(event.addon_cents, event.addon_fee_cents, 0, 0, event.addon_chips)
 
 
+def _price_legs(event: Event, price: Price) -> list[Leg]:
+    """Where a purchase's money goes (TO1, TO8): the buy-in to the event's prize
+    pool, the fees to house revenue, the bounty to its pool."""
+    currency = event.currency
+    return [
+        Leg(
+            chart.prize_pool(event=event.code, currency=currency),
+            -price.prize_pool_cents,
+        ),
+        Leg(chart.fee_revenue(currency=currency), -price.fee_cents),
+        Leg(chart.staff_fee_revenue(currency=currency), -price.staff_fee_cents),
+        Leg(
+            chart.bounty_pool(event=event.code, currency=currency),
+            -price.bounty_cents,
+        ),
+    ]
+
+
 def _purchase_legs(event: Event, price: Price) -> Any:
     def legs(shift: Shift, player: Player, cents: int) -> list[Leg]:
         cash, _chips = drawer_accounts(shift)
-        currency = event.currency
-        return [
-            Leg(cash, cents),
-            Leg(
-                chart.prize_pool(event=event.code, currency=currency),
-                -price.prize_pool_cents,
-            ),
-            Leg(chart.fee_revenue(currency=currency), -price.fee_cents),
-            Leg(chart.staff_fee_revenue(currency=currency), -price.staff_fee_cents),
-            Leg(
-                chart.bounty_pool(event=event.code, currency=currency),
-                -price.bounty_cents,
-            ),
-        ]
+        return [Leg(cash, cents), *_price_legs(event, price)]
 
     return legs
 
@@ -188,6 +195,32 @@ def _sell(
         check=_currency_check(event),
         at=at,
     )
+    return _purchase_record(
+        event=event,
+        entry=entry,
+        kind=kind,
+        price=price,
+        posting=receipt.transaction,
+        receipt=receipt,
+        by=cashier,
+        note=receipt.no,
+        at=at,
+    )
+
+
+def _purchase_record(
+    *,
+    event: Event,
+    entry: Entry,
+    kind: str,
+    price: Price,
+    posting: Any,
+    receipt: Receipt | None,
+    by: User,
+    note: str,
+    at: datetime,
+) -> Purchase:
+    """The purchase's record and the chips it gives (TO1, TO3)."""
     purchase = Purchase.objects.create(
         entry=entry,
         kind=kind,
@@ -196,9 +229,9 @@ def _sell(
         staff_fee_cents=price.staff_fee_cents,
         bounty_cents=price.bounty_cents,
         chips=price.chips,
-        transaction=receipt.transaction,
+        transaction=posting,
         receipt=receipt,
-        sold_by=cashier,
+        sold_by=by,
         at=at,
     )
     cause = {
@@ -211,38 +244,18 @@ def _sell(
         entry=entry,
         cause=cause,
         chips=price.chips,
-        note=receipt.no,
-        recorded_by=cashier,
+        note=note,
+        recorded_by=by,
         at=at,
     )
     return purchase
 
 
-@retry_on_conflict()
-@transaction.atomic
-def entry_register(
-    *,
-    event: Event,
-    player: str,
-    cage: str,
-    cashier: User,
-    level: int,
-    at: datetime | None = None,
+def _entry_open(
+    *, event: Event, player: str, level: int, at: datetime, by: User | None
 ) -> Entry:
-    """Register ``player`` in ``event`` at the cage and draw his seat (TO1, TO2).
-
-    A player who busted comes back as a re-entry while the event allows one (TO1).
-    Registration closes after the event's late-registration level (TDA "MLR"). The
-    entrant gets the full starting stack and a random seat, or waits as an alternate
-    when every seat is taken (TO2). The buy-in, fees and bounty are one receipt and
-    one posting (TO1, TO8, CA2); the identity rules are the cage's (CA2, CA5).
-
-    Raises :class:`Refusal` (TO1) for a closed event or registration, a player
-    already playing, no re-entry left; the cage's refusals (CA1, CA2, CA5).
-    """
-    level = _level_check(level)
-    at = at or timezone.now()
-    event = _event_locked(event)
+    """Open ``player``'s next life in the locked ``event`` and draw his seat: the
+    checks of :func:`entry_register` (TO1, TO2, CA2), nothing paid yet."""
     _open_for_play(event)
     if level > event.late_registration_level:
         raise Refusal(
@@ -281,7 +294,6 @@ def entry_register(
         .first()
         or 0
     ) + 1
-    seat = seat_draw(event=event)
     entrant = Player.objects.filter(code=player).first()
     if entrant is None:
         raise Refusal(
@@ -294,11 +306,40 @@ def entry_register(
         player=entrant,
         number=number,
         kind=Entry.Kind.REENTRY if earlier else Entry.Kind.ENTRY,
-        table=seat[0] if seat else "",
-        seat=seat[1] if seat else None,
         entered_at=at,
         entered_level=level,
     )
+    seat_draw(event=event, entry=entry, by=by, at=at)
+    return entry
+
+
+@retry_on_conflict()
+@transaction.atomic
+def entry_register(
+    *,
+    event: Event,
+    player: str,
+    cage: str,
+    cashier: User,
+    level: int,
+    at: datetime | None = None,
+) -> Entry:
+    """Register ``player`` in ``event`` at the cage and draw his seat (TO1, TO2).
+
+    A player who busted comes back as a re-entry while the event allows one (TO1).
+    Registration closes after the event's late-registration level (TDA "MLR"). The
+    entrant gets the full starting stack and a random seat from a seeded draw the
+    floor's records keep (TO11), or waits as an alternate when every seat is taken
+    (TO2). The buy-in, fees and bounty are one receipt and one posting (TO1, TO8,
+    CA2); the identity rules are the cage's (CA2, CA5).
+
+    Raises :class:`Refusal` (TO1) for a closed event or registration, a player
+    already playing, no re-entry left; the cage's refusals (CA1, CA2, CA5).
+    """
+    level = _level_check(level)
+    at = at or timezone.now()
+    event = _event_locked(event)
+    entry = _entry_open(event=event, player=player, level=level, at=at, by=cashier)
     _sell(
         event=event,
         entry=entry,
@@ -308,6 +349,13 @@ def entry_register(
         at=at,
     )
     return entry
+
+
+def entry_seat_drawn(*, entry: Entry) -> SeatMove | None:
+    """The seeded draw that gave ``entry`` its first seat (TO11), if it had one."""
+    return (
+        SeatMove.objects.filter(entry=entry, reason="draw").order_by("at", "pk").first()
+    )
 
 
 def _entry_locked(entry: Entry) -> Entry:
@@ -705,12 +753,17 @@ def busts_record(
     event: Event,
     hand: str,
     busts: Sequence[BustIn],
-    by: User,
+    by: User | None,
+    source: str = "",
     hand_for_hand: bool = False,
     at: datetime | None = None,
 ) -> list[Bust]:
     """Record the players out in one hand and their places (TO4), and pay their
     bounties to who busted them (TO8).
+
+    ``by`` is the staff member who records them; a table's terminal records them
+    with ``by=None`` and its ``source`` (``terminal:T01``). A bounty is an award a
+    person approves (CA6), so in a bounty event the floor records the busts.
 
     The bigger stack at the start of the hand finishes higher; equal stacks share
     their places; during hand-for-hand the players out share every place of the hand
@@ -727,6 +780,17 @@ def busts_record(
         )
     if not hand.strip():
         raise Invalid("hand_required", _("A bust names its hand."))
+    if by is None and not source.strip():
+        raise Invalid("source_required", _("A bust says who recorded it."))
+    if by is None and event.bounty_kind != Event.Bounty.NONE:
+        raise Refusal(
+            "bounty_needs_staff",
+            _(
+                "TO8: in a bounty event the floor records busts: a bounty is an "
+                "award a person approves (CA6)."
+            ),
+            rule="TO8",
+        )
     if Bust.objects.filter(event=event, hand=hand).exists():
         raise Conflict(
             "hand_recorded",
@@ -784,6 +848,7 @@ def busts_record(
             place_high=place.high,
             place_low=place.low,
             recorded_by=by,
+            source=source[:64],
             at=at,
         )
         Entry.objects.filter(pk=entry.pk).update(
@@ -861,6 +926,13 @@ def deal_offers(
 
 
 def _deal_players(event: Event, stacks: Mapping[int, int]) -> list[int]:
+    if event.satellite_target_id is not None:
+        # Its places are seats of a fixed value, not the cash the figures share.
+        raise Refusal(
+            "satellite_deal",
+            _("TO5: a satellite's places are seats; it plays on to the seats."),
+            rule="TO5",
+        )
     left = list(
         Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
         .order_by("pk")
@@ -1108,21 +1180,23 @@ def payout_sheet_prepare(
         )
     if PayoutSheet.objects.filter(event=event).exists():
         raise Conflict("sheet_exists", _("TO9: this event has its payout sheet."))
-    if event.satellite_seat_cents:
-        # The seats' value would go to the target event's pool, which no record
-        # links yet: refused rather than paid as cash by the payout table.
-        raise Refusal(
-            "satellite_seats_not_supported",
-            _("TO7: a satellite's seats are awarded by the floor, not on this sheet."),
-            rule="TO7",
-        )
     deal = Deal.objects.filter(event=event, status=Deal.Status.SIGNED).first()
     pool, overlay = selectors.pool_and_overlay(event=event)
+    holds = holds or {}
     try:
-        lines = _lines_of(event, deal)
+        if event.satellite_target_id is not None:
+            lines = _satellite_lines(event, pool, holds)
+        elif event.satellite_seat_cents:
+            raise Refusal(
+                "satellite_without_target",
+                _("TO7: a satellite names the event its seats are in."),
+                rule="TO7",
+            )
+        else:
+            lines = [(e, p, cash, 0) for e, p, cash in _lines_of(event, deal)]
     except (PayoutError, PlacesError) as error:
         raise Refusal("payout_refused", str(error), rule="TO7") from error
-    total = sum(amount for _e, _p, amount in lines)
+    total = sum(cash + seat for _e, _p, cash, seat in lines)
     if total != pool:
         raise Refusal(
             "payouts_do_not_add_up",
@@ -1131,16 +1205,15 @@ def payout_sheet_prepare(
             rule="TO7",
             allowed={"pool": pool},
         )
-    holds = holds or {}
     sheet = PayoutSheet.objects.create(
         event=event,
         pool_cents=pool,
         overlay_cents=overlay,
-        deal=deal,
+        deal=None if event.satellite_target_id else deal,
         prepared_by=by,
         prepared_at=at or timezone.now(),
     )
-    for entry, place, amount in lines:
+    for entry, place, amount, seat in lines:
         reason = holds.get(entry.pk, "")
         if entry.status == Entry.Status.DISQUALIFIED and not reason:
             reason = _("disqualified (TDA RP-23)")
@@ -1150,9 +1223,123 @@ def payout_sheet_prepare(
             place_high=place.high,
             place_low=place.low,
             amount_cents=amount,
+            seat_cents=seat,
             hold_reason=reason,
         )
     return sheet
+
+
+def _satellite_lines(
+    event: Event, pool: int, holds: Mapping[int, str]
+) -> list[tuple[Entry, Place, int, int]]:
+    """A satellite's places (TO7): a seat in its target event (the entry's full
+    price) for each place the pool buys, then the rest in cash to the next place.
+
+    Players sharing places share seats only when every place they share is a
+    seat, and cash only when none is; a seat is not held (TDA RP-23).
+
+    Raises :class:`Refusal` (TO7) for a target in another currency or not open,
+    a seat shared with cash, a held seat.
+    """
+    target = Event.objects.get(pk=int(event.satellite_target_id or 0))
+    if target.currency != event.currency:
+        raise Refusal(
+            "satellite_currency",
+            _("TO7: a satellite's seats are in an event of its currency."),
+            rule="TO7",
+        )
+    if target.status not in (Event.Status.SCHEDULED, Event.Status.RUNNING):
+        raise Refusal(
+            "satellite_target_closed",
+            _("TO7: the seats' event %(code)s is %(status)s.")
+            % {"code": target.code, "status": target.get_status_display()},
+            rule="TO7",
+        )
+    places_paid = payout_rules.satellite(pool, target.entry_total_cents)
+    final = standings(event=event)
+    entries = {
+        e.pk: e for e in Entry.objects.filter(pk__in=final).select_related("player")
+    }
+    groups: dict[Place, list[Entry]] = {}
+    for pk, place in final.items():
+        Entry.objects.filter(pk=pk).update(place=place.high)
+        groups.setdefault(place, []).append(entries[pk])
+    lines: list[tuple[Entry, Place, int, int]] = []
+    for place, group in groups.items():
+        group.sort(key=lambda e: e.number)
+        paid = places_paid[place.high - 1 : place.low]
+        seats = [p.seat_cents for p in paid if p.seat_cents]
+        if seats and (len(seats) != len(group)):
+            raise Refusal(
+                "satellite_seat_shared",
+                _(
+                    "TO7: places %(high)d–%(low)d share seats and cash; the players "
+                    "agree a deal for them."
+                )
+                % {"high": place.high, "low": place.low},
+                rule="TO7",
+            )
+        if seats:
+            for entry in group:
+                if holds.get(entry.pk) or entry.status == Entry.Status.DISQUALIFIED:
+                    raise Refusal(
+                        "satellite_seat_held",
+                        _("TO9: a satellite seat isn't held; its place is paid on."),
+                        rule="TO9",
+                    )
+                lines.append((entry, place, 0, target.entry_total_cents))
+            continue
+        cash = [p.cash_cents for p in places_paid]
+        split = places.shared_prizes(
+            place, cash, [e.pk for e in group], unit=event.payout_unit_cents
+        )
+        lines.extend((e, place, split[e.pk], 0) for e in group if split[e.pk] > 0)
+    return lines
+
+
+def _seat_pay(*, satellite: Event, line: Payout, by: User, at: datetime) -> Entry:
+    """Register a satellite's winner into its target event as a paid entry (TO7):
+    one posting from the satellite's prize pool to the target's pool, fees and
+    bounty, as an entry at the cage would book them, with no cash moving.
+
+    The house honours a seat won after the target's late registration closed: he
+    is registered at its last registration level (TO1, TDA "MLR")."""
+    target = _event_locked(Event(pk=satellite.satellite_target_id))
+    level = selectors.scheduled_level(event=target, at=at)
+    entry = _entry_open(
+        event=target,
+        player=line.entry.player.code,
+        level=min(level, target.late_registration_level),
+        at=at,
+        by=by,
+    )
+    price = price_of(event=target, kind=Purchase.Kind.BUY_IN)
+    posting = transaction_post(
+        kind="tournament_satellite_seat",
+        legs=[
+            Leg(
+                chart.prize_pool(event=satellite.code, currency=satellite.currency),
+                price.total_cents,
+            ),
+            *_price_legs(target, price),
+        ],
+        posted_by=by,
+        reference=f"{satellite.code} seat → {target.code} #{entry.number}",
+        external_id=f"tournament:{satellite.code}:seat:{line.pk}",
+        posted_at=at,
+    )
+    _purchase_record(
+        event=target,
+        entry=entry,
+        kind=Purchase.Kind.BUY_IN,
+        price=price,
+        posting=posting,
+        receipt=None,
+        by=by,
+        note=f"{satellite.code} seat",
+        at=at,
+    )
+    return entry
 
 
 @retry_on_conflict()
@@ -1187,6 +1374,7 @@ def payout_sheet_approve(
     lines = list(sheet.lines.select_related("entry__player"))
     held = sum(p.amount_cents for p in lines if p.hold_reason)
     payable = sum(p.amount_cents for p in lines if not p.hold_reason)
+    seats = [p for p in lines if p.seat_cents]
     currency = event.currency
     pool_account = chart.prize_pool(event=event.code, currency=currency)
     if sheet.overlay_cents:
@@ -1202,21 +1390,36 @@ def payout_sheet_approve(
             external_id=f"tournament:{event.code}:overlay",
             posted_at=at,
         )
-    posting = transaction_post(
-        kind="tournament_payouts",
-        legs=[
-            Leg(pool_account, payable + held),
-            Leg(ledger.awards_payable(currency=currency), -payable),
-            Leg(chart.held_prizes(event=event.code, currency=currency), -held),
-        ],
-        posted_by=by,
-        reference=f"{event.code} payout sheet",
-        external_id=f"tournament:{event.code}:payout_sheet",
-        posted_at=at,
-    )
+    seat_postings = []
+    for line in seats:
+        # The seat is paid by registering him: no cash, no award (TO7).
+        won = _seat_pay(satellite=event, line=line, by=by, at=at)
+        Payout.objects.filter(pk=line.pk).update(status=Payout.Status.PAYABLE)
+        Payout.objects.filter(pk=line.pk).update(
+            status=Payout.Status.PAID, seat_entry=won
+        )
+        seat_postings.append(won.purchases.get().transaction)
+    if payable + held or not seat_postings:
+        posting = transaction_post(
+            kind="tournament_payouts",
+            legs=[
+                Leg(pool_account, payable + held),
+                Leg(ledger.awards_payable(currency=currency), -payable),
+                Leg(chart.held_prizes(event=event.code, currency=currency), -held),
+            ],
+            posted_by=by,
+            reference=f"{event.code} payout sheet",
+            external_id=f"tournament:{event.code}:payout_sheet",
+            posted_at=at,
+        )
+    else:
+        # Every place was a seat: the sheet points at the first seat's posting.
+        posting = seat_postings[0]
     for line in lines:
         if line.hold_reason:
             Payout.objects.filter(pk=line.pk).update(status=Payout.Status.HELD)
+            continue
+        if not line.amount_cents:
             continue
         award = payable_create(
             player=line.entry.player,
@@ -1478,6 +1681,106 @@ def purchase_refund(
     return refund
 
 
+def _purchase_by_receipt(*, event: Event, receipt: str) -> Purchase:
+    """The event's purchase sold on the printed receipt ``receipt`` (``MAIN-000123``).
+
+    Raises :class:`NotFound` for no such purchase in the event.
+    """
+    cage, _sep, number = receipt.rpartition("-")
+    purchase = (
+        Purchase.objects.select_related("entry__event", "entry__player", "receipt")
+        .filter(
+            entry__event=event,
+            receipt__cage__code=cage,
+            receipt__number=int(number) if number.isdigit() else -1,
+        )
+        .first()
+    )
+    if purchase is None:
+        raise NotFound(
+            "no_such_purchase",
+            _("TO10: no purchase of %(event)s on receipt %(receipt)s.")
+            % {"event": event.code, "receipt": receipt},
+        )
+    return purchase
+
+
+@transaction.atomic
+def refund_approve(
+    *,
+    event: Event,
+    receipt: str,
+    by: User,
+    reason: str,
+    at: datetime | None = None,
+) -> RefundApproval:
+    """A manager approves the refund of the purchase on ``receipt`` (TO10, RR §15
+    #39), saying why; the cage then pays it (:func:`refund_pay`) by another person.
+
+    Raises :class:`NotFound` for no such purchase; :class:`Refusal` (TO10) without
+    a reason or once the event is over; :class:`Conflict` when it is approved or
+    refunded already.
+    """
+    event = _event_locked(event)
+    purchase = _purchase_by_receipt(event=event, receipt=receipt)
+    if not reason.strip():
+        raise Refusal("reason_required", _("TO10: a refund says why."), rule="TO10")
+    if event.status == Event.Status.FINISHED:
+        raise Refusal("event_over", _("TO10: the event is over."), rule="TO10")
+    if Refund.objects.filter(purchase=purchase).exists():
+        raise Conflict("already_refunded", _("TO10: this purchase is refunded."))
+    if RefundApproval.objects.filter(purchase=purchase).exists():
+        raise Conflict(
+            "refund_approved", _("TO10: this purchase's refund is approved.")
+        )
+    return RefundApproval.objects.create(
+        purchase=purchase,
+        reason=reason.strip()[:500],
+        approved_by=by,
+        at=at or timezone.now(),
+    )
+
+
+@retry_on_conflict()
+@transaction.atomic
+def refund_pay(
+    *,
+    event: Event,
+    receipt: str,
+    cage: str,
+    cashier: User,
+    at: datetime | None = None,
+) -> Refund:
+    """Pay at the cage the approved refund of the purchase on ``receipt`` (TO10):
+    :func:`purchase_refund` with the approval's manager and reason (four-eyes).
+
+    Raises :class:`NotFound` for no such purchase; :class:`Refusal` (TO10) before
+    a manager approved it or when the cashier is the approver; what
+    :func:`purchase_refund` raises.
+    """
+    _event_locked(event)
+    purchase = _purchase_by_receipt(event=event, receipt=receipt)
+    approval = (
+        RefundApproval.objects.select_related("approved_by")
+        .filter(purchase=purchase)
+        .first()
+    )
+    if approval is None:
+        raise Refusal(
+            "refund_not_approved",
+            _("TO10: a manager approves a refund before the cage pays it."),
+            rule="TO10",
+        )
+    return purchase_refund(
+        purchase=purchase,
+        cage=cage,
+        cashier=cashier,
+        approved_by=approval.approved_by,
+        reason=approval.reason,
+        at=at,
+    )
+
+
 __all__ = [
     "BustIn",
     "addon_buy",
@@ -1499,5 +1802,7 @@ __all__ = [
     "price_of",
     "purchase_refund",
     "rebuy_buy",
+    "refund_approve",
+    "refund_pay",
     "seat_draw",
 ]

@@ -85,6 +85,8 @@ LISTS: dict[str, tuple[str, ...]] = {
     "tournaments.bountypayment": EVERY_ROLE,
     "tournaments.deal": EVERY_ROLE,
     "tournaments.payoutsheet": EVERY_ROLE,
+    "tournaments.refundapproval": EVERY_ROLE,
+    "tournaments.refund": EVERY_ROLE,
     "waitlist.waitinglist": FLOOR,
     "waitlist.entry": FLOOR,
     "waitlist.event": FLOOR,

@@ -186,6 +186,10 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/tournaments/{event}/payout-sheet"): FLOOR,  # TO9
     ("post", "/api/v1/tournaments/{event}/payout-sheet/approve"): MANAGER,  # TO9
     ("post", "/api/v1/tournaments/{event}/payouts/{payout_id}/pay"): CASHIER,  # TO9
+    # Refunds (TO10): a manager cancels and approves, a cashier pays (four-eyes).
+    ("post", "/api/v1/tournaments/{event}/cancel"): MANAGER,
+    ("post", "/api/v1/tournaments/{event}/refunds/{receipt}/approve"): MANAGER,
+    ("post", "/api/v1/tournaments/{event}/refunds/{receipt}"): CASHIER,
     # Waiting lists and seating (API.md: floor and manager; WL1–WL10).
     ("get", "/api/v1/waitlist/lists"): FLOOR,
     ("get", "/api/v1/waitlist/lists/{key}"): FLOOR,

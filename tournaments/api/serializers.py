@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import serializers
 
 from tournaments import selectors
-from tournaments.models import Entry, Event, Payout, PayoutSheet
+from tournaments.models import Entry, Event, Payout, PayoutSheet, RefundApproval
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -17,6 +17,45 @@ class EntrySerializer(serializers.ModelSerializer):
         model = Entry
         ref_name = "TournamentEntry"
         fields = ["number", "player", "kind", "status", "table", "seat", "place"]
+
+
+class PurchaseSplitSerializer(serializers.Serializer):
+    """Where a purchase's money went (TO1, TO8), in cents."""
+
+    class Meta:
+        ref_name = "TournamentPurchaseSplit"
+
+    kind = serializers.CharField()
+    buy_in = serializers.IntegerField(source="prize_pool_cents")
+    fee = serializers.IntegerField(source="fee_cents")
+    staff_fee = serializers.IntegerField(source="staff_fee_cents")
+    bounty = serializers.IntegerField(source="bounty_cents")
+    total = serializers.IntegerField(source="total_cents")
+    chips = serializers.IntegerField()
+
+
+class SeatDrawSerializer(serializers.Serializer):
+    """A seat's seeded draw, to replay it (TO11)."""
+
+    class Meta:
+        ref_name = "TournamentSeatDrawn"
+
+    table = serializers.CharField(source="to_table")
+    seat = serializers.IntegerField(source="to_seat")
+    seed = serializers.CharField()
+
+
+class RefundApprovalSerializer(serializers.ModelSerializer):
+    receipt = serializers.CharField(source="purchase.receipt.no")
+    entry = serializers.IntegerField(source="purchase.entry.number")
+    player = serializers.CharField(source="purchase.entry.player.code")
+    amount = serializers.IntegerField(source="purchase.total_cents")
+    approved_by = serializers.CharField(source="approved_by.username")
+
+    class Meta:
+        model = RefundApproval
+        ref_name = "TournamentRefundApproval"
+        fields = ["receipt", "entry", "player", "amount", "reason", "approved_by"]
 
 
 class PayoutSerializer(serializers.ModelSerializer):

@@ -32,4 +32,19 @@ urlpatterns = [
         views.PayoutPayApi.as_view(),
         name="tournament-payout-pay",
     ),
+    path(
+        "<slug:event>/cancel",
+        views.EventCancelApi.as_view(),
+        name="tournament-cancel",
+    ),
+    path(
+        "<slug:event>/refunds/<slug:receipt>/approve",
+        views.RefundApproveApi.as_view(),
+        name="tournament-refund-approve",
+    ),
+    path(
+        "<slug:event>/refunds/<slug:receipt>",
+        views.RefundApi.as_view(),
+        name="tournament-refund",
+    ),
 ]

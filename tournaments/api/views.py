@@ -5,7 +5,9 @@ Every POST that moves money takes an ``Idempotency-Key``.
 
 - cashier: entries, re-entries, rebuys and add-ons; prizes paid at the cage;
 - floor or manager: prepare the payout sheet; manager: approve it (four-eyes);
-- cashier, floor, manager, auditor: the event's summary and its payout sheet.
+- cashier, floor, manager, auditor: the event's summary and its payout sheet;
+- manager: cancel an event, approve a purchase's refund; cashier: pay an approved
+  refund at the cage (four-eyes, TO10).
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from tournaments.api.serializers import (
     EntrySerializer,
     EventSummarySerializer,
     PayoutSheetSerializer,
+    PurchaseSplitSerializer,
+    RefundApprovalSerializer,
+    SeatDrawSerializer,
     summary,
 )
 from tournaments.models import Entry, Event, Payout, PayoutSheet
@@ -79,6 +84,11 @@ class EntryApi(APIView):
 
         entry = EntrySerializer()
         receipt = ReceiptSerializer()
+        split = PurchaseSplitSerializer(help_text="What the receipt's amount is (TO1).")
+        draw = SeatDrawSerializer(
+            allow_null=True,
+            help_text="The seat's seeded draw (TO11); null for an alternate.",
+        )
 
     @extend_schema(
         request=InputSerializer,
@@ -96,11 +106,14 @@ class EntryApi(APIView):
             cashier=staff(request),
             level=data.validated_data["level"],
         )
-        receipt = entry.purchases.get(kind="buy_in").receipt
+        purchase = entry.purchases.get(kind="buy_in")
+        drawn = services.entry_seat_drawn(entry=entry)
         return Response(
             {
                 "entry": EntrySerializer(entry).data,
-                "receipt": ReceiptSerializer(receipt).data,
+                "receipt": ReceiptSerializer(purchase.receipt).data,
+                "split": PurchaseSplitSerializer(purchase).data,
+                "draw": SeatDrawSerializer(drawn).data if drawn else None,
             },
             status=status.HTTP_201_CREATED,
         )
@@ -274,3 +287,95 @@ class PayoutPayApi(APIView):
             tax_document=data.validated_data.get("tax_document", ""),
         )
         return Response(ReceiptSerializer(receipt).data, status=status.HTTP_201_CREATED)
+
+
+class EventCancelApi(APIView):
+    """A manager cancels the event, saying why (TO10, RR §15 #39); its purchases
+    are then refunded at the cage."""
+
+    permission_classes = [IsManager]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TournamentCancelInput"
+
+        reason = serializers.CharField(max_length=500)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={200: EventSummarySerializer},
+        parameters=[IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request: Request, event: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        cancelled = services.event_cancel(
+            event=_event(event), by=staff(request), reason=data.validated_data["reason"]
+        )
+        return Response(summary(cancelled))
+
+
+class RefundApproveApi(APIView):
+    """A manager approves the refund of the purchase on a printed receipt
+    (``MAIN-000123``), saying why (TO10); a cashier then pays it."""
+
+    permission_classes = [IsManager]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TournamentRefundApproveInput"
+
+        reason = serializers.CharField(max_length=500)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: RefundApprovalSerializer},
+        parameters=[IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request: Request, event: str, receipt: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        approval = services.refund_approve(
+            event=_event(event),
+            receipt=receipt,
+            by=staff(request),
+            reason=data.validated_data["reason"],
+        )
+        return Response(
+            RefundApprovalSerializer(approval).data, status=status.HTTP_201_CREATED
+        )
+
+
+class RefundApi(APIView):
+    """Pay at the cage the approved refund of the purchase on a printed receipt:
+    a receipt whose posting reverses the purchase's, by a cashier who is not the
+    approver (four-eyes, TO10, DC2)."""
+
+    permission_classes = [IsCashier]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TournamentRefundInput"
+
+        cage = code_field(max_length=16)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={201: ReceiptSerializer},
+        parameters=[IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def post(self, request: Request, event: str, receipt: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        refund = services.refund_pay(
+            event=_event(event),
+            receipt=receipt,
+            cage=data.validated_data["cage"],
+            cashier=staff(request),
+        )
+        return Response(
+            ReceiptSerializer(refund.receipt).data, status=status.HTTP_201_CREATED
+        )

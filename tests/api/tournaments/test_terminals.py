@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tournaments.floor_models import ClockChange, SeatMove
-from tournaments.models import Bust, ChipCount, Entry
+from tournaments.models import Bust, ChipCount, Entry, Event
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +72,37 @@ class TestBusts:
         assert conflict.status_code == 409
         assert error_of(conflict)["code"] == "hand_recorded"
         assert written() == before
-        assert Bust.objects.get().recorded_by is None
+        bust = Bust.objects.get()
+        assert (bust.recorded_by, bust.source) == (None, f"terminal:{table}")
+
+    def test_a_bounty_bust_is_the_floors(self, running, terminals):
+        """TO8, CA6: a bounty is an award a person approves, so a table's terminal
+        can't record a bust in a bounty event; refused, nothing written."""
+        Event.objects.filter(pk=running.pk).update(
+            bounty_kind="standard", bounty_cents=1
+        )
+        table = next(t for t in ("TT1", "TT2") if seated(running, t))
+        out, winner = seated(running, table)[:2]
+        body = {
+            "hand": "3",
+            "busts": [
+                {
+                    "player": out.player.code,
+                    "stack": 10,
+                    "busted_by": [winner.player.code],
+                }
+            ],
+        }
+        before = written()
+        answer = terminals[table].post(
+            f"{BASE}/tables/{table}/busts", body, format="json"
+        )
+        assert answer.status_code == 422
+        assert (error_of(answer)["code"], error_of(answer)["rule"]) == (
+            "bounty_needs_staff",
+            "TO8",
+        )
+        assert written() == before
 
     def test_an_idempotency_key_replays_the_first_answer(self, running, terminals):
         """API.md: the same key and body answer the first response, writing nothing."""

@@ -13,6 +13,10 @@ MESSAGES = [
     "TO9: a payout sheet is approved by another person than who prepared it.",
     "TO5: a deal includes every player left, and only them.",
     "Tournament final report: %(name)s",
+    "Tournament cage: %(event)s",
+    "%(rule)s: the amount is %(price)s; %(typed)s was typed.",
+    "TO10: a manager approves a refund before the cage pays it.",
+    "Buy-in (prize pool)",
 ]
 
 
