@@ -234,7 +234,47 @@ def _approve(request: HttpRequest, event: Event) -> str:
     return request.path
 
 
+def _purchase_of(request: HttpRequest, event: Event) -> Purchase:
+    pk = request.POST.get("purchase", "")
+    return get_object_or_404(
+        Purchase.objects.select_related("receipt__cage"),
+        pk=int(pk) if pk.isdigit() else 0,
+        entry__event=event,
+        receipt__isnull=False,
+    )
+
+
+def _refund_approve(request: HttpRequest, event: Event) -> str:
+    _must(request, Role.MANAGER)
+    purchase = _purchase_of(request, event)
+    assert purchase.receipt is not None
+    services.refund_approve(
+        event=event,
+        receipt=purchase.receipt.no,
+        by=staff(request),
+        reason=request.POST.get("reason", ""),
+    )
+    return request.path
+
+
+def _refund_pay(request: HttpRequest, event: Event) -> str:
+    _must(request, Role.CASHIER)
+    purchase = _purchase_of(request, event)
+    assert purchase.receipt is not None
+    _counted(request, purchase.total_cents, event.currency, "TO10")
+    refund = services.refund_pay(
+        event=event,
+        receipt=purchase.receipt.no,
+        cage=_cage_of(request),
+        cashier=staff(request),
+    )
+    assert refund.receipt is not None
+    return _receipt_url(event, refund.receipt)
+
+
 ACTIONS: dict[str, Callable[[HttpRequest, Event], str]] = {
+    "refund_approve": _refund_approve,
+    "refund_pay": _refund_pay,
     "register": _register,
     "rebuy": _rebuy,
     "addon": _addon,
@@ -265,9 +305,24 @@ def event_cage(request: HttpRequest, event: str) -> HttpResponse:
         .select_related("entry__player", "receipt__cage")
         .order_by("-at", "-pk")[:15]
     )
+    refundable = (
+        Purchase.objects.filter(
+            entry__event=obj, receipt__isnull=False, refund__isnull=True
+        )
+        .select_related("entry__player", "receipt__cage", "refund_approval")
+        .order_by("entry__number", "pk")
+        if obj.status != Event.Status.FINISHED
+        else Purchase.objects.none()
+    )
+    if obj.status != Event.Status.CANCELLED and not has_role(
+        request.user, Role.MANAGER
+    ):
+        # An altered event's refunds: the cashier sees those approved.
+        refundable = refundable.filter(refund_approval__isnull=False)
     context = {
         **admin.site.each_context(request),
         "title": _("Tournament cage: %(event)s") % {"event": obj.name},
+        "refundable": refundable,
         "event": obj,
         "level": level_now(obj),
         "open": obj.status in (Event.Status.SCHEDULED, Event.Status.RUNNING),

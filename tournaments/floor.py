@@ -257,12 +257,15 @@ def seats_draw(
     seed: str | None = None,
     by: User | None,
     now: datetime | None = None,
+    alternates: bool = False,
 ) -> list[SeatMove]:
     """Draw a random seat for each live entry without one (TO2, TO11).
 
     ``entries`` limits the draw to those entry ids (an alternate, a late entrant,
     a re-entry); the draw goes in entry order. The seed (a fresh random one unless
-    given) is recorded with every seat so the draw can be replayed.
+    given) is recorded with every seat so the draw can be replayed. With
+    ``alternates`` (the cage's registration), no table or too few seats draw
+    nothing: the entrants wait as alternates.
 
     Raises :class:`NotFound` for an unknown event, :class:`Refusal` (TO11) when
     the event has no open table or no seat is left.
@@ -271,6 +274,8 @@ def seats_draw(
     event = event_get(code=event_code, lock=True)
     tables = _open_tables(event)
     if not tables:
+        if alternates:
+            return []
         raise _no_tables(event)
     values, seated = _seating(event, tables)
     waiting = Entry.objects.select_for_update().filter(
@@ -282,6 +287,8 @@ def seats_draw(
     if not drawn:
         return []
     free = sum(len(v.empty) for v in values)
+    if free < len(drawn) and alternates:
+        return []
     if free < len(drawn):
         raise Refusal(
             "no_seat_left",

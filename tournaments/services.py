@@ -20,7 +20,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -48,7 +47,6 @@ from tournaments.models import (
     DealSignature,
     Entry,
     Event,
-    EventTable,
     Payout,
     PayoutSheet,
     Purchase,
@@ -91,22 +89,13 @@ def seat_draw(
     """
     from tournaments import floor  # the floor's services build on these
 
-    seats = (
-        EventTable.objects.filter(event=event, status=EventTable.Status.OPEN)
-        .aggregate(n=Sum("seats"))
-        .get("n")
-        or 0
+    moves = floor.seats_draw(
+        event_code=event.code, entries=[entry.pk], by=by, now=at, alternates=True
     )
-    taken = (
-        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
-        .exclude(pk=entry.pk)
-        .exclude(seat__isnull=True)
-        .count()
-    )
-    if seats <= taken:
+    if not moves:
         return None
-    moves = floor.seats_draw(event_code=event.code, entries=[entry.pk], by=by, now=at)
-    return moves[0] if moves else None
+    entry.table, entry.seat = moves[0].to_table, moves[0].to_seat
+    return moves[0]
 
 
 # --- Purchases at the cage (TO1, TO2) -------------------------------------------------
@@ -320,8 +309,7 @@ def _entry_open(
         entered_at=at,
         entered_level=level,
     )
-    if seat_draw(event=event, entry=entry, by=by, at=at) is not None:
-        entry.refresh_from_db(fields=["table", "seat"])
+    seat_draw(event=event, entry=entry, by=by, at=at)
     return entry
 
 
@@ -938,6 +926,13 @@ def deal_offers(
 
 
 def _deal_players(event: Event, stacks: Mapping[int, int]) -> list[int]:
+    if event.satellite_target_id is not None:
+        # Its places are seats of a fixed value, not the cash the figures share.
+        raise Refusal(
+            "satellite_deal",
+            _("TO5: a satellite's places are seats; it plays on to the seats."),
+            rule="TO5",
+        )
     left = list(
         Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
         .order_by("pk")
@@ -1305,7 +1300,10 @@ def _satellite_lines(
 def _seat_pay(*, satellite: Event, line: Payout, by: User, at: datetime) -> Entry:
     """Register a satellite's winner into its target event as a paid entry (TO7):
     one posting from the satellite's prize pool to the target's pool, fees and
-    bounty, as an entry at the cage would book them, with no cash moving."""
+    bounty, as an entry at the cage would book them, with no cash moving.
+
+    The house honours a seat won after the target's late registration closed: he
+    is registered at its last registration level (TO1, TDA "MLR")."""
     target = _event_locked(Event(pk=satellite.satellite_target_id))
     level = selectors.scheduled_level(event=target, at=at)
     entry = _entry_open(

@@ -75,3 +75,29 @@ def test_a_wrong_count_or_role_books_nothing(
 )
 def test_euros_as_typed(typed, cents):
     assert cents_of(typed) == cents
+
+
+def test_a_refund_approved_by_a_manager_and_paid_by_a_cashier(
+    event, shift, cashier, manager, players
+):
+    """TO10: the manager approves with a reason, the cashier pays it once."""
+    client = logged_in(cashier)
+    client.post(
+        URL, {"action": "register", "key": "k-1", "player": "P-100", "amount": "115"}
+    )
+    purchase = Entry.objects.get().purchases.get()
+    boss = logged_in(manager)
+    approve = {"action": "refund_approve", "key": "a-1", "purchase": purchase.pk}
+    assert "Approve the refund" in boss.get(URL).content.decode()
+    boss.post(URL, {**approve, "reason": "Structure changed"})
+    assert "Structure changed" in client.get(URL).content.decode()
+    pay = {"action": "refund_pay", "key": "p-1", "purchase": purchase.pk}
+    first = client.post(URL, {**pay, "amount": "115,00"})
+    again = client.post(URL, {**pay, "amount": "115,00"})
+    assert first["Location"] == again["Location"]
+    assert Receipt.objects.filter(kind=Receipt.Kind.ENTRY_REFUND).count() == 1
+    assert Entry.objects.get().status == Entry.Status.REFUNDED
+    assert (
+        "Refund approved by"
+        in client.get(first["Location"] + "/print").content.decode()
+    )

@@ -9,6 +9,7 @@ import pytest
 from accounting import chart as ledger
 from accounting.models import Receipt
 from accounting.selectors import trial_balance
+from core.errors import Refusal
 from tournaments import chart, selectors, services
 from tournaments.models import Entry, Payout, Purchase
 from tournaments.services import BustIn
@@ -41,14 +42,24 @@ def test_a_satellite_pays_a_seat_and_cash(
         )
     services.event_start(event=satellite)
     entries = list(Entry.objects.filter(event=satellite).order_by("number"))
+    winner, second = entries[4], entries[3]
     for n, out in enumerate(entries[:4], start=1):
+        if n == 4:
+            # TO5: the last two can't deal the seat as cash.
+            with pytest.raises(Refusal) as refused:
+                services.deal_offers(
+                    event=satellite, stacks={second.pk: 1, winner.pk: 1}
+                )
+            assert (refused.value.code, refused.value.rule) == (
+                "satellite_deal",
+                "TO5",
+            )
         services.busts_record(
             event=satellite,
             hand=f"h{n}",
             busts=[BustIn(out, 1_000)],
             by=floor_person,
         )
-    winner, second = entries[4], entries[3]
     assert selectors.prize_pool_cents(event=satellite) == 12_500
 
     sheet = services.payout_sheet_prepare(event=satellite, by=floor_person)
