@@ -135,16 +135,33 @@ def _representative(ranks: Sequence[int], suited: bool) -> tuple[int, ...]:
 
 
 @cache
-def _high_tables() -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """Return description and category of every high key (index = key)."""
-    descriptions = [""] * (HIGH_CLASSES + 1)
-    categories = [-1] * (HIGH_CLASSES + 1)
+def _high_classes() -> tuple[tuple[tuple[int, ...], bool], ...]:
+    """Return the ranks and suitedness of every high key's hand class (index = key).
+
+    Evaluating one representative of each class is cheap; naming them all is not
+    (a batch of a few thousand hands meets a few hundred), so :func:`_high_name`
+    names a class the first time it is asked.
+    """
+    classes: list[tuple[tuple[int, ...], bool]] = [((), False)] * (HIGH_CLASSES + 1)
     for ranks in _rank_multisets():
         distinct = len(set(ranks)) == 5
         for suited in (False, True) if distinct else (False,):
             key = HIGH_CLASSES + 1 - _evaluate_5(*_representative(ranks, suited))
-            categories[key], descriptions[key] = describe_ranks(ranks, suited)
-    return tuple(descriptions), tuple(categories)
+            classes[key] = (ranks, suited)
+    return tuple(classes)
+
+
+_HIGH_NAMES: dict[int, tuple[int, str]] = {}
+"""Category index and description of the high keys named so far."""
+
+
+def _high_name(key: int) -> tuple[int, str]:
+    """Return the category index and the description of a high key."""
+    named = _HIGH_NAMES.get(key)
+    if named is None:
+        ranks, suited = _high_classes()[key]
+        named = _HIGH_NAMES[key] = describe_ranks(ranks, suited)
+    return named
 
 
 # -- high ------------------------------------------------------------------------
@@ -187,17 +204,18 @@ def high_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
 
 def describe_high(key: int) -> str:
     """Return the description of a high key: ``"full house, kings full of aces"``."""
-    return _high_tables()[0][key]
+    named = _HIGH_NAMES.get(key)
+    return (named or _high_name(key))[1]
 
 
 def high_category_index(key: int) -> int:
     """Return the index in :data:`CATEGORIES` of a high key."""
-    return _high_tables()[1][key]
+    return _high_name(key)[0]
 
 
 def high_category(key: int) -> str:
     """Return the category of a high key, e.g. ``"full house"``."""
-    return CATEGORIES[_high_tables()[1][key]]
+    return CATEGORIES[_high_name(key)[0]]
 
 
 # -- low -------------------------------------------------------------------------
