@@ -9,7 +9,9 @@ settings name, by import path, the functions of those apps it calls:
   ``jackpot:drops`` among them: the function takes them from there instead of
   reading them again. Without the setting the drop is credited to ``jackpot:drops``.
 - ``CARDROOM_HAND_BOOKED``: functions ``f(hand_id: int)`` called after the
-  transaction that booked a hand commits (jackpot qualification, BB1, HM1).
+  transaction that booked a hand commits. None by default: the jackpots qualify
+  hands by a sweep (``jackpots.tasks.qualify_new_task``, BB1, HM1), so booking a
+  hand sends no broker message.
 - ``CARDROOM_SEAT_CHECKS``: functions ``f(*, player, game, now)`` called before a
   player is seated; each raises a refusal when a rule of its app forbids the seat
   (WL7: barred from the game).

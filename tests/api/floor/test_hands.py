@@ -205,7 +205,8 @@ def test_many_random_hands_keep_the_books_straight(t01, players):
 
 
 def test_a_hand_books_in_eleven_statements(t01, django_assert_num_queries):
-    """The hand path is pinned (benchmarks/README.md): the terminal's key; then,
+    """The hand path is pinned (benchmarks/README.md): the terminal's key (a key
+    verified earlier: only whether it was revoked since, cardroom.auth); then,
     in a transaction (here a savepoint), the table locked with its game and
     policy, the sessions locked with the last hand number, the accounts, the
     ledger transaction, the hand, its seats, the sessions' stacks, the entries.

@@ -8,9 +8,11 @@ import logging
 import pytest
 from django.test import RequestFactory
 
+from cardroom.models import Hand
 from core.middleware import is_terminal
 from tests.api.test_auth import assert_error_shape
 
+from .conftest import post_hand
 from .test_hands import heads_up, t01  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -61,3 +63,20 @@ def test_a_terminals_refusal_is_logged_with_its_request_id(t01, caplog):  # noqa
     assert line["event"] == "request_finished" and line["code"] == 422
     assert line["request"] == "POST /api/v1/tables/T01/hands"
     assert line["request_id"]
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"hand_no": 0},
+        {"ended_at": "yesterday"},
+        {"started_at": "2026-13-45T25:00:00+02:00"},
+    ],
+    ids=["hand 0", "no time", "no such day"],
+)
+def test_what_the_parser_leaves_to_the_server_is_malformed(t01, changes):  # noqa: F811
+    """The engine's parser is the record's only check; the hand number's floor
+    and the times' format are the service's, answered as the parser answers."""
+    answer = post_hand(t01, "T01", heads_up(**changes))
+    assert_error_shape(answer, 400, "malformed_hand")
+    assert not Hand.objects.exists()
