@@ -286,6 +286,8 @@ class Transaction(models.Model):
     class Meta:
         verbose_name = _("ledger transaction")
         ordering = ["-posted_at", "-id"]
+        # The postings made since a balance snapshot, whatever their date.
+        indexes = [models.Index(fields=["xact_id"], name="transaction_by_xact")]
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(posted_by__isnull=False) | ~models.Q(source=""),
@@ -366,6 +368,32 @@ class Entry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.account.code} {self.amount_cents:+d}"
+
+
+class BalanceSnapshot(models.Model):
+    """Every account's balance from the postings dated before ``at``, stored.
+
+    ``balances`` maps account ids to the raw sum (debits positive) of the entries
+    of the transactions posted before ``at`` and written by a database transaction
+    below ``horizon`` (every one below it had ended when the snapshot was taken).
+    The balances at ``at`` are then these plus the entries of the transactions
+    dated before ``at`` from ``horizon`` on, found through ``transaction_by_xact``:
+    a back-dated posting made after the snapshot counts, and the work is what was
+    posted since, not the history (``accounting.selectors.balances_at``).
+    """
+
+    at = models.DateTimeField(_("balances at"), unique=True)
+    horizon = models.BigIntegerField(_("database transactions below"))
+    balances = models.JSONField(_("balances"))
+    taken_at = models.DateTimeField(_("taken"), db_default=Now())
+
+    class Meta:
+        verbose_name = _("balance snapshot")
+        ordering = ["-at"]
+        triggers = [append_only("balance_snapshot")]
+
+    def __str__(self) -> str:
+        return f"balances at {self.at:%Y-%m-%d %H:%M %Z}"
 
 
 class BalanceFold(models.Model):

@@ -21,7 +21,7 @@ from django.db.models import (
 from django.db.models.expressions import Combinable
 from django.db.models.functions import Cast, Coalesce
 
-from accounting.models import DEBIT_NORMAL, Account, Entry
+from accounting.models import DEBIT_NORMAL, Account, BalanceSnapshot, Entry
 
 
 def balance_expression() -> Combinable:
@@ -49,6 +49,26 @@ def balance_expression() -> Combinable:
         default=Value(0),
         output_field=BigIntegerField(),
     )
+
+
+def balances_at(*, snapshot: BalanceSnapshot) -> dict[int, int]:
+    """Every account's raw balance (debits positive) from the postings dated
+    before ``snapshot.at``: the stored sums plus the entries of transactions dated
+    before it and written from the snapshot's horizon on (back-dated postings
+    made since), read through ``transaction_by_xact``."""
+    balances = {int(pk): raw for pk, raw in snapshot.balances.items()}
+    late = (
+        Entry.objects.filter(
+            transaction__xact_id__gte=snapshot.horizon,
+            transaction__posted_at__lt=snapshot.at,
+        )
+        .values_list("account_id")
+        .annotate(s=Sum("amount_cents"))
+        .order_by()
+    )
+    for account_id, raw in late:
+        balances[account_id] = balances.get(account_id, 0) + raw
+    return balances
 
 
 def account_balance(*, account: Account, at: datetime | None = None) -> int:

@@ -21,7 +21,14 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from psycopg import errors as pg_errors
 
-from accounting.models import Account, AccountType, BalanceFold, Entry, Transaction
+from accounting.models import (
+    Account,
+    AccountType,
+    BalanceFold,
+    BalanceSnapshot,
+    Entry,
+    Transaction,
+)
 from core.api.errors import ApiError, Conflict, RuleViolation
 from core.db import rows
 
@@ -455,6 +462,55 @@ def balances_fold(*, attempts: int = 5) -> BalanceFold | None:
     return None
 
 
+# One statement, so one snapshot: every account's balance now, less the entries
+# of the transactions dated from ``at`` on or written from the horizon on (the
+# snapshot's own xmin: every database transaction below it has ended).
+SNAPSHOT_SQL = """
+WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS x),
+since AS (
+    SELECT e.account_id, sum(e.amount_cents) AS raw
+      FROM accounting_transaction t
+      JOIN accounting_entry e ON e.transaction_id = t.id
+     WHERE t.posted_at >= %(at)s OR t.xact_id >= (SELECT x FROM h)
+     GROUP BY e.account_id
+)
+SELECT a.id,
+       CASE WHEN a.type IN ('asset', 'expense') THEN 1 ELSE -1 END * a.balance_cents
+       + CASE WHEN a.summed THEN coalesce((
+             SELECT sum(p.amount_cents) FROM accounting_entry p
+              WHERE p.account_id = a.id AND p.summed
+                AND p.epoch >= a.summed_through), 0) ELSE 0 END
+       - coalesce(since.raw, 0),
+       (SELECT x FROM h)
+  FROM accounting_account a LEFT JOIN since ON since.account_id = a.id
+"""
+
+
+def snapshot_at(at: datetime) -> BalanceSnapshot:
+    """The stored balances of the postings dated before ``at``, taken if new.
+
+    Taken from the accounts' balances now less what was posted since (dated from
+    ``at`` on, or written after the snapshot's horizon): the cost is what came
+    after ``at``, not the history. The daily audit takes the one at its day's
+    opening and at its end (the next day's opening).
+    """
+    found = BalanceSnapshot.objects.filter(at=at).first()
+    if found is not None:
+        return found
+    with connection.cursor() as cursor:
+        cursor.execute(SNAPSHOT_SQL, {"at": at})
+        rows = cursor.fetchall()
+    horizon = rows[0][2] if rows else 0
+    balances = {str(pk): int(raw) for pk, raw, _x in rows if raw}
+    try:
+        with transaction.atomic():
+            return BalanceSnapshot.objects.create(
+                at=at, horizon=horizon, balances=balances
+            )
+    except IntegrityError:  # taken meanwhile by another audit
+        return BalanceSnapshot.objects.get(at=at)
+
+
 __all__ = [
     "InsufficientFunds",
     "LedgerError",
@@ -464,6 +520,7 @@ __all__ = [
     "balances_fold",
     "entries_post",
     "retry_on_conflict",
+    "snapshot_at",
     "transaction_open",
     "transaction_post",
     "transaction_reverse",

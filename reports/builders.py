@@ -19,7 +19,8 @@ from django.utils.translation import gettext as _
 from accounting.cage.receivables import receivables_open
 from accounting.domain.cage import DrawerMovements
 from accounting.domain.money import Money
-from accounting.models import Receipt, Shift, TableSlip
+from accounting.models import BalanceSnapshot, Receipt, Shift, TableSlip
+from accounting.selectors import balances_at
 from cardroom.models import StackMovement
 from reports import jackpot_sources, tournaments
 from reports import selectors as q
@@ -155,18 +156,38 @@ def _awards_check(
 
 
 def daily_audit(
-    *, period: Period, now: datetime, progress: Progress = _quiet, full: bool = False
+    *,
+    period: Period,
+    now: datetime,
+    progress: Progress = _quiet,
+    full: bool = False,
+    snapshot: BalanceSnapshot | None = None,
 ) -> dict[str, Any]:
     """Build the daily audit of ``period`` (one gaming day, or several).
 
+    Without ``full`` it reads the period's entries and those after it, whatever
+    the history: the openings are the stored ``snapshot`` of the balances at the
+    period's start (:class:`accounting.models.BalanceSnapshot`, which
+    ``report_generate`` stores) plus the postings dated before it made since.
     With ``full``, every entry ever posted is added up and each cached balance
-    checked against the sum, as the first audit does, instead of continuing from
-    the previous audit's closings: what catches an edit of entries of a day already
-    audited that left the cached balances alone.
+    checked against the sum, as an audit without a snapshot or an audit of the
+    day before does: what catches an edit of entries of a day already audited
+    that left the cached balances alone.
     """
     checks = Checks()
     previous = None if full else q.previous_closings(period=period)
-    ledger = q.ledger_movements(period=period, since_start=previous is not None)
+    if full:
+        snapshot = None
+    elif snapshot is None or snapshot.at != period.start:
+        snapshot = BalanceSnapshot.objects.filter(at=period.start).first()
+    # The day starts from the balances stored at its opening (report_generate
+    # stores them), else from the cached balances less what came since.
+    opening = None if snapshot is None else balances_at(snapshot=snapshot)
+    ledger = q.ledger_movements(
+        period=period,
+        since_start=opening is not None or previous is not None,
+        opening=opening,
+    )
     progress(_("ledger"))
     hands = q.hands_by_table(period=period)
     movements = q.movements_by_table(period=period)
@@ -324,7 +345,7 @@ def daily_audit(
     receivables = _receivables(period)
     progress(_("exceptions"))
 
-    trial = _trial_balance(ledger, checks, previous)
+    trial = _trial_balance(ledger, checks, previous, snapshot)
     progress(_("trial balance"))
 
     database, schema_changes = database_guards(period)
@@ -673,15 +694,18 @@ def _trial_balance(
     ledger: dict[str, AccountMovements],
     checks: Checks,
     previous: tuple[str, dict[str, int]] | None,
+    snapshot: BalanceSnapshot | None = None,
 ) -> Section:
     """Every account's opening, movements and closing, and the checks on them.
 
-    The first audit (no audit of the day before) adds up every entry ever posted
-    and checks each account's cached balance against that sum (DESIGN.md). Later
-    ones read only their own period's entries and check continuity instead: each
-    account's opening, from its cached balance, must be the closing the previous
-    audit stored. A cache gone wrong, or a posting dated into an audited day after
-    its audit, shows as a difference.
+    A full audit adds up every entry ever posted and checks each account's cached
+    balance against that sum (DESIGN.md). The others read only their own period's
+    entries (and those after it): each account's opening is the stored snapshot
+    of the balances at the day's opening plus the postings dated before it made
+    since, and its closing must equal the cached balance less the later entries.
+    With an audit of the day before, each opening must also be the closing it
+    stored: a posting dated into an audited day after its audit shows as a
+    difference.
     """
     section = Section(
         key="trial_balance",
@@ -708,12 +732,21 @@ def _trial_balance(
                     "First audit: every entry added up, each cached balance checked "
                     "against the sum."
                 )
+                if snapshot is None
+                else _(
+                    "Opening from the balances stored at %(at)s and the postings "
+                    "dated before it made since; each closing checked against the "
+                    "cached balance less the later entries."
+                )
+                % {"at": snapshot.at.isoformat()}
                 if previous is None
                 else _(
-                    "Opening from the cached balance less the period's and later "
-                    "entries, checked against audit %(prev)s."
+                    "Opening from the balances stored at %(at)s and the postings "
+                    "dated before it made since, checked against audit %(prev)s; "
+                    "each closing checked against the cached balance less the "
+                    "later entries."
                 )
-                % {"prev": previous[0]}
+                % {"at": snapshot.at.isoformat(), "prev": previous[0]}
             )
         ),
     )
@@ -721,18 +754,31 @@ def _trial_balance(
     debit_balances: dict[str, int] = defaultdict(int)
     credit_balances: dict[str, int] = defaultdict(int)
     sums: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    cached: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for code, a in sorted(ledger.items()):
         raw_closing = a.before + a.during
         if raw_closing > 0:
             debit_balances[a.currency] += raw_closing
         else:
             credit_balances[a.currency] -= raw_closing
-        if previous is None:
+        if snapshot is not None:
+            cached[a.currency][0] += abs(a.closing_from_cache)
+            cached[a.currency][1] += abs(a.closing)
+            if a.closing != a.closing_from_cache:
+                checks.compare(
+                    _("%(account)s closing = cached balance less later entries")
+                    % {"account": code},
+                    a.closing_from_cache,
+                    a.closing,
+                )
+        if previous is None and snapshot is None:
             records, found = a.normal * a.total, a.cached_balance
             label = _("%(account)s cached balance = sum of its entries")
-        else:
+        elif previous is not None:
             records, found = closings.get(code, 0), a.opening
             label = _("%(account)s opening = previous closing")
+        else:
+            records = found = 0
         sums[a.currency][0] += abs(records)
         sums[a.currency][1] += abs(found)
         if records != found:
@@ -757,6 +803,15 @@ def _trial_balance(
             debit_balances[currency],
             credit_balances[currency],
         )
+        if snapshot is not None:
+            checks.compare(
+                _("%(c)s closings = cached balances less later entries (Σ)")
+                % {"c": currency},
+                cached[currency][0],
+                cached[currency][1],
+            )
+        if previous is None and snapshot is not None:
+            continue
         checks.compare(
             (
                 _("%(c)s cached balances = sums of entries (Σ of balances)")

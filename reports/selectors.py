@@ -129,6 +129,7 @@ class AccountMovements:
     cached_balance: int
     cache_checked: bool = True  # total is the sum of every entry, not the cache
     before: int = 0  # everything posted before the period
+    after: int | None = None  # posted after the period, when read on its own
     total: int = 0  # everything ever posted
     debits: int = 0  # during the period
     credits: int = 0  # during the period, as a negative number
@@ -157,6 +158,8 @@ class AccountMovements:
     def closing_from_cache(self) -> int:
         """The balance at the end from the cached balance less what came after."""
         after = self.total - self.before - self.during
+        if self.after is not None:
+            after = self.after
         return self.cached_balance - self.normal * after
 
     @property
@@ -214,7 +217,11 @@ def _sides(during: Q) -> dict[str, Sum]:
 
 
 def ledger_movements(
-    *, period: Period, code_prefix: str = "", since_start: bool = False
+    *,
+    period: Period,
+    code_prefix: str = "",
+    since_start: bool = False,
+    opening: dict[int, int] | None = None,
 ) -> dict[str, AccountMovements]:
     """Return every account's movements around ``period``, by account code.
 
@@ -225,10 +232,13 @@ def ledger_movements(
     whose code starts with it.
 
     With ``since_start``, see :func:`_movements_since_start`: only the period's
-    entries and those after it are read.
+    entries and those after it are read; ``opening`` (raw balances by account id
+    at the period's start, from a stored snapshot) then gives what came before.
     """
     if since_start:
-        return _movements_since_start(period=period, code_prefix=code_prefix)
+        return _movements_since_start(
+            period=period, code_prefix=code_prefix, opening=opening
+        )
     during = Q(transaction__posted_at__gte=period.start) & Q(
         transaction__posted_at__lt=period.end
     )
@@ -260,7 +270,7 @@ def ledger_movements(
 
 
 def _movements_since_start(
-    *, period: Period, code_prefix: str
+    *, period: Period, code_prefix: str, opening: dict[int, int] | None = None
 ) -> dict[str, AccountMovements]:
     """The period's movements from its own entries, the rest from the caches.
 
@@ -271,9 +281,10 @@ def _movements_since_start(
     accounts the reports need them for (``KIND_PREFIXES``), and only for postings
     other than hands: a hand's share is what the others leave. What came after
     the period is summed from its transactions; what came before is the cached
-    balance less all that. So the work is the period's, not the ledger's history;
-    the cached balances are taken as they are (``cache_checked`` false) and
-    checked by the daily audit's continuity instead.
+    balance less all that, or with ``opening`` the stored snapshot's (the closing
+    from the cache is then a check of its own). So the work is the period's, not
+    the ledger's history; the cached balances are taken as they are
+    (``cache_checked`` false) and checked by the daily audit's continuity instead.
     """
     in_period = Q(posted_at__gte=period.start) & Q(posted_at__lt=period.end)
     by_id = _accounts(code_prefix, cache_checked=False)
@@ -329,7 +340,11 @@ def _movements_since_start(
                 del by_id[account_id].by_kind[HAND_KIND]
     for account in by_id.values():
         account.total = account.normal * account.cached_balance
-        account.before = account.total - account.during - after.get(account.id, 0)
+        account.after = after.get(account.id, 0)
+        if opening is None:
+            account.before = account.total - account.during - account.after
+        else:
+            account.before = opening.get(account.id, 0)
     return {a.code: a for a in by_id.values()}
 
 

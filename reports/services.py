@@ -20,6 +20,7 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounting.services import snapshot_at
 from cardroom.services import room_default
 from core.api.errors import ApiError, RuleViolation
 from core.roles import Role, has_role
@@ -152,6 +153,12 @@ def report_generate(
     shown: dict[str, Any] = {"progress": progress} if progress is not None else {}
     if full and kind == Report.Kind.DAILY_AUDIT:
         shown["full"] = True
+    elif kind == Report.Kind.DAILY_AUDIT:
+        # Written before the read-only snapshot the report is built in: the
+        # balances stored at the period's opening (the audit starts from them)
+        # and at its end (the next day's opening).
+        shown["snapshot"] = snapshot_at(period.start)
+        snapshot_at(period.end)
     with _snapshot():
         data = BUILDERS[kind](period=period, now=now, **shown)
     elapsed = int((time.perf_counter() - started) * 1000)
