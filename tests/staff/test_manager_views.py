@@ -5,6 +5,7 @@ terminals' keys (shown once, revoked)."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 from django.test import Client
@@ -15,7 +16,7 @@ from cardroom import services as floor_services
 from cardroom.models import Correction, TerminalKey
 from core.roles import Role
 from jackpots import services as jackpot_services
-from jackpots.models import Award, Hit
+from jackpots.models import Award, Hit, Month
 from tests.api.jackpots.conftest import (
     clock,
     dealer,
@@ -48,10 +49,17 @@ def form_of(page, action: str) -> dict[str, str]:
     return {"once": found.group(1)}
 
 
-def browser(user) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+def browser(user, language: str = "en") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
     client.force_login(user)
     return client
+
+
+@pytest.fixture
+def table(open_table, players) -> str:
+    """T01 open, nobody seated: enough for a correction or a terminal key."""
+    open_table("T01")
+    return "T01"
 
 
 @pytest.fixture
@@ -92,9 +100,9 @@ def receivable(by, player: str, amount: int, reason: str) -> Correction:
     )
 
 
-def test_a_correction_is_approved_by_another_manager_once(dealer, mia, mats):
+def test_a_correction_is_approved_by_another_manager_once(table, mia, mats):
     """DC2: the manager who asked is refused in words; another approves, and the
-    same form sent twice books one transaction."""
+    same form sent twice books one transaction; a rejection books nothing."""
     correction = receivable(mia, "P-1", 12_345, "marker for a rebuy")
     action = f"/manager/corrections/{correction.pk}"
     own = browser(mia)
@@ -114,18 +122,11 @@ def test_a_correction_is_approved_by_another_manager_once(dealer, mia, mats):
     assert correction.status == Correction.Status.APPROVED
     assert correction.ledger_transaction is not None
     assert "it was decided once" in text(other.get("/manager/"))
-
-
-def test_a_correction_can_be_rejected(dealer, mia, mats):
-    correction = receivable(mia, "P-2", 5_000, "typo")
-    action = f"/manager/corrections/{correction.pk}"
-    other = browser(mats)
+    typo = receivable(mia, "P-2", 5_000, "typo")
+    action = f"/manager/corrections/{typo.pk}"
     other.post(action, form_of(other.get("/manager/"), action) | {"decision": "reject"})
-    correction.refresh_from_db()
-    assert (correction.status, correction.ledger_transaction) == (
-        Correction.Status.REJECTED,
-        None,
-    )
+    typo.refresh_from_db()
+    assert (typo.status, typo.ledger_transaction) == (Correction.Status.REJECTED, None)
 
 
 @pytest.fixture
@@ -136,28 +137,24 @@ def hit(dealer, mia) -> Hit:
     return jackpot_services.hit_verify(hit=found, by=mia, note="camera 3")
 
 
-def test_a_hit_shows_its_hands_as_cards_and_its_split_in_money(pools, hit, mats):
+def test_a_hit_is_approved_after_a_confirm_step_by_another_manager(
+    pools, hit, mia, mats
+):
     """BB5, BB6: the hands drawn with suits in their colours, each share in euros
-    adding up to what the hit pays; no raw JSON."""
-    page = text(browser(mats).get(f"/manager/hits/{hit.pk}"))
-    assert '<span class="playing-card black" title="As">A♠</span>' in page
-    assert '<span class="playing-card red" title="Ad">A♦</span>' in page
-    assert '<span class="playing-card red" title="Th">10♥</span>' in page
-    assert "'cards'" not in page and '"hole"' not in page
+    adding up to what the hit pays, no raw JSON. Approving asks once more and books
+    nothing until confirmed; the verifier is refused in words; another manager's
+    confirmation books the awards once and makes them payable at the cage."""
+    shown = text(browser(mats).get(f"/manager/hits/{hit.pk}"))
+    assert '<span class="playing-card black" title="As">A♠</span>' in shown
+    assert '<span class="playing-card red" title="Ad">A♦</span>' in shown
+    assert '<span class="playing-card red" title="Th">10♥</span>' in shown
+    assert "'cards'" not in shown and '"hole"' not in shown
     awards = list(hit.awards.order_by("position"))
     assert sum(a.amount_cents for a in awards) == hit.payout_cents > 0
     for award in awards:
         amount = f"€{award.amount_cents // 100:,}.{award.amount_cents % 100:02d}"
-        assert amount in page
-    assert "losing hand" in page and "table share" in page and "shared by" in page
-
-
-def test_a_hit_is_approved_after_a_confirm_step_by_another_manager(
-    pools, hit, mia, mats
-):
-    """BB5: approving asks once more and books nothing until confirmed; the
-    verifier is refused in words; another manager's confirmation books the awards
-    once and makes them payable at the cage."""
+        assert amount in shown
+    assert "losing hand" in shown and "table share" in shown and "shared by" in shown
     confirm_url = f"/manager/hits/{hit.pk}/approve"
     own = browser(mia)
     page = own.get(confirm_url)
@@ -195,6 +192,53 @@ def test_a_hit_is_rejected_only_with_a_reason(pools, hit, mats):
     )
 
 
+def test_the_hit_and_the_inbox_in_finnish_and_korean(pools, hit, mats):
+    """The same screens in the room's other languages, money their way."""
+    first = hit.awards.order_by("position").first()
+    euros, cents = divmod(first.amount_cents, 100)
+    fi = text(browser(mats, "fi").get(f"/manager/hits/{hit.pk}"))
+    assert f"{euros},{cents:02d}\xa0€" in fi and "jaettuna 4 kesken" in fi
+    assert "Hyväksy…" in fi
+    ko = text(browser(mats, "ko").get("/manager/"))
+    assert "잭팟 적중" in ko and "적중 보기" in ko
+
+
+@pytest.fixture
+def october(pools, dealer, clock, mia) -> Month:
+    """October closed by mia with one hand of the month (a royal flush at T01)."""
+    pools["month"].starts_on = date(2026, 10, 1)
+    pools["month"].save(update_fields=["starts_on"])
+    clock.set("2026-10-10T21:00")
+    dealer.deal("Ac Kc Qc 5s 2d", {3: "Jc Tc", 4: "Ks Kd"})
+    clock.set("2026-11-01T12:00")
+    return jackpot_services.month_close(
+        pool=pools["month"], month=date(2026, 10, 1), by=mia, source="by hand"
+    )
+
+
+def test_a_month_is_approved_by_another_manager_than_who_closed_it(october, mia, mats):
+    """HM3: who closed the month is refused in words; a rejection needs a reason;
+    another manager approves and the awards are booked."""
+    assert october.status == Month.Status.PENDING
+    action = f"/manager/months/{october.pk}"
+    own = browser(mia)
+    page = own.get("/manager/")
+    assert "2026-10" in text(page)
+    refused = own.post(action, form_of(page, action) | {"decision": "approve"})
+    assert "HM3" in text(own.get(refused["Location"]))
+    other = browser(mats)
+    page = other.get("/manager/")
+    refused = other.post(action, form_of(page, action) | {"decision": "reject"})
+    assert "HM3: a rejection records why." in text(other.get(refused["Location"]))
+    page = other.get("/manager/")
+    other.post(action, form_of(page, action) | {"decision": "approve"})
+    october.refresh_from_db()
+    assert october.status == Month.Status.APPROVED
+    assert set(october.awards.values_list("status", flat=True)) == {
+        Award.Status.APPROVED
+    }
+
+
 def test_a_short_shift_is_signed_off_by_another_person(cage, make_staff, mats):
     """CA1: the over/short and the cashier's note are shown; the cashier can't sign
     off his own shift even as a manager; another manager closes it."""
@@ -224,7 +268,7 @@ def test_a_short_shift_is_signed_off_by_another_person(cage, make_staff, mats):
     )
 
 
-def test_a_terminal_key_is_shown_once_listed_and_revoked(dealer, mats):
+def test_a_terminal_key_is_shown_once_listed_and_revoked(table, mats):
     """API.md: the new key is on the page that creates it and nowhere after;
     revoking it is final, and the terminal is refused from then on."""
     client = browser(mats)
