@@ -13,10 +13,12 @@ from django.test import Client
 from accounting import cage as cage_services
 from accounting.models import Payable, Shift
 from cardroom import services as floor_services
-from cardroom.models import Correction, TerminalKey
+from cardroom.models import Correction, HandVoid, StackReview, TerminalKey
 from core.roles import Role
 from jackpots import services as jackpot_services
 from jackpots.models import Award, Hit, Month
+from tests.api.floor.test_stack_reviews import frozen, t01
+from tests.api.floor.test_voids import raked
 from tests.api.jackpots.conftest import (
     clock,
     dealer,
@@ -28,7 +30,18 @@ from tests.api.jackpots.conftest import (
 )
 from tests.conftest import PASSWORD
 
-__all__ = ["clock", "dealer", "manager", "open_table", "players", "pools", "stock_tray"]
+__all__ = [
+    "clock",
+    "dealer",
+    "frozen",
+    "manager",
+    "open_table",
+    "players",
+    "pools",
+    "raked",
+    "stock_tray",
+    "t01",
+]
 
 pytestmark = pytest.mark.django_db
 
@@ -127,6 +140,49 @@ def test_a_correction_is_approved_by_another_manager_once(table, mia, mats):
     other.post(action, form_of(other.get("/manager/"), action) | {"decision": "reject"})
     typo.refresh_from_db()
     assert (typo.status, typo.ledger_transaction) == (Correction.Status.REJECTED, None)
+
+
+def test_the_void_of_a_raked_hand_is_approved_by_another_manager(raked, mia, mats):
+    """RK8: the manager who asked for the void is refused in words; another
+    approves and the hand is voided."""
+    void = floor_services.hand_void(
+        table_code="BIG", hand_no=1, reason="duplicate_card", by=mia
+    )
+    assert void.status == HandVoid.Status.PENDING
+    action = f"/manager/voids/{void.pk}"
+    own = browser(mia)
+    page = own.get("/manager/")
+    assert "duplicate card" in text(page) and "€5.00" in text(page)
+    refused = own.post(action, form_of(page, action) | {"decision": "approve"})
+    assert "RK8: the void of a raked hand is approved by another person" in text(
+        own.get(refused["Location"])
+    )
+    other = browser(mats)
+    other.post(
+        action, form_of(other.get("/manager/"), action) | {"decision": "approve"}
+    )
+    void.refresh_from_db()
+    assert void.status == HandVoid.Status.BOOKED and void.ledger_transaction
+
+
+def test_a_stack_review_is_approved_by_another_than_who_proposed(frozen, mia, mats):
+    """HS6: the proposer is refused in words; another manager approves the release
+    and it is booked."""
+    floor_services.stack_review_propose(
+        review=frozen, resolution="release", reason="counted again: his", by=mia
+    )
+    action = f"/manager/stack-reviews/{frozen.pk}"
+    own = browser(mia)
+    page = own.get("/manager/")
+    assert "€10.00" in text(page) and "counted again: his" in text(page)
+    refused = own.post(action, form_of(page, action))
+    assert "HS6: a stack review is approved by another person (DC2)." in text(
+        own.get(refused["Location"])
+    )
+    other = browser(mats)
+    other.post(action, form_of(other.get("/manager/"), action))
+    frozen.refresh_from_db()
+    assert frozen.status == StackReview.Status.RESOLVED and frozen.approved_by == mats
 
 
 @pytest.fixture
