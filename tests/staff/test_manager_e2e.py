@@ -52,7 +52,8 @@ def test_a_manager_approves_a_correction_a_hit_and_a_shift(
     live_server, browser_page, pools, dealer, make_staff
 ):
     """Another person asked for the correction, verified the hit and counted the
-    shift; the manager decides each from his inbox, the hit after a confirm step."""
+    shift; the manager decides each from his inbox, the hit after a confirm step;
+    then he gives T01's terminal a key."""
     page, expect = browser_page
     url = live_server.url
     fred = make_staff("fred", Role.FLOOR)
@@ -108,6 +109,12 @@ def test_a_manager_approves_a_correction_a_hit_and_a_shift(
     expect(page.locator(".messages")).to_contain_text("signed off and closed")
     expect(page.get_by_text("Nothing is waiting for your approval.")).to_be_visible()
     shot(page, "5-all-decided")
+
+    page.get_by_role("link", name="Terminal keys").click()
+    page.get_by_label("What it is for").fill("T01 dealer tablet")
+    page.get_by_role("button", name="Create the key").click()
+    expect(page.locator(".secret")).to_be_visible()
+    shot(page, "6-terminal-key-shown-once")
 
     correction.refresh_from_db()
     shift.refresh_from_db()
