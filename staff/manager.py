@@ -274,9 +274,13 @@ def hit_detail(request: HttpRequest, hit_id: int) -> HttpResponse:
 
 @manager_only
 def hit_approve(request: HttpRequest, hit_id: int) -> HttpResponse:
-    """Ask once more (GET), then approve and book the hit's awards (POST, BB5)."""
+    """Ask once more (GET), then approve and book the hit's awards (POST, BB5).
+
+    Only a verified hit is asked about; any other is shown as it stands."""
     hit = _hit(hit_id)
     if request.method != "POST":
+        if hit.status != Hit.Status.VERIFIED:
+            return redirect("staff:hit", hit.pk)
         return render(request, "staff/manager/hit_confirm.html", _hit_context(hit))
     by = staff(request)
     done = _("Hit %(id)d approved: its awards are payable at the cage.") % {

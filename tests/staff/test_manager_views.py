@@ -246,6 +246,8 @@ def test_a_hit_is_rejected_only_with_a_reason(pools, hit, mats):
         Hit.Status.REJECTED,
         "cards exposed early",
     )
+    answer = client.get(f"/manager/hits/{hit.pk}/approve")
+    assert answer["Location"] == f"/manager/hits/{hit.pk}"
 
 
 def test_the_hit_and_the_inbox_in_finnish_and_korean(pools, hit, mats):
