@@ -256,9 +256,9 @@ def test_the_hit_and_the_inbox_in_finnish_and_korean(pools, hit, mats):
     euros, cents = divmod(first.amount_cents, 100)
     fi = text(browser(mats, "fi").get(f"/manager/hits/{hit.pk}"))
     assert f"{euros},{cents:02d}\xa0€" in fi and "jaettuna 4 kesken" in fi
-    assert "Hyväksy…" in fi
+    assert "Hyväksy…" in fi and "hävinnyt käsi" in fi and "pöydän osuus" in fi
     ko = text(browser(mats, "ko").get("/manager/"))
-    assert "잭팟 적중" in ko and "적중 보기" in ko
+    assert "잭팟 적중" in ko and "적중 보기" in ko and "확인됨, 승인 대기" in ko
 
 
 @pytest.fixture
