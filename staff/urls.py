@@ -1,9 +1,10 @@
-"""The staff screens: sign-in, each role's home page, the cage (CA1–CA6)."""
+"""The staff screens: sign-in, each role's home page, the cage (CA1–CA6), the
+manager's approvals and terminal keys."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from staff import views
+from staff import manager, views
 
 app_name = "staff"
 
@@ -33,4 +34,31 @@ urlpatterns = [
     path("cage/awards", views.awards, name="awards"),
     path("cage/awards/<int:payable_id>/pay", views.award_pay, name="award-pay"),
     path("cage/receipts/<str:no>", views.receipt, name="receipt"),
+    path("manager/", manager.approvals, name="approvals"),
+    path(
+        "manager/corrections/<int:correction_id>",
+        manager.correction_decide,
+        name="correction-decide",
+    ),
+    path("manager/voids/<int:void_id>", manager.void_decide, name="void-decide"),
+    path(
+        "manager/stack-reviews/<int:review_id>",
+        manager.review_approve,
+        name="review-approve",
+    ),
+    path(
+        "manager/shifts/<int:shift_id>/sign-off",
+        manager.shift_sign_off,
+        name="shift-sign-off",
+    ),
+    path("manager/months/<int:month_id>", manager.month_decide, name="month-decide"),
+    path("manager/hits/<int:hit_id>", manager.hit_detail, name="hit"),
+    path("manager/hits/<int:hit_id>/approve", manager.hit_approve, name="hit-approve"),
+    path("manager/hits/<int:hit_id>/reject", manager.hit_reject, name="hit-reject"),
+    path("manager/keys", manager.terminal_keys, name="terminal-keys"),
+    path(
+        "manager/keys/<str:prefix>/revoke",
+        manager.terminal_key_revoke,
+        name="terminal-key-revoke",
+    ),
 ]

@@ -59,17 +59,23 @@ def home(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(landing_url(request.user))
 
 
-def cashier_only(view: View) -> View:
-    """Let in signed-in cashiers (superusers too); others get 403."""
+def role_only(role: Role) -> Callable[[View], View]:
+    """Let in signed-in holders of ``role`` (superusers too); others get 403."""
 
-    @login_required
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not has_role(request.user, Role.CASHIER):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
+    def decorator(view: View) -> View:
+        @login_required
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not has_role(request.user, role):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
 
-    return wrapper
+        return wrapper
+
+    return decorator
+
+
+cashier_only = role_only(Role.CASHIER)
 
 
 def _cage(request: HttpRequest) -> Cage:

@@ -31,15 +31,15 @@ def text(page) -> str:
     return page.content.decode()
 
 
-def test_a_cashier_lands_on_the_cage_and_others_keep_their_landing(
+def test_a_cashier_lands_on_the_cage_and_a_manager_on_his_approvals(
     cashier_user, make_staff
 ):
-    """After signing in a cashier is on the cage's home page, a manager on the admin."""
+    """After signing in a cashier is on the cage's home page, a manager on his inbox."""
     answer = Client().post("/login", {"username": "kalle", "password": PASSWORD})
     assert (answer.status_code, answer["Location"]) == (302, "/cage/")
     make_staff("mia", Role.MANAGER)
     answer = Client().post("/login", {"username": "mia", "password": PASSWORD})
-    assert answer["Location"] == "/admin/"
+    assert answer["Location"] == "/manager/"
 
 
 def test_the_cage_is_a_cashiers(cage, make_staff):

@@ -1,8 +1,10 @@
-"""Who may open which staff screen: every role against every page of the cage.
+"""Who may open which staff screen: every role against every page of the cage and
+of the manager's approvals.
 
 Like tests/security/test_admin_roles.py for the admin, the table is the access
 policy written out: the cage's screens are a cashier's (the API's IsCashier);
-anyone else signed in is refused (403) and an anonymous caller is sent to sign in.
+the approvals and terminal keys a manager's (the API's IsManager); anyone else
+signed in is refused (403) and an anonymous caller is sent to sign in.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from core.roles import Role
 pytestmark = pytest.mark.django_db
 
 CASHIER = ("cashier",)
+MANAGER = ("manager",)
 ROLES = ("staff", "cashier", "floor", "manager", "auditor")
 
 # Every page of the cage, as (method, path): who opens it.
@@ -37,19 +40,32 @@ PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("GET", "/cage/awards"): CASHIER,
     ("GET", "/cage/awards/1/pay"): CASHIER,
     ("GET", "/cage/receipts/MAIN-000001"): CASHIER,
+    ("GET", "/manager/"): MANAGER,
+    ("POST", "/manager/corrections/1"): MANAGER,
+    ("POST", "/manager/voids/1"): MANAGER,
+    ("POST", "/manager/stack-reviews/1"): MANAGER,
+    ("POST", "/manager/shifts/1/sign-off"): MANAGER,
+    ("POST", "/manager/months/1"): MANAGER,
+    ("GET", "/manager/hits/1"): MANAGER,
+    ("GET", "/manager/hits/1/approve"): MANAGER,
+    ("POST", "/manager/hits/1/reject"): MANAGER,
+    ("GET", "/manager/keys"): MANAGER,
+    ("POST", "/manager/keys/abc/revoke"): MANAGER,
 }
 
 
-def test_the_table_names_every_page_of_the_cage():
-    """A new cage screen must be added to the table above."""
+def test_the_table_names_every_page_of_the_cage_and_the_manager():
+    """A new cage or manager screen must be added to the table above."""
     from staff import urls
 
-    cage = {
-        str(p.pattern) for p in urls.urlpatterns if str(p.pattern).startswith("cage/")
+    screens = {
+        str(p.pattern)
+        for p in urls.urlpatterns
+        if str(p.pattern).startswith(("cage/", "manager/"))
     }
     named = {path.strip("/").split("/")[0] for _method, path in PAGES}
-    assert named == {"cage"}
-    assert len(cage) == len({path for _m, path in PAGES})
+    assert named == {"cage", "manager"}
+    assert len(screens) == len({path for _m, path in PAGES})
     assert get_resolver().resolve("/cage/").url_name == "cage-home"
 
 
