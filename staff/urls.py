@@ -1,9 +1,10 @@
-"""The staff screens: sign-in, each role's home page, the cage (CA1–CA6)."""
+"""The staff screens: sign-in, each role's home page, the cage (CA1–CA6), the
+floor (WL1–WL10, DC2, RK8)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from staff import views
+from staff import floor, views
 
 app_name = "staff"
 
@@ -33,4 +34,19 @@ urlpatterns = [
     path("cage/awards", views.awards, name="awards"),
     path("cage/awards/<int:payable_id>/pay", views.award_pay, name="award-pay"),
     path("cage/receipts/<str:no>", views.receipt, name="receipt"),
+    path("floor/", floor.floor_home, name="floor-home"),
+    path("floor/map", floor.floor_map, name="floor-map"),
+    path("floor/lists", floor.floor_lists, name="floor-lists"),
+    path("floor/tables/open", floor.table_open, name="table-open"),
+    path("floor/tables/<str:code>/close", floor.table_close, name="table-close"),
+    path("floor/tables/<str:code>/break", floor.table_break, name="table-break"),
+    path("floor/tables/<str:code>/move", floor.house_move, name="house-move"),
+    path(
+        "floor/tables/<str:code>/correction",
+        floor.correction_request,
+        name="correction-request",
+    ),
+    path("floor/tables/<str:code>/void", floor.void_request, name="void-request"),
+    path("floor/lists/<int:list_id>/call", floor.list_call, name="list-call"),
+    path("floor/entries/<int:entry_id>/seat", floor.entry_seat, name="entry-seat"),
 ]
