@@ -74,6 +74,7 @@ def test_floor_staff_land_on_the_floor_and_others_are_refused(
 
 
 def test_the_map_shows_seats_players_ledger_stacks_and_time_played(room, desk):
+    floor.seat_away(table_code="T01", seat=2, now=ROOM_EVENING - timedelta(minutes=12))
     page = desk.get("/floor/")
     assert page.status_code == 200
     body = page.content.decode()
@@ -85,6 +86,9 @@ def test_the_map_shows_seats_players_ledger_stacks_and_time_played(room, desk):
     assert [s.player for s in row.seats if s.taken] == room[:3]
     assert 6_900 < row.seats[0].played_seconds <= 7_200
     assert row.stacks_cents == 60_000
+    assert [s.away_seconds is not None for s in row.seats[:3]] == [False, True, False]
+    assert 720 <= row.seats[1].away_seconds < 780
+    assert "Away 0:12" in body
     assert desk.get("/floor/map").context["tables"][0].table.code == "T01"
 
 
