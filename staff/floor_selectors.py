@@ -12,7 +12,7 @@ from datetime import datetime
 
 from accounting.models import Player
 from cardroom import services as floor
-from cardroom.models import Game, Hand, Policy, Table
+from cardroom.models import Game, Hand, Policy, SeatSession, Table
 from waitlist import selectors as lists
 from waitlist.models import Entry, MustMove, WaitingList
 
@@ -61,6 +61,20 @@ def _seconds(since: datetime | None, now: datetime) -> int:
     return max(int((now - since).total_seconds()), 0) if since else 0
 
 
+def played_tonight(table: Table, codes: list[str], now: datetime) -> dict[str, int]:
+    """Seconds each player has sat in the room this gaming day, at any table: a
+    house move or a table break keeps his time."""
+    played: dict[str, int] = {}
+    if table.gaming_day is None:
+        return played
+    sessions = SeatSession.objects.filter(
+        player__code__in=codes, gaming_day=table.gaming_day
+    ).values_list("player__code", "started_at", "ended_at")
+    for code, started, ended in sessions:
+        played[code] = played.get(code, 0) + _seconds(started, ended or now)
+    return played
+
+
 def _currency(table: Table, default: str) -> str:
     policy = (
         Policy.objects.filter(game=table.game).order_by("-version").first()
@@ -80,6 +94,7 @@ def table_row(table: Table, *, now: datetime, currency: str) -> TableRow:
         )
     )
     by_seat = {s["seat"]: s for s in seats}
+    played = played_tonight(table, [s["player"] for s in seats], now)
     rows = []
     for n in range(1, table.seats + 1):
         s = by_seat.get(n)
@@ -97,7 +112,7 @@ def table_row(table: Table, *, now: datetime, currency: str) -> TableRow:
                 name=names.get(s["player"], ""),
                 stack_cents=s["stack"],
                 frozen_cents=s["frozen"],
-                played_seconds=_seconds(s["sat_down"], now),
+                played_seconds=played.get(s["player"], 0),
                 away_seconds=(
                     _seconds(s["away_since"], now) if s["away_since"] else None
                 ),

@@ -112,6 +112,11 @@ def test_a_break_asks_first_then_moves_the_players_with_their_stacks(room, desk)
     moved = SeatSession.objects.filter(player__code__in=room[3:5], ended_at=None)
     assert {(s.table.code, s.stack_cents) for s in moved} == {("T01", 20_000)}
     assert Table.objects.get(code="T02").status == Table.Status.CLOSED
+    # Their time played tonight goes with them.
+    t01 = desk.get("/floor/map").context["tables"][0]
+    moved_rows = [s for s in t01.seats if s.player in room[3:5]]
+    assert len(moved_rows) == 2
+    assert all(6_900 < s.played_seconds <= 7_200 for s in moved_rows)
 
 
 def test_a_must_move_and_a_seat_change_are_confirmed_before_they_are_asked(room, desk):
