@@ -67,7 +67,9 @@ def test_floor_staff_land_on_the_floor(floor_user):
     assert landing_url(floor_user) == "/floor/"
 
 
-def test_the_map_shows_seats_players_ledger_stacks_and_time_played(room, desk):
+def test_the_map_shows_the_ledger_stacks_absences_and_time_played_and_tables_open(
+    room, desk
+):
     floor.seat_away(table_code="T01", seat=2, now=ROOM_EVENING - timedelta(minutes=12))
     page = desk.get("/floor/")
     assert page.status_code == 200
@@ -85,8 +87,7 @@ def test_the_map_shows_seats_players_ledger_stacks_and_time_played(room, desk):
     assert "Away 0:12" in body
     assert desk.get("/floor/map").context["tables"][0].table.code == "T01"
 
-
-def test_a_table_opens_under_its_games_policy_and_closes_when_empty(room, desk):
+    # A table opens under its game's policy and closes when it is empty.
     game = Table.objects.get(code="T01").game
     answer = desk.post(
         "/floor/tables/open", {"code": "t03", "game": game.pk, "seats": 6}, follow=True
@@ -101,25 +102,7 @@ def test_a_table_opens_under_its_games_policy_and_closes_when_empty(room, desk):
     assert Table.objects.get(code="T01").status == Table.Status.OPEN
 
 
-def test_a_break_asks_first_then_moves_the_players_with_their_stacks(room, desk):
-    confirm = desk.get("/floor/tables/T02/break")
-    assert confirm.context["free"] == 6
-    assert not TableBreak.objects.exists()
-    answer = desk.post("/floor/tables/T02/break", {"confirm": "yes"}, follow=True)
-    assert "Table T02 is broken: 2 moved, 0 wait at the head of the list." in (
-        messages_of(answer)
-    )
-    moved = SeatSession.objects.filter(player__code__in=room[3:5], ended_at=None)
-    assert {(s.table.code, s.stack_cents) for s in moved} == {("T01", 20_000)}
-    assert Table.objects.get(code="T02").status == Table.Status.CLOSED
-    # Their time played tonight goes with them.
-    t01 = desk.get("/floor/map").context["tables"][0]
-    moved_rows = [s for s in t01.seats if s.player in room[3:5]]
-    assert len(moved_rows) == 2
-    assert all(6_900 < s.played_seconds <= 7_200 for s in moved_rows)
-
-
-def test_a_must_move_and_a_seat_change_are_confirmed_before_they_are_asked(room, desk):
+def test_house_moves_and_a_break_are_confirmed_before_they_are_done(room, desk):
     step = desk.post("/floor/tables/T02/move", {"kind": "must_move", "to": "T01"})
     assert step.templates[0].name == "staff/floor/move_confirm.html"
     assert not MustMove.objects.exists()
@@ -140,8 +123,25 @@ def test_a_must_move_and_a_seat_change_are_confirmed_before_they_are_asked(room,
     change = Entry.objects.get(player__code=room[0])
     assert (change.kind, change.table.code) == (Entry.Kind.SEAT_CHANGE, "T02")
 
+    # Then T02 is broken, after the floor confirms it.
+    confirm = desk.get("/floor/tables/T02/break")
+    assert confirm.context["free"] == 6
+    assert not TableBreak.objects.exists()
+    answer = desk.post("/floor/tables/T02/break", {"confirm": "yes"}, follow=True)
+    assert "Table T02 is broken: 2 moved, 0 wait at the head of the list." in (
+        messages_of(answer)
+    )
+    moved = SeatSession.objects.filter(player__code__in=room[3:5], ended_at=None)
+    assert {(s.table.code, s.stack_cents) for s in moved} == {("T01", 20_000)}
+    assert Table.objects.get(code="T02").status == Table.Status.CLOSED
+    # Their time played tonight goes with them.
+    t01 = desk.get("/floor/map").context["tables"][0]
+    moved_rows = [s for s in t01.seats if s.player in room[3:5]]
+    assert len(moved_rows) == 2
+    assert all(6_900 < s.played_seconds <= 7_200 for s in moved_rows)
 
-def test_a_correction_is_asked_for_in_euros_once_and_books_nothing(room, desk):
+
+def test_a_correction_and_a_void_are_asked_for_once(room, desk, clock):
     form = desk.get("/floor/tables/T01/correction").context["form"]
     body = {
         "once": form.key,
@@ -160,9 +160,7 @@ def test_a_correction_is_asked_for_in_euros_once_and_books_nothing(room, desk):
     asked = Correction.objects.get()
     assert (asked.amount_cents, asked.status) == (15_000, Correction.Status.PENDING)
 
-
-def test_a_misdeal_is_voided_from_the_map_once(room, desk, clock):
-    """RK8: no rake, no drop, so the void books at once; a resend books nothing."""
+    # RK8: no rake, no drop, so the void books at once; a resend books nothing.
     record = misdeal()
     record["seats"] = [dict(s, player=room[s["seat"] - 1]) for s in record["seats"]]
     floor.hand_record(table_code="T01", record=record, source="T01", now=clock.now)
