@@ -8,3 +8,9 @@ class StaffConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "staff"
     verbose_name = _("staff screens")
+
+    def ready(self) -> None:
+        from core.roles import Role
+        from staff.landing import landing_add
+
+        landing_add(Role.FLOOR, "staff:floor-home")

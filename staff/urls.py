@@ -1,10 +1,10 @@
 """The staff screens: sign-in, each role's home page, the cage (CA1–CA6), the
-manager's approvals and terminal keys."""
+manager's approvals and terminal keys, and the floor (WL1–WL10, DC2, RK8)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from staff import manager, views
+from staff import floor, manager, views
 
 app_name = "staff"
 
@@ -61,4 +61,19 @@ urlpatterns = [
         manager.terminal_key_revoke,
         name="terminal-key-revoke",
     ),
+    path("floor/", floor.floor_home, name="floor-home"),
+    path("floor/map", floor.floor_map, name="floor-map"),
+    path("floor/lists", floor.floor_lists, name="floor-lists"),
+    path("floor/tables/open", floor.table_open, name="table-open"),
+    path("floor/tables/<str:code>/close", floor.table_close, name="table-close"),
+    path("floor/tables/<str:code>/break", floor.table_break, name="table-break"),
+    path("floor/tables/<str:code>/move", floor.house_move, name="house-move"),
+    path(
+        "floor/tables/<str:code>/correction",
+        floor.correction_request,
+        name="correction-request",
+    ),
+    path("floor/tables/<str:code>/void", floor.void_request, name="void-request"),
+    path("floor/lists/<int:list_id>/call", floor.list_call, name="list-call"),
+    path("floor/entries/<int:entry_id>/seat", floor.entry_seat, name="entry-seat"),
 ]

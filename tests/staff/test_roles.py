@@ -1,5 +1,5 @@
-"""Who may open which staff screen: every role against every page of the cage and
-of the manager's approvals.
+"""Who may open which staff screen: every role against every page of the cage,
+the manager's approvals and the floor.
 
 Like tests/security/test_admin_roles.py for the admin, the table is the access
 policy written out: the cage's screens are a cashier's (the API's IsCashier);
@@ -69,14 +69,22 @@ def test_the_table_names_every_page_of_the_cage_and_the_manager():
     assert get_resolver().resolve("/cage/").url_name == "cage-home"
 
 
-def test_each_role_opens_the_cage_pages_the_table_gives_it(make_staff, cage, player):
+def signed_in(make_staff) -> dict[str, Client]:
+    """A browser for each role, and one signed in as nobody."""
     clients = {"anonymous": Client()}
     for role in ROLES:
         clients[role] = Client()
         roles = [] if role == "staff" else [Role(role)]
         clients[role].force_login(make_staff(f"u-{role}", *roles))
+    return clients
+
+
+def wrong_answers(
+    clients: dict[str, Client], pages: dict[tuple[str, str], tuple[str, ...]]
+) -> list[tuple[str, str, str, int]]:
+    """The pages that let in a caller the table refuses, or refuse one it lets in."""
     wrong = []
-    for (method, path), allowed in PAGES.items():
+    for (method, path), allowed in pages.items():
         for caller, client in clients.items():
             answer = getattr(client, method.lower())(path)
             if caller == "anonymous":
@@ -85,4 +93,35 @@ def test_each_role_opens_the_cage_pages_the_table_gives_it(make_staff, cage, pla
                 ok = (answer.status_code != 403) == (caller in allowed)
             if not ok:
                 wrong.append((method, path, caller, answer.status_code))
-    assert wrong == []
+    return wrong
+
+
+def test_each_role_opens_the_cage_pages_the_table_gives_it(make_staff, cage, player):
+    assert wrong_answers(signed_in(make_staff), PAGES) == []
+
+
+# Every page of the floor: the floor's and the managers' (the admin's FloorAdmin).
+FLOOR = ("floor", "manager")
+FLOOR_PAGES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("GET", "/floor/"): FLOOR,
+    ("GET", "/floor/map"): FLOOR,
+    ("GET", "/floor/lists"): FLOOR,
+    ("POST", "/floor/tables/open"): FLOOR,
+    ("POST", "/floor/tables/T01/close"): FLOOR,
+    ("GET", "/floor/tables/T01/break"): FLOOR,
+    ("GET", "/floor/tables/T01/move"): FLOOR,
+    ("GET", "/floor/tables/T01/correction"): FLOOR,
+    ("GET", "/floor/tables/T01/void"): FLOOR,
+    ("POST", "/floor/lists/1/call"): FLOOR,
+    ("POST", "/floor/entries/1/seat"): FLOOR,
+}
+
+
+def test_each_role_opens_the_floor_pages_the_table_gives_it(make_staff):
+    from staff import urls
+
+    floor = {
+        str(p.pattern) for p in urls.urlpatterns if str(p.pattern).startswith("floor/")
+    }
+    assert len(floor) == len(FLOOR_PAGES)
+    assert wrong_answers(signed_in(make_staff), FLOOR_PAGES) == []
