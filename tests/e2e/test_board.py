@@ -183,13 +183,13 @@ def test_the_board_follows_the_list_and_the_jackpot_without_reloading(
             nickname=f"장거리닉네임선수{n}",
             id_verified=True,
         )
-        for n in range(100, 170)
+        for n in range(100, 142)
     )
     lists = [services.list_for_game(g) for g in room.games.order_by("pk")]
     for n, waiting_list in enumerate(lists):
-        for k in range(10):
+        for k in range(6):
             services.entry_join(
-                waiting_list=waiting_list, player_code=f"P-{100 + 10 * n + k}"
+                waiting_list=waiting_list, player_code=f"P-{100 + 6 * n + k}"
             )
     expected = {
         f"{g['game']}-{g['small_blind']}-{g['big_blind']}": len(g["waiting"])
