@@ -183,7 +183,7 @@ def test_the_board_follows_the_list_and_the_jackpot_without_reloading(
             nickname=f"장거리닉네임선수{n}",
             id_verified=True,
         )
-        for n in range(100, 142)
+        for n in range(100, 158)
     )
     lists = [services.list_for_game(g) for g in room.games.order_by("pk")]
     for n, waiting_list in enumerate(lists):
@@ -191,6 +191,10 @@ def test_the_board_follows_the_list_and_the_jackpot_without_reloading(
             services.entry_join(
                 waiting_list=waiting_list, player_code=f"P-{100 + 6 * n + k}"
             )
+    # One list longer than a whole screen: it goes on on the next page.
+    longest = services.list_for_game(room.games.get(code="NLHE", big_blind_cents=100))
+    for n in range(142, 158):
+        services.entry_join(waiting_list=longest, player_code=f"P-{n}")
     expected = {
         f"{g['game']}-{g['small_blind']}-{g['big_blind']}": len(g["waiting"])
         for g in page.evaluate(
@@ -224,6 +228,7 @@ def test_the_board_follows_the_list_and_the_jackpot_without_reloading(
         # Every game on some page, every place on its list once.
         assert {g: len(set(p)) for g, p in places.items()} == expected, lang
         assert all(len(p) == len(set(p)) for p in places.values()), lang
+        assert len(places["NLHE-50-100"]) == 22
 
     room_now = timezone.localtime(timezone.now(), room.tz)
     in_room = {f"{room_now + timedelta(minutes=m):%H:%M}" for m in (0, 1)}
