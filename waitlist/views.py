@@ -7,7 +7,7 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
@@ -17,6 +17,8 @@ from django.views.decorators.http import require_GET
 from cardroom.models import Room
 
 REFRESH_SECONDS = 5
+# When the games don't fit one screen, each page shows this long (WL11).
+PAGE_SECONDS = 10
 
 GAME_NAMES = {
     "NLHE": _("No-limit Hold'em"),
@@ -63,7 +65,12 @@ def board_panels(language: str) -> list[dict[str, Any]]:
 
 @require_GET
 def board_page(request: HttpRequest) -> HttpResponse:
-    """Render the board; its script fetches ``/api/v1/board`` every few seconds."""
+    """Render the board; its script fetches ``/api/v1/board`` every few seconds.
+
+    What doesn't fit one screen is shown in pages, in turn (WL11); the clock
+    shows the room's time in the room's zone, whatever the screen's own clock
+    and zone say.
+    """
     room = Room.objects.order_by("pk").first()
     language = board_language(request, room)
     with translation.override(language):
@@ -80,6 +87,10 @@ def board_page(request: HttpRequest) -> HttpResponse:
             "reserve": str(_("reserve")),
             "no_games": str(_("No games open right now")),
             "offline": str(_("Reconnecting…")),
+            # The script puts the numbers and the time in the braces.
+            "page": str(_("Page %(page)s of %(pages)s"))
+            % {"page": "{page}", "pages": "{pages}"},
+            "last_updated": str(_("Last updated %(time)s")) % {"time": "{time}"},
             "game_names": {code: str(name) for code, name in GAME_NAMES.items()},
         }
         response = render(
@@ -90,7 +101,14 @@ def board_page(request: HttpRequest) -> HttpResponse:
                 "language": language,
                 "labels": labels,
                 "panels": board_panels(language),
-                "refresh_ms": REFRESH_SECONDS * 1000,
+                "refresh_ms": int(REFRESH_SECONDS * 1000),
+                "page_ms": int(PAGE_SECONDS * 1000),
+                # The clock is the room's: its zone, and the server's time to
+                # correct the screen's own clock by (BI8).
+                "clock": {
+                    "time_zone": room.time_zone if room else settings.TIME_ZONE,
+                    "server_ms": int(timezone.now().timestamp() * 1000),
+                },
             },
         )
     response["Content-Language"] = language
