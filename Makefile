@@ -26,7 +26,7 @@ run: install
 	DEBUG=true $(PY) manage.py serve --bind 127.0.0.1:$(PORT)
 
 test: install
-	$(PY) -m pytest
+	$(PY) tests/suite.py
 
 # The suite (without the slow test) under libfaketime at each moment that breaks
 # date-bound code, on an embedded PostgreSQL that shares the moved clock:
