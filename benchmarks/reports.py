@@ -253,6 +253,9 @@ def load_day(world: dict[str, Any], day: date, hands: int, base: int) -> None:
         world["tables"][0].game.policies.get().pk,
     )
     with connection.cursor() as raw, guards.suspended(raw):
+        # The foreign keys' checks now, not at commit: the triggers are switched
+        # back on (ALTER TABLE) before it, which pending checks would refuse.
+        raw.execute("SET CONSTRAINTS ALL IMMEDIATE")
         c = Timed(raw)
         c.execute(
             "CREATE TEMP TABLE IF NOT EXISTS bench_tables (n int, table_id bigint, "
@@ -338,8 +341,9 @@ def load_day(world: dict[str, Any], day: date, hands: int, base: int) -> None:
         c.execute(
             """
             INSERT INTO accounting_transaction (id, kind, reference, memo, source,
-                posted_at)
-            SELECT ss.id, 'seat_buy_in', 'bench', '', 'bench', ss.started_at
+                posted_at, xact_id)
+            SELECT ss.id, 'seat_buy_in', 'bench', '', 'bench', ss.started_at,
+                   pg_current_xact_id()::text::bigint
               FROM cardroom_seatsession ss WHERE ss.id > %(base)s
             """,
             {"base": base},
@@ -384,9 +388,10 @@ def load_day(world: dict[str, Any], day: date, hands: int, base: int) -> None:
         c.execute(
             """
             INSERT INTO accounting_transaction (id, kind, reference, external_id, memo,
-                source, posted_at)
+                source, posted_at, xact_id)
             SELECT %(txn)s + i, 'hand', 'bench', 'hand:' || %(txn)s + i, '', 'bench',
-                   %(start)s + (i / %(tables)s + 0.5) * interval '1 day' / %(per)s
+                   %(start)s + (i / %(tables)s + 0.5) * interval '1 day' / %(per)s,
+                   pg_current_xact_id()::text::bigint
               FROM generate_series(0, %(hands)s - 1) i
             """,
             {
@@ -489,10 +494,11 @@ def load_day(world: dict[str, Any], day: date, hands: int, base: int) -> None:
         c.execute(
             """
             INSERT INTO accounting_transaction (id, kind, reference, memo, source,
-                reverses_id, posted_at)
+                reverses_id, posted_at, xact_id)
             SELECT h.ledger_transaction_id + %(hands)s, 'hand_void', 'bench',
                    'misdeal', 'bench',
-                   h.ledger_transaction_id, h.ended_at + interval '5 seconds'
+                   h.ledger_transaction_id, h.ended_at + interval '5 seconds',
+                   pg_current_xact_id()::text::bigint
               FROM cardroom_hand h
              WHERE h.id >= %(base)s AND h.id < %(base)s + %(hands)s
                AND h.status = 'voided'
@@ -587,7 +593,8 @@ def load_hm_month(world: dict[str, Any], hands: int, base: int) -> None:
 
 
 def settle_balances() -> None:
-    """Set every account's cached balance from its entries (the triggers were off)."""
+    """Set every account's cached balance from its entries (the triggers were off);
+    a summed account's entries that the triggers kept out of its row stay out."""
     from django.db import connection
 
     from core.db import guards
@@ -599,7 +606,7 @@ def settle_balances() -> None:
                SET balance_cents = CASE WHEN a.type IN ('asset', 'expense')
                                         THEN s.total ELSE -s.total END
               FROM (SELECT account_id, sum(amount_cents) total FROM accounting_entry
-                     GROUP BY account_id) s
+                     WHERE NOT summed GROUP BY account_id) s
              WHERE s.account_id = a.id
             """
         )
