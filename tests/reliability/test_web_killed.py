@@ -3,8 +3,9 @@ the terminal's retry books the hand once (DESIGN.md, "Reliability and security
 targets"; API.md, idempotent POSTs).
 
 The request is made to stop inside its transaction: another connection holds the
-row of the chip float account, which the hand's ledger entries update last, just
-before the commit. When the request waits there it has written the hand, its seats,
+row of the last player's stack account the hand's ledger entries update (they go in
+primary-key order; the house's accounts keep no row a hand locks), just before the
+commit. When the request waits there it has written the hand, its seats,
 the new stacks, the ledger transaction and its idempotency record; then either
 gunicorn is killed (master and workers, SIGKILL) or the request's database backend
 is terminated.
@@ -98,9 +99,8 @@ def terminal_key(open_table, players) -> str:
     _, key = TerminalKey.objects.create_key(
         name="R1 over HTTP", table=Table.objects.get(code=TABLE)
     )
-    # The hand moves the chip float (its rake), the account the test holds.
+    # The hand rakes, so it moves the house's accounts too.
     assert settle(HAND, POLICY)["rake"] > 0
-    chart.chip_float()
     return f"Api-Key {key}"
 
 
@@ -124,14 +124,19 @@ def books() -> dict[str, Any]:
 def stopped_inside_the_hand(
     locker: psycopg.Connection, client: Client
 ) -> Iterator[tuple[Future[Answer], int]]:
-    """Post the hand and hold it inside its transaction, at the chip float's row.
+    """Post the hand and hold it inside its transaction, at a player's stack row.
 
     Yield the answer to come and the request's database backend, which has written
     the hand's rows (``WRITTEN``) and not committed them.
     """
+    # House accounts keep no row a hand locks (summed, accounting/0011); the
+    # players' stacks do, and the hand takes them in primary-key order: hold the
+    # last one it takes.
+    stacks = [chart.player_stack(player=p, table=TABLE).code for p in ("P-1", "P-2")]
     row = locker.execute(
-        "SELECT id FROM accounting_account WHERE code = %s FOR UPDATE",
-        [chart.CHIP_FLOAT],
+        "SELECT id FROM accounting_account WHERE code = ANY(%s)"
+        " ORDER BY id DESC LIMIT 1 FOR UPDATE",
+        [stacks],
     ).fetchone()
     assert row is not None
     with ThreadPoolExecutor(1) as pool:
