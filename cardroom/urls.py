@@ -3,11 +3,18 @@ staff screens."""
 
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from cardroom.api import keys as key_views
 from cardroom.api import views as floor_views
 from core.api import views as core_views
+
+# The admin keeps the reference data and the configuration; the staff screens do
+# the night's work (staff/).
+admin.site.site_header = _("Card room back office")
+admin.site.site_title = _("Card room back office")
+admin.site.index_title = _("Reference data and configuration")
 
 api_v1 = [
     path("auth/login", core_views.LoginApi.as_view(), name="login"),

@@ -1073,6 +1073,9 @@ def hit_approve(*, hit: Hit, by: User, now: datetime | None = None) -> Hit:
     )
     h.status = Hit.Status.APPROVED
     h.approved_by, h.approved_at = by, now
+    _candidate_resolve(
+        h, by=by, at=now, resolution=_("BB5: approved; the awards are payable.")
+    )
     h.pool_cents, h.payout_cents, h.booking = amount, paid, booking
     h.save(
         update_fields=[
@@ -1105,9 +1108,32 @@ def hit_reject(*, hit: Hit, by: User, reason: str, now: datetime | None = None) 
         raise _decided(h)
     h.status = Hit.Status.REJECTED
     h.rejected_by, h.rejected_at, h.rejection_reason = by, _now(now), reason.strip()
+    _candidate_resolve(
+        h,
+        by=by,
+        at=h.rejected_at,
+        resolution=_("BB5: rejected: %(reason)s") % {"reason": h.rejection_reason},
+    )
     h.save(update_fields=["status", "rejected_by", "rejected_at", "rejection_reason"])
     h.awards.update(status=Award.Status.REJECTED)
     return h
+
+
+def _candidate_resolve(hit: Hit, *, by: User, at: datetime, resolution: str) -> None:
+    """Close the hand's ``bad_beat_candidate`` exception for ``hit`` once the hit is
+    decided (BB1, BB5): it needs no person any more, and the audit lists it as
+    resolved, by whom and how."""
+    HandException.objects.filter(
+        hand_id=hit.hand_id,
+        kind=HandException.Kind.BAD_BEAT_CANDIDATE,
+        details__hit=hit.pk,
+        status=HandException.Status.OPEN,
+    ).update(
+        status=HandException.Status.RESOLVED,
+        resolved_by=by,
+        resolved_at=at,
+        resolution=resolution[:500],
+    )
 
 
 def _awards_book(

@@ -95,6 +95,10 @@ def test_a_bad_beat_is_found_verified_approved_booked_and_paid(
     assert replay.status_code == 200 and replay.json() == body
     again = boss.post(f"{url}/approve", HTTP_IDEMPOTENCY_KEY="approve-2")
     assert again.status_code == 409
+    # BB1: the decided hit's candidate exception is closed, by the approver.
+    exception.refresh_from_db()
+    assert (exception.status, exception.resolved_by.username) == ("resolved", "maria")
+    assert exception.resolution.startswith("BB5")
     assert again.json()["error"]["code"] == "already_approved"
     booking = Transaction.objects.get(kind="jackpot_award")
     assert (booking.posted_by.username, booking.approved_by.username) == (
@@ -191,6 +195,9 @@ def test_a_rejected_hit_leaves_the_pool_untouched(pools, dealer, staff_client, s
     assert answer.json()["status"] == "rejected"
     assert {a["status"] for a in answer.json()["awards"]} == {"rejected"}
     assert answer.json()["rejection_reason"] == "cards were exposed early"
+    exception = HandException.objects.get(hand=hit.hand, kind="bad_beat_candidate")
+    assert exception.status == "resolved"
+    assert exception.resolution == "BB5: rejected: cards were exposed early"
     assert balance(POOL) == before
     assert not Payable.objects.exists()
     assert not Transaction.objects.filter(kind="jackpot_award").exists()
