@@ -267,8 +267,10 @@ def test_a_decision_is_always_within_what_it_says_is_allowed(
         assert stack == 0
         return
     assert amount >= stakes.min_buy_in
-    one_stack = stack > 0 and (same_table or previous.structure is stakes.structure)
+    # BI5 binds per game: a stack left in another betting structure asks only the
+    # minimum (d), even at the same table once its game has changed.
+    one_stack = stack > 0 and previous.structure is stakes.structure
     if one_stack:
-        # One night, one stack: the whole stack, capped only when moving down.
-        moving_down = not same_table and stakes.big_blind < previous.big_blind
+        # One night, one stack: the whole stack, capped only when moving down (c).
+        moving_down = stakes.big_blind < previous.big_blind
         assert amount >= (min(stack, stakes.max_buy_in) if moving_down else stack)
