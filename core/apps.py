@@ -9,12 +9,14 @@ class CoreConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.models import User
         from django.db.models.signals import post_migrate, post_save, pre_save
+        from django.utils.translation import gettext
 
-        from . import logging
+        from . import errors, logging
         from .roles import create_role_groups
         from .tokens import end_tokens_after_password_change, note_password_change
 
         logging.configure()
+        errors.install_translator(gettext)
         # Also after a test flush, which empties the groups the migration made.
         # Without a sender: it acts once the last app's permissions exist.
         post_migrate.connect(create_role_groups, dispatch_uid="core.role_groups")

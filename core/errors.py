@@ -15,17 +15,52 @@ the edge (``core.api.errors.exception_handler``) maps them to statuses:
 >>> error = Refusal("short_buy_in_not_allowed", "Once a night.", rule="BI4")
 >>> error.as_dict()["error"]["rule"]
 'BI4'
+
+Texts are translated when they are read, not when they are raised: ``detail`` is the
+message template passed through the active language's catalogue (Django's
+``gettext``, installed by ``core.apps``; the identity until then) and filled with
+``params``. A plain text that no catalogue holds comes back as it is.
+
+Each app keeps its codes as a :class:`enum.StrEnum` and their texts in one table
+beside them (``APP/errors.py``), marked for ``makemessages`` with
+:func:`gettext_noop` (this module's, so that ``domain/`` code can use the table):
+
+>>> from enum import StrEnum
+>>> class Code(StrEnum):
+...     OVER_MAXIMUM = "over_maximum"
+>>> TEXTS = {Code.OVER_MAXIMUM: gettext_noop("At most %(maximum)s may be bought in.")}
+>>> refuse = refuser(TEXTS)
+>>> error = refuse(Code.OVER_MAXIMUM, rule="BI1", maximum="€500.00")
+>>> (error.code, error.detail)
+('over_maximum', 'At most €500.00 may be bought in.')
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from enum import StrEnum
+from typing import Any, ClassVar, TypeVar
+
+_translate: Callable[[str], str] = str
+
+
+def install_translator(translate: Callable[[str], str]) -> None:
+    """Set the function that turns a message template into the active language's."""
+    global _translate
+    _translate = translate
+
+
+def gettext_noop(message: str) -> str:
+    """Mark a message template for the catalogues; it is translated when read."""
+    return message
 
 
 class ApplicationError(Exception):
     """Base of every error a use case raises for its caller to answer."""
 
     status: ClassVar[int] = 400
+    template: str = ""
+    params: Mapping[str, Any] | None = None
 
     def __init__(
         self,
@@ -34,12 +69,24 @@ class ApplicationError(Exception):
         *,
         rule: str | None = None,
         allowed: dict[str, Any] | None = None,
+        params: Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__(detail)
-        self.code = code
-        self.detail = detail
+        self.code = str(code)
+        self.template = detail
+        self.params = params
         self.rule = rule
         self.allowed = allowed
+
+    @property
+    def detail(self) -> str:
+        """The message in the active language, with its parameters filled in."""
+        text = _translate(self.template)
+        return text % self.params if self.params else text
+
+    @detail.setter
+    def detail(self, value: str) -> None:
+        self.template, self.params = value, None
 
     @property
     def status_code(self) -> int:
@@ -96,3 +143,30 @@ class Forbidden(ApplicationError):
     """The caller may not do this, whatever its role allows elsewhere (403)."""
 
     status = 403
+
+
+E = TypeVar("E", bound=ApplicationError)
+
+
+def refuser(
+    texts: Mapping[Any, str],
+    kind: type[E] = Refusal,  # type: ignore[assignment]
+) -> Callable[..., E]:
+    """Return ``refuse(code, *, rule=None, allowed=None, **params)`` over a table.
+
+    ``refuse`` builds (it doesn't raise) an error of ``kind`` whose detail is the
+    code's text; keyword arguments other than ``rule`` and ``allowed`` fill it.
+    """
+
+    def refuse(
+        code: StrEnum,
+        *,
+        rule: str | None = None,
+        allowed: dict[str, Any] | None = None,
+        **params: Any,
+    ) -> E:
+        return kind(
+            code, texts[code], rule=rule, allowed=allowed, params=params or None
+        )
+
+    return refuse
