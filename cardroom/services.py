@@ -63,6 +63,7 @@ from cardroom.models import (
     StackMovement,
     StackReview,
     Table,
+    TerminalKey,
 )
 from core import errors
 from core.api.errors import ApiError, Conflict, RuleViolation
@@ -1706,6 +1707,47 @@ def custody_return(*, player_code: str, by: User, now: datetime | None = None) -
     return held
 
 
+# Terminal keys -------------------------------------------------------------------
+
+
+def terminal_key_create(*, table_code: str, name: str) -> tuple[TerminalKey, str]:
+    """Issue a key for table ``table_code``'s terminal; return it and the key in
+    clear, shown this once (the server keeps only its hash). Raises
+    :class:`NotFound` for an unknown table."""
+    table = Table.objects.filter(code=table_code).first()
+    if table is None:
+        raise NotFound("not_found", _("No table %(t)s.") % {"t": table_code})
+    key, raw = TerminalKey.objects.create_key(
+        name=name or f"terminal {table.code}", table=table
+    )
+    assert isinstance(key, TerminalKey)
+    return key, raw
+
+
+@transaction.atomic
+def terminal_key_revoke(*, prefix: str) -> TerminalKey:
+    """Revoke a terminal's key: from the next request on it is refused (401).
+
+    Raises :class:`NotFound` for an unknown key, :class:`Conflict` (409) for one
+    revoked already.
+    """
+    key = (
+        TerminalKey.objects.select_for_update(of=("self",))
+        .select_related("table")
+        .filter(prefix=prefix)
+        .first()
+    )
+    if key is None:
+        raise NotFound("not_found", _("No terminal key %(p)s.") % {"p": prefix})
+    if key.revoked:
+        raise errors.Conflict(
+            "key_revoked", _("This terminal key was revoked already.")
+        )
+    key.revoked = True
+    key.save(update_fields=["revoked"])
+    return key
+
+
 # Corrections: pot corrections, held pots, receivables (HS7, HS8, DC1–DC3) --------
 
 
@@ -1943,4 +1985,6 @@ __all__ = [
     "table_get_open",
     "table_open",
     "table_seats",
+    "terminal_key_create",
+    "terminal_key_revoke",
 ]
