@@ -154,7 +154,7 @@ def sequence(seed: int, count: int, buy_in: int) -> list[tuple[dict, dict]]:
     Returns (record, settlement) pairs.
     """
     from cardroom.domain.hand_record import parse_policy
-    from cardroom.domain.settlement import settle
+    from cardroom.domain.settlement import settle_record
 
     policy = parse_policy(POLICY)
     rng = random.Random(seed)
@@ -166,7 +166,7 @@ def sequence(seed: int, count: int, buy_in: int) -> list[tuple[dict, dict]]:
             break
         record = deal(rng, n, stacks, players)
         record["table"] = "{T}"
-        settlement = settle(record, policy)
+        settlement = settle_record(record, policy)
         for row in settlement["seats"]:
             stacks[row["seat"]] = row["final_stack"]
         hands.append((record, settlement))

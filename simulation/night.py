@@ -72,7 +72,7 @@ from accounting.cage.selectors import shift_report, vault_balances
 from accounting.models import BoxCount, Cage, Player, Shift, TableSlip
 from accounting.selectors import trial_balance
 from cardroom import services as floor
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 from cardroom.management.commands.demo_room import TABLES, TRAY, demo_table_open
 from cardroom.models import Hand, SeatSession, Table, TerminalKey
 from core.api.errors import ApiError
@@ -833,7 +833,7 @@ class Night:
                 self.rng, game=game.code, loser=loser, winner=winner
             )
             record = self._deal(t, seats, preset)
-            pots = sum(p["amount"] for p in settle(record, policy)["pots"])
+            pots = sum(p["amount"] for p in settle_record(record, policy)["pots"])
             if is_bad_beat(record, config, pots):
                 self.bad_beat_done = True
                 self.say(f"{t.code} hand {record['hand_no']}: a bad beat is dealt.")

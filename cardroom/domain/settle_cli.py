@@ -39,7 +39,7 @@ import orjson
 
 from cardroom.domain.errors import HandError
 from cardroom.domain.hand_record import parse_policy
-from cardroom.domain.settlement import settle, settle_many
+from cardroom.domain.settlement import encode, settle, settle_many
 
 
 def _load(path: str, what: str, stdin: IO[Any]) -> Any:
@@ -76,10 +76,8 @@ def settle_files(policy_path: str, hand_path: str, stdin: IO[Any]) -> tuple[int,
         policy = parse_policy(_load(policy_path, "policy", stdin))
         hands = _load(hand_path, "hand", stdin)
         if isinstance(hands, list):
-            result: Any = settle_many(hands, policy)
-        else:
-            result = settle(hands, policy)
-        return 0, orjson.dumps(result, option=orjson.OPT_APPEND_NEWLINE)
+            return 0, encode(settle_many(hands, policy)) + b"\n"
+        return 0, encode(settle(hands, policy)) + b"\n"
     except HandError as error:
         return 2, orjson.dumps(error.as_dict(), option=orjson.OPT_APPEND_NEWLINE)
     finally:

@@ -16,8 +16,12 @@ once gives each pot's ``runs`` and the settlement's ``runs`` with each run's boa
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NoReturn
+
+import msgspec
+import orjson
+from msgspec import Struct
 
 from accounting.domain.money import ratio_split
 from cardroom.domain.cards import card_name
@@ -37,42 +41,136 @@ from cardroom.domain.rake import rake_by_pot
 
 new_pot = tuple.__new__  # a Pot without the named tuple's __new__, a Python call
 
+MISPAID_DETAIL = (
+    "The chips the dealer pushed differ from what the rules give; a floor person may "
+    "correct it before the next hand at the table."
+)
+
+# -- the settlement's values: each field is the API.md key of the same name ---------
+
+
+class Share(Struct, frozen=True, gc=False):
+    """Chips of one seat: returned as uncalled (RK5), or won from a pot or a part."""
+
+    seat: int
+    amount: int
+
+
+class PotRun(Struct, frozen=True, gc=False):
+    """One run's part of a pot run more than once, and who won it (HS10)."""
+
+    run: int
+    amount: int
+    winners: tuple[Share, ...]
+
+
+class SettledPot(Struct, frozen=True, gc=False, omit_defaults=True):
+    """A pot: ``amount`` before rake, ``winners`` after rake and drop (API.md).
+
+    ``high`` and ``low`` are the halves' shares in a hi-lo game (HS4), ``runs`` the
+    parts of a pot run more than once (HS10); None, and left out, otherwise.
+    """
+
+    amount: int
+    eligible: tuple[int, ...]
+    rake: int
+    jackpot_drop: int
+    winners: tuple[Share, ...]
+    high: tuple[Share, ...] | None = None
+    low: tuple[Share, ...] | None = None
+    runs: tuple[PotRun, ...] | None = None
+
+
+class SeatResult(Struct, frozen=True, gc=False, omit_defaults=True):
+    """A seat after the hand: ``final_stack = stack - put_in + returned + won``.
+
+    ``hand`` names its ranked hand at a showdown; ``dead`` is its dead money (HS2),
+    ``mucked`` a showdown muck (HS3); each left out when None, 0 or false.
+    """
+
+    seat: int
+    player: str
+    stack: int
+    put_in: int
+    returned: int
+    won: int
+    final_stack: int
+    hand: str | None = None
+    dead: int = 0
+    mucked: bool = False
+
+
+class MispaidSeat(Struct, frozen=True, gc=False):
+    """A seat whose push differs from its due (HS7)."""
+
+    seat: int
+    awarded: int
+    due: int
+
+
+class MispaidPot(Struct, frozen=True, gc=False):
+    """The ``mispaid_pot`` exception: pushes that differ from the rules (HS7)."""
+
+    code: str
+    rule: str
+    detail: str
+    seats: tuple[MispaidSeat, ...]
+
+
+class Run(Struct, frozen=True, gc=False):
+    """A run's board and each contender's hand on it, by seat number (HS10)."""
+
+    run: int
+    board: tuple[str, ...]
+    hands: dict[str, str]
+
+
+class Settlement(Struct, frozen=True, gc=False, omit_defaults=True):
+    """The settlement of a hand (API.md "Settlement"); ``runs`` only when run twice.
+
+    For every hand ``sum(put_in) == sum(returned) + sum(won) + rake + jackpot_drop``.
+    """
+
+    table: str
+    hand_no: int
+    participants: int
+    returned: tuple[Share, ...]
+    pots: tuple[SettledPot, ...]
+    rake: int
+    jackpot_drop: int
+    seats: tuple[SeatResult, ...]
+    exceptions: tuple[MispaidPot, ...]
+    runs: tuple[Run, ...] | None = None
+
+    def as_json(self) -> bytes:
+        """Return API.md's JSON of the settlement, as ``settle_hand`` prints it."""
+        return encode(self)
+
+    def as_api(self) -> dict[str, Any]:
+        """Return API.md's JSON of the settlement as decoded JSON (a dict)."""
+        settlement: dict[str, Any] = orjson.loads(encode(self))
+        return settlement
+
+
+encode = msgspec.json.Encoder().encode
+"""Return the JSON of settlements (one, or a list of them), keys in API.md's order."""
+
+# -- settling ------------------------------------------------------------------------
+
+Shown = list[tuple[int, tuple[int, ...]]]
+"""The seats that table cards at the showdown and the cards, by seat number."""
+Formed = tuple[list[Pot], tuple[int, int] | None, Shown, int]
+"""The pots, the uncalled bet ``(seat, amount)``, the seats that show and the
+participants (JD1)."""
+
 
 def settle(
     hand: HandRecord | Mapping[str, Any], policy: Policy | Mapping[str, Any]
-) -> dict[str, Any]:
-    """Return the settlement (API.md "Settlement") of a hand under a policy.
+) -> Settlement:
+    """Return the settlement of a hand under a policy (HS2-HS5, HS7, HS10, RK1-RK5).
 
     ``hand`` and ``policy`` may be decoded JSON or already parsed; parse the policy
     once with :func:`~cardroom.domain.hand_record.parse_policy` to settle many hands.
-    Raises :class:`HandError` for a record that can't be settled (see
-    :func:`~cardroom.domain.hand_record.parse_hand` and :func:`settle_record`).
-    """
-    record = hand if isinstance(hand, HandRecord) else parse_hand(hand)
-    rules = policy if isinstance(policy, Policy) else parse_policy(policy)
-    return settle_record(record, rules)
-
-
-def settle_many(hands: Sequence[Any], policy: Policy) -> list[dict[str, Any]]:
-    """Return the settlements of decoded hand records, in order (batch CLI).
-
-    Raises :class:`HandError` for the first hand that can't be settled, with its
-    position in ``index`` and in the detail.
-    """
-    settlements = []
-    for index, data in enumerate(hands):
-        try:
-            settlements.append(settle_record(parse_hand(data), policy))
-        except HandError as error:
-            error.index = index
-            error.detail = f"Hand {index}: {error.detail}"
-            error.args = (error.detail,)
-            raise
-    return settlements
-
-
-def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
-    """Return the settlement of a checked hand record (HS2-HS5, RK1-RK5, JD1-JD3).
 
     1. The live bet nobody called goes back (RK5); dead money never does (HS2).
     2. Pots form by all-in levels of the live money, folded and mucked money where
@@ -90,121 +188,26 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
     5. ``awarded`` pushes that differ from what the rules give are flagged as a
        ``mispaid_pot`` exception (HS7).
 
-    Raises :class:`HandError`:
+    Raises :class:`HandError` for a record :func:`parse_hand` refuses, and:
 
     * ``no_contender`` (HS3): chips went in but no seat still in put in any;
     * ``incomplete_showdown`` (HS3): seats still contest a pot before the last
       street was dealt;
     * ``showdown_without_cards`` (HS3): a seat contesting a pot shows no cards.
     """
+    if not isinstance(hand, HandRecord):
+        hand = parse_hand(hand)
+    if not isinstance(policy, Policy):
+        policy = parse_policy(policy)
     game = hand.game
-    chip = policy.smallest_chip
     seats = sorted(hand.seats)  # named tuples: by seat number, which is unique
-    any_dead = False
-    simple = hand.simple
-    if not simple:
-        for s in seats:
-            if s.dead or s.mucked:
-                any_dead = True
-                break
-
-    contributions: Sequence[tuple[int, int, bool]] = ()
-    shown: list[tuple[int, tuple[int, ...]]]  # the seats that table cards
-    if any_dead:
-        back = uncalled_bet([(s.seat, s.put_in - s.dead) for s in seats])
-        lives = [(s.seat, s.put_in - s.dead, s.folded or s.mucked) for s in seats]
-        if back is None:
-            contributions = lives
-        else:
-            contributions = [
-                (seat, amount - back[1] if seat == back[0] else amount, out)
-                for seat, amount, out in lives
-            ]
-        pots = add_dead_money(
-            build_pots(contributions),
-            [(s.seat, s.dead, s.folded or s.mucked) for s in seats],
-            contributions,
-            back[0] if back is not None else None,
-        )
-        shown = [(s.seat, s.cards) for s in seats if s.cards is not None and not s.out]
-        participant_count = participants(seats)
+    if hand.simple or not any(s.dead or s.mucked for s in seats):
+        pots, back, shown, participant_count = _form_live_pots(seats)
     else:
-        # No dead money and no muck: every chip is live, and one pass over the
-        # seats finds RK5's uncalled bet (the top amount above the second), the
-        # pot when the seats still in all put in the same, the seats that show
-        # and the participants (JD1).
-        top = second = bettor = total = participant_count = 0
-        in_pot = []  # seats still in with chips in, by seat number
-        levels = set()  # what they put in
-        shown = []
-        for s in seats:
-            amount = s[4]
-            total += amount
-            if amount > top:
-                second, top, bettor = top, amount, s[0]
-            elif amount > second:
-                second = amount
-            if s[3]:
-                participant_count += 1
-            if not s[5]:
-                if amount:
-                    in_pot.append(s[0])
-                    levels.add(amount)
-                cards = s.cards
-                if cards is not None:
-                    shown.append((s[0], cards))
-        back = None
-        if top > second:
-            back = (bettor, top - second)
-            total -= top - second
-            if top in levels:  # the bettor is still in: his level is the second
-                levels.discard(top)
-                if second:
-                    levels.add(second)
-                else:
-                    in_pot.remove(bettor)
-        else:
-            bettor = 0  # nothing goes back; seat numbers start at 1
-        if len(levels) == 1:
-            pots = [new_pot(Pot, (total, tuple(in_pot)))]
-        else:
-            contributions = [
-                (s[0], second if s[0] == bettor else s[4], s[5]) for s in seats
-            ]
-            pots = build_pots(contributions)
-    if not pots and (
-        any(amount for _, amount, _ in contributions) or any(s.dead for s in seats)
-    ):
-        raise HandError(
-            "no_contender",
-            "Chips were put in but no seat still in the hand put in any; nobody can "
-            "win them.",
-            rule="HS3",
-        )
-
+        pots, back, shown, participant_count = _form_pots_with_dead(seats)
     runs = hand.boards or (hand.board,)
-    highs: list[dict[int, int]] = []
-    lows: list[dict[int, int]] = []
     final = hand.streets == game.streets
-    if final:
-        best_high = game.high.best
-        best_low = game.low.best if game.low is not None else None
-        for board in runs:
-            high: dict[int, int] = {}
-            low: dict[int, int] = {}
-            for number, cards in shown:
-                key = best_high(cards, board)
-                if key is not None:
-                    high[number] = key
-                if best_low is not None:
-                    low_key = best_low(cards, board)
-                    if low_key is not None:
-                        low[number] = low_key
-            highs.append(high)
-            lows.append(low)
-    else:
-        highs.append({})
-        lows.append({})
+    highs, lows = _rank(game, shown, runs) if final else ([{}], [{}])
     # Each pot's eligible seats are among the previous pot's, so the main pot's
     # are everyone who contests any pot; each of them needs a ranked hand.
     if pots and len(pots[0].eligible) > 1:
@@ -212,142 +215,333 @@ def settle_record(hand: HandRecord, policy: Policy) -> dict[str, Any]:
         for seat in contenders:
             if seat not in highs[0]:
                 _refuse_showdown(hand, contenders, final)
+    rakes, drop = _rake_and_drop(hand, policy, pots, participant_count)
+    won: dict[int, int] = {}
+    return Settlement(
+        hand.table,
+        hand.hand_no,
+        participant_count,
+        () if back is None else (Share(*back),),
+        _award(hand, policy.smallest_chip, pots, rakes, drop, highs, lows, won),
+        sum(rakes),
+        drop,
+        _seat_results(game, seats, back, won, highs[0], lows[0]),
+        _mispaid(hand, won) if hand.awarded is not None else (),
+        _runs(game, runs, highs, lows) if len(runs) > 1 else None,
+    )
 
-    past_deal = game.past_initial_deal(hand.streets)
-    rakes = [0] * len(pots)
-    drop = 0
-    if pots and past_deal:
-        amounts = [pot.amount for pot in pots]
-        rakes = rake_by_pot(amounts, policy.rake, chip, len(seats))
-        left = pots[0].amount - rakes[0]
-        drop_policy = policy.jackpot_drop
-        drop = jackpot_drop(
-            drop_policy,
-            participant_count,
-            past_deal,
-            left,
-            sum(amounts) if drop_policy is not None and drop_policy.min_pot else 0,
+
+def settle_record(
+    hand: HandRecord | Mapping[str, Any], policy: Policy | Mapping[str, Any]
+) -> dict[str, Any]:
+    """Return :func:`settle`'s settlement as decoded JSON (API.md), for callers that
+    read dictionaries. Raises :class:`HandError` as :func:`settle` does."""
+    return settle(hand, policy).as_api()
+
+
+def settle_many(hands: Sequence[Any], policy: Policy) -> list[Settlement]:
+    """Return the settlements of decoded hand records, in order (batch CLI).
+
+    Raises :class:`HandError` for the first hand that can't be settled, with its
+    position in ``index`` and in the detail.
+    """
+    settlements = []
+    for index, data in enumerate(hands):
+        try:
+            settlements.append(settle(parse_hand(data), policy))
+        except HandError as error:
+            error.index = index
+            error.detail = f"Hand {index}: {error.detail}"
+            error.args = (error.detail,)
+            raise
+    return settlements
+
+
+def _form_pots_with_dead(seats: list[Seat]) -> Formed:
+    """Return the pots of a hand with dead money or a muck, RK5's return first (HS2)."""
+    back = uncalled_bet([(s.seat, s.put_in - s.dead) for s in seats])
+    lives = [(s.seat, s.put_in - s.dead, s.folded or s.mucked) for s in seats]
+    if back is None:
+        contributions = lives
+    else:
+        contributions = [
+            (seat, amount - back[1] if seat == back[0] else amount, out)
+            for seat, amount, out in lives
+        ]
+    pots = add_dead_money(
+        build_pots(contributions),
+        [(s.seat, s.dead, s.folded or s.mucked) for s in seats],
+        contributions,
+        back[0] if back is not None else None,
+    )
+    if not pots:
+        _check_contender(contributions, seats)
+    shown = [(s.seat, s.cards) for s in seats if s.cards is not None and not s.out]
+    return pots, back, shown, participants(seats)
+
+
+def _form_live_pots(seats: list[Seat]) -> Formed:
+    """Return the pots of a hand where every chip is live (no dead money, no muck).
+
+    One pass over the seats finds RK5's uncalled bet (the top amount above the
+    second), the pot when the seats still in all put in the same, the seats that
+    show and the participants (JD1).
+    """
+    top = second = bettor = total = participant_count = 0
+    in_pot = []  # seats still in with chips in, by seat number
+    levels = set()  # what they put in
+    shown = []
+    for s in seats:
+        amount = s[4]
+        total += amount
+        if amount > top:
+            second, top, bettor = top, amount, s[0]
+        elif amount > second:
+            second = amount
+        if s[3]:
+            participant_count += 1
+        if not s[5]:
+            if amount:
+                in_pot.append(s[0])
+                levels.add(amount)
+            cards = s.cards
+            if cards is not None:
+                shown.append((s[0], cards))
+    back = None
+    if top > second:
+        back = (bettor, top - second)
+        total -= top - second
+        if top in levels:  # the bettor is still in: his level is the second
+            levels.discard(top)
+            if second:
+                levels.add(second)
+            else:
+                in_pot.remove(bettor)
+    else:
+        bettor = 0  # nothing goes back; seat numbers start at 1
+    if len(levels) == 1:
+        return [new_pot(Pot, (total, tuple(in_pot)))], back, shown, participant_count
+    contributions = [(s[0], second if s[0] == bettor else s[4], s[5]) for s in seats]
+    pots = build_pots(contributions)
+    if not pots:
+        _check_contender(contributions, seats)
+    return pots, back, shown, participant_count
+
+
+def _check_contender(
+    contributions: Sequence[tuple[int, int, bool]], seats: Sequence[Seat]
+) -> None:
+    """Refuse chips put in when no pot formed: nobody still in put in any (HS3)."""
+    if any(amount for _, amount, _ in contributions) or any(s.dead for s in seats):
+        raise HandError(
+            "no_contender",
+            "Chips were put in but no seat still in the hand put in any; nobody can "
+            "win them.",
+            rule="HS3",
         )
 
-    won: dict[int, int] = {}
-    pots_out = []
-    several = len(runs) > 1
-    high0, low0 = highs[0], lows[0]
+
+def _rank(
+    game: Game, shown: Shown, runs: Sequence[tuple[int, ...]]
+) -> tuple[list[dict[int, int]], list[dict[int, int]]]:
+    """Return each run's ranking keys of the seats that show, high and low."""
+    highs: list[dict[int, int]] = []
+    lows: list[dict[int, int]] = []
+    best_high = game.high.best
+    best_low = game.low.best if game.low is not None else None
+    for board in runs:
+        high: dict[int, int] = {}
+        low: dict[int, int] = {}
+        for number, cards in shown:
+            key = best_high(cards, board)
+            if key is not None:
+                high[number] = key
+            if best_low is not None:
+                low_key = best_low(cards, board)
+                if low_key is not None:
+                    low[number] = low_key
+        highs.append(high)
+        lows.append(low)
+    return highs, lows
+
+
+def _rake_and_drop(
+    hand: HandRecord, policy: Policy, pots: list[Pot], participant_count: int
+) -> tuple[list[int], int]:
+    """Return each pot's rake and the main pot's jackpot drop (RK1-RK4, JD1-JD3)."""
+    past_deal = hand.game.past_initial_deal(hand.streets)
+    if not pots or not past_deal:
+        return [0] * len(pots), 0
+    amounts = [pot.amount for pot in pots]
+    rakes = rake_by_pot(amounts, policy.rake, policy.smallest_chip, len(hand.seats))
+    drop_policy = policy.jackpot_drop
+    drop = jackpot_drop(
+        drop_policy,
+        participant_count,
+        past_deal,
+        pots[0].amount - rakes[0],
+        sum(amounts) if drop_policy is not None and drop_policy.min_pot else 0,
+    )
+    return rakes, drop
+
+
+def _award(
+    hand: HandRecord,
+    chip: int,
+    pots: list[Pot],
+    rakes: list[int],
+    drop: int,
+    highs: list[dict[int, int]],
+    lows: list[dict[int, int]],
+    won: dict[int, int],
+) -> tuple[SettledPot, ...]:
+    """Return the settled pots; add what each seat wins to ``won`` (HS3-HS5, HS10)."""
+    hi_lo = hand.game.low is not None
+    several = len(highs) > 1
+    settled = []
     for i, pot in enumerate(pots):
         pot_drop = drop if i == 0 else 0
-        net = pot.amount - rakes[i] - pot_drop
-        eligible = pot.eligible
-        pot_won: dict[int, int] = {}
-        if not several:
-            high_list, low_list = _share(net, eligible, high0, low0, hand, chip)
-            if low_list:
-                for seat, amount in high_list + low_list:
-                    pot_won[seat] = pot_won.get(seat, 0) + amount
-                pot_winners = sorted(pot_won.items())
-            else:  # one share a seat
-                pot_winners = sorted(high_list)
-            for seat, amount in pot_winners:
-                won[seat] = won.get(seat, 0) + amount
-        else:
-            # HS10: equal parts, one per run, odd chips to the first runs.
-            parts = ratio_split(net, [1] * len(runs), chip)
-            high_all: dict[int, int] = {}
-            low_all: dict[int, int] = {}
-            runs_out = []
-            for r, part in enumerate(parts):
-                high_shares, low_shares = _share(
-                    part, eligible, highs[r], lows[r], hand, chip
-                )
-                run_won: dict[int, int] = {}
-                for seat, amount in high_shares:
-                    high_all[seat] = high_all.get(seat, 0) + amount
-                    run_won[seat] = run_won.get(seat, 0) + amount
-                for seat, amount in low_shares:
-                    low_all[seat] = low_all.get(seat, 0) + amount
-                    run_won[seat] = run_won.get(seat, 0) + amount
-                for seat, amount in run_won.items():
-                    pot_won[seat] = pot_won.get(seat, 0) + amount
-                    won[seat] = won.get(seat, 0) + amount
-                runs_out.append(
-                    {
-                        "run": r + 1,
-                        "amount": part,
-                        "winners": [
-                            {"seat": s, "amount": a} for s, a in sorted(run_won.items())
-                        ],
-                    }
-                )
-            high_list, low_list = list(high_all.items()), list(low_all.items())
-            pot_winners = sorted(pot_won.items())
-        out: dict[str, Any] = {
-            "amount": pot.amount,
-            "eligible": list(eligible),
-            "rake": rakes[i],
-            "jackpot_drop": pot_drop,
-            "winners": [{"seat": s, "amount": a} for s, a in pot_winners],
-        }
-        if game.low is not None:
-            out["high"] = [{"seat": s, "amount": a} for s, a in sorted(high_list)]
-            out["low"] = [{"seat": s, "amount": a} for s, a in sorted(low_list)]
+        rake = rakes[i]
+        net = pot.amount - rake - pot_drop
+        runs = None
         if several:
-            out["runs"] = runs_out
-        pots_out.append(out)
+            high, low, pot_won, runs = _award_runs(
+                net, pot.eligible, highs, lows, hand, chip
+            )
+        else:
+            high, low = _share(net, pot.eligible, highs[0], lows[0], hand, chip)
+            pot_won = _add(high + low) if low else high
+        winners = _shares(pot_won)
+        for share in winners:
+            won[share.seat] = won.get(share.seat, 0) + share.amount
+        settled.append(
+            SettledPot(
+                pot.amount,
+                pot.eligible,
+                rake,
+                pot_drop,
+                winners,
+                _shares(high) if hi_lo else None,
+                _shares(low) if hi_lo else None,
+                runs,
+            )
+        )
+    return tuple(settled)
 
-    seats_out = []
-    high, low = highs[0], lows[0]
+
+Shares = list[tuple[int, int]]
+"""``(seat, amount)`` pairs."""
+
+
+def _award_runs(
+    net: int,
+    eligible: tuple[int, ...],
+    highs: list[dict[int, int]],
+    lows: list[dict[int, int]],
+    hand: HandRecord,
+    chip: int,
+) -> tuple[Shares, Shares, Shares, tuple[PotRun, ...]]:
+    """Return the high, low and whole shares of a pot run more than once, and its
+    runs: equal parts, one per run, odd chips to the first runs (HS10)."""
+    high_all: dict[int, int] = {}
+    low_all: dict[int, int] = {}
+    pot_won: dict[int, int] = {}
+    runs = []
+    for r, part in enumerate(ratio_split(net, [1] * len(highs), chip)):
+        high_shares, low_shares = _share(part, eligible, highs[r], lows[r], hand, chip)
+        run_won: dict[int, int] = {}
+        for seat, amount in high_shares:
+            high_all[seat] = high_all.get(seat, 0) + amount
+            run_won[seat] = run_won.get(seat, 0) + amount
+        for seat, amount in low_shares:
+            low_all[seat] = low_all.get(seat, 0) + amount
+            run_won[seat] = run_won.get(seat, 0) + amount
+        for seat, amount in run_won.items():
+            pot_won[seat] = pot_won.get(seat, 0) + amount
+        runs.append(PotRun(r + 1, part, _shares(run_won.items())))
+    return (
+        list(high_all.items()),
+        list(low_all.items()),
+        list(pot_won.items()),
+        tuple(runs),
+    )
+
+
+def _add(shares: Shares) -> Shares:
+    """Return the shares with each seat's amounts added up."""
+    total: dict[int, int] = {}
+    for seat, amount in shares:
+        total[seat] = total.get(seat, 0) + amount
+    return list(total.items())
+
+
+def _shares(shares: Iterable[tuple[int, int]]) -> tuple[Share, ...]:
+    """Return ``(seat, amount)`` pairs as shares by seat number."""
+    return tuple([Share(seat, amount) for seat, amount in sorted(shares)])
+
+
+def _seat_results(
+    game: Game,
+    seats: list[Seat],
+    back: tuple[int, int] | None,
+    won: Mapping[int, int],
+    high: Mapping[int, int],
+    low: Mapping[int, int],
+) -> tuple[SeatResult, ...]:
+    """Return each seat's result, by seat number, its hand named at a showdown."""
     describe = game.high.describe if game.low is None else None
     back_seat, back_amount = back if back is not None else (0, 0)
     won_from = won.get
+    rows = []
     # Unpacking the named tuples is cheaper than reading their fields by name.
     for number, player, stack, _, put_in, _, _, dead, _, mucked in seats:
         seat_back = back_amount if number == back_seat else 0
         seat_won = won_from(number, 0)
-        row: dict[str, Any] = {
-            "seat": number,
-            "player": player,
-            "stack": stack,
-            "put_in": put_in,
-            "returned": seat_back,
-            "won": seat_won,
-            "final_stack": stack - put_in + seat_back + seat_won,
-        }
         key = high.get(number)
+        name = None
         if key is not None:
-            row["hand"] = (
+            name = (
                 describe(key)
                 if describe is not None
                 else _describe(game, key, low.get(number))
             )
-        if dead:
-            row["dead"] = dead
-        if mucked:
-            row["mucked"] = True
-        seats_out.append(row)
+        rows.append(
+            SeatResult(
+                number,
+                player,
+                stack,
+                put_in,
+                seat_back,
+                seat_won,
+                stack - put_in + seat_back + seat_won,
+                name,
+                dead,
+                mucked,
+            )
+        )
+    return tuple(rows)
 
-    settlement: dict[str, Any] = {
-        "table": hand.table,
-        "hand_no": hand.hand_no,
-        "participants": participant_count,
-        "returned": [] if back is None else [{"seat": back[0], "amount": back[1]}],
-        "pots": pots_out,
-        "rake": sum(rakes),
-        "jackpot_drop": drop,
-        "seats": seats_out,
-        "exceptions": _mispaid(hand, won) if hand.awarded is not None else [],
-    }
-    if several:
-        settlement["runs"] = [
-            {
-                "run": r + 1,
-                "board": [card_name(c) for c in board],
-                "hands": {
+
+def _runs(
+    game: Game,
+    runs: Sequence[tuple[int, ...]],
+    highs: list[dict[int, int]],
+    lows: list[dict[int, int]],
+) -> tuple[Run, ...]:
+    """Return each run's board and hands (HS10)."""
+    return tuple(
+        [
+            Run(
+                r + 1,
+                tuple([card_name(c) for c in board]),
+                {
                     str(seat): _describe(game, key, lows[r].get(seat))
                     for seat, key in sorted(highs[r].items())
                 },
-            }
+            )
             for r, board in enumerate(runs)
         ]
-    return settlement
+    )
 
 
 def _share(
@@ -466,22 +660,16 @@ def _describe(game: Game, high: int, low: int | None) -> str:
     return f"{text}; {low_text}"
 
 
-def _mispaid(hand: HandRecord, won: Mapping[int, int]) -> list[dict[str, Any]]:
-    """Return a ``mispaid_pot`` exception when the pushes differ (HS7), else []."""
+def _mispaid(hand: HandRecord, won: Mapping[int, int]) -> tuple[MispaidPot, ...]:
+    """Return a ``mispaid_pot`` exception when the pushes differ (HS7), else ()."""
     pushed = dict(hand.awarded or ())
-    differences = [
-        {"seat": s.seat, "awarded": pushed.get(s.seat, 0), "due": won.get(s.seat, 0)}
-        for s in sorted(hand.seats)
-        if pushed.get(s.seat, 0) != won.get(s.seat, 0)
-    ]
+    differences = tuple(
+        [
+            MispaidSeat(s.seat, pushed.get(s.seat, 0), won.get(s.seat, 0))
+            for s in sorted(hand.seats)
+            if pushed.get(s.seat, 0) != won.get(s.seat, 0)
+        ]
+    )
     if not differences:
-        return []
-    return [
-        {
-            "code": "mispaid_pot",
-            "rule": "HS7",
-            "detail": "The chips the dealer pushed differ from what the rules give; "
-            "a floor person may correct it before the next hand at the table.",
-            "seats": differences,
-        }
-    ]
+        return ()
+    return (MispaidPot("mispaid_pot", "HS7", MISPAID_DETAIL, differences),)

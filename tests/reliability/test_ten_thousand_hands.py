@@ -21,7 +21,7 @@ from django.db.models import Min
 from accounting import chart
 from accounting.models import Player, Transaction
 from accounting.selectors import trial_balance
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 from cardroom.models import Hand, HandSeat, SeatSession, Table, TerminalKey
 from tests.api.floor.conftest import POLICY, seat
 from tests.api.floor.test_concurrency import HANDS_PER_TABLE, sequence
@@ -96,7 +96,7 @@ def test_ten_thousand_hands_posted_twice_concurrently_book_once(open_table, web)
         # Each player's stack and last hand as the engine dealt them.
         finals: dict[str, tuple[int, int]] = {}
         for hand in hands:
-            for row in settle(hand, POLICY)["seats"]:
+            for row in settle_record(hand, POLICY)["seats"]:
                 finals[row["player"]] = (row["final_stack"], hand["hand_no"])
         sessions = SeatSession.objects.filter(table__code=table).select_related(
             "player"

@@ -25,7 +25,7 @@ import pytest
 from accounting import chart
 from accounting.models import Transaction
 from accounting.selectors import trial_balance
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 from cardroom.models import (
     Hand,
     HandException,
@@ -100,7 +100,7 @@ def terminal_key(open_table, players) -> str:
         name="R1 over HTTP", table=Table.objects.get(code=TABLE)
     )
     # The hand rakes, so it moves the house's accounts too.
-    assert settle(HAND, POLICY)["rake"] > 0
+    assert settle_record(HAND, POLICY)["rake"] > 0
     return f"Api-Key {key}"
 
 

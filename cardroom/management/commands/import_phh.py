@@ -21,7 +21,7 @@ from cardroom import services
 from cardroom.domain.errors import HandError
 from cardroom.domain.hand_record import parse_policy
 from cardroom.domain.phh import Seating, load_histories, number_hands, to_record
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 from cardroom.models import Policy, SeatSession, Table
 from core.errors import ApplicationError
 
@@ -146,7 +146,7 @@ class Command(BaseCommand):
             policy = table.game.current_policy()
         except Policy.DoesNotExist:
             raise CommandError(f"{table.game} has no policy to settle by.") from None
-        result = settle(record, parse_policy(policy.document))
+        result = settle_record(record, parse_policy(policy.document))
         pots = sum(p["amount"] for p in result["pots"])
         self.stdout.write(
             f"{where}: {record['game']}, pots {pots}, rake {result['rake']}, "

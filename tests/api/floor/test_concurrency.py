@@ -10,7 +10,7 @@ from django.db import connections
 
 from accounting.models import Account
 from accounting.selectors import trial_balance
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 from cardroom.models import Hand, SeatSession
 from tests.api.floor.conftest import POLICY, random_hand, seat
 
@@ -26,7 +26,7 @@ def sequence(table: str, players: list[str], rng: random.Random) -> list[dict]:
             break
         hand = random_hand(rng, table, n, stacks, all_in=0.0)
         hand.pop("ended_at")
-        result = settle(hand, POLICY)
+        result = settle_record(hand, POLICY)
         for row in result["seats"]:
             stacks[row["seat"]] = (row["player"], row["final_stack"])
         hands.append(hand)

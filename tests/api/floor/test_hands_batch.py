@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from cardroom.api.views import HAND_BATCH_MAX
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 from cardroom.models import Hand
 from core.models import IdempotencyRecord
 from tests.api.test_auth import assert_error_shape
@@ -29,7 +29,7 @@ def run_of_hands(count: int) -> list[dict]:
         record = heads_up(n)
         for row in record["seats"]:
             row.update(stack=stacks[row["seat"]], put_in=1_000)
-        for row in settle(record, POLICY)["seats"]:
+        for row in settle_record(record, POLICY)["seats"]:
             stacks[row["seat"]] = row["final_stack"]
         hands.append(record)
     return hands

@@ -202,7 +202,7 @@ def test_a_booked_hand_exports_as_phh_and_settles_the_same(
     """GET …/hands/{no}.phh: the hand as PHH; imported again it settles to the
     booked settlement. The floor, auditors and the table's terminal read it."""
     from cardroom.domain.phh import load_histories, to_record
-    from cardroom.domain.settlement import settle
+    from cardroom.domain.settlement import settle_record
     from cardroom.models import Table
     from core.roles import Role
     from tests.api.floor.conftest import POLICY
@@ -225,7 +225,7 @@ def test_a_booked_hand_exports_as_phh_and_settles_the_same(
         history = load_histories(BytesIO(answer.content))[0]
         record = to_record(history, table="T01", hand_no=1)
         assert record == hand.record
-        assert settle(record, POLICY) == hand.settlement
+        assert settle_record(record, POLICY) == hand.settlement
         assert history["finishing_stacks"] == [34_500, 0, 30_000]
     euros = auditor.get("/api/v1/tables/T01/hands/1.phh?unit=100").content.decode()
     assert "starting_stacks = [200, 150, 300]" in euros

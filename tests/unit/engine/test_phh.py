@@ -25,7 +25,7 @@ from cardroom.domain.phh import (
     to_phh,
     to_record,
 )
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 
 NO_RAKE = parse_policy(
     {"currency": "EUR", "smallest_chip": 1, "rake": {"scheme": "none"}}
@@ -67,7 +67,9 @@ def test_a_dollar_file_books_exact_cents_at_unit_100() -> None:
     assert [seats[p]["put_in"] for p in ("P-1", "P-2", "P-3")] == [330, 330, 0]
     # Nothing but ints and strings: the booking's fingerprint is JSON.
     assert json.loads(json.dumps(record)) == record
-    finals = {s["player"]: s["final_stack"] for s in settle(record, NO_RAKE)["seats"]}
+    finals = {
+        s["player"]: s["final_stack"] for s in settle_record(record, NO_RAKE)["seats"]
+    }
     assert finals == {"P-1": 10405, "P-2": 0, "P-3": 5205}
 
 
@@ -122,7 +124,7 @@ def test_a_showdown_muck_is_mucked_and_a_silent_seat_folded() -> None:
     assert p2["folded"] is True and "cards" not in p2 and "mucked" not in p2
     assert p3["cards"] == ["7c", "2d"] and not p3["folded"]
     assert [s["put_in"] for s in record["seats"]] == [100, 100, 100]
-    winners = settle(record, NO_RAKE)["pots"][0]["winners"]
+    winners = settle_record(record, NO_RAKE)["pots"][0]["winners"]
     assert winners == [{"seat": 3, "amount": 300}]
 
 
@@ -258,19 +260,19 @@ def test_export_then_import_gives_the_same_settlement(text: str, policy: Any) ->
     pokerkit replays the export to the same final stacks (before rake)."""
     unit = 100 if text is DOLLARS else 1
     record = to_record(_load(text)[0], table="T01", hand_no=7, unit=unit)
-    settlement = settle(record, policy)
+    settlement = settle_record(record, policy)
     exported = to_phh(record, settlement, unit=unit, seat_count=9)
     again = to_record(_load(exported)[0], table="T01", hand_no=7, unit=unit)
     assert again == record
-    assert settle(again, policy) == settlement
+    assert settle_record(again, policy) == settlement
     # Standard PHH only (without what ``_cardroom`` keeps): the same final stacks.
     plain = _load(exported)[0]
     plain.pop("_cardroom")
-    bare = settle(to_record(plain, table="T01", hand_no=7, unit=unit), policy)
+    bare = settle_record(to_record(plain, table="T01", hand_no=7, unit=unit), policy)
     assert [s["final_stack"] for s in bare["seats"]] == [
         s["final_stack"] for s in settlement["seats"]
     ]
-    unraked = settle(record, NO_RAKE)
+    unraked = settle_record(record, NO_RAKE)
     finals = {s["seat"]: s["final_stack"] for s in unraked["seats"]}
     seats = _load(exported)[0]["seats"]
     assert [cents(v, unit, "stack") for v in _pokerkit_stacks(exported)] == [
@@ -282,13 +284,13 @@ def test_export_keeps_the_boards_of_a_hand_run_twice() -> None:
     record = to_record(_load(BOTH_SHOW)[0], table="T01", hand_no=7)
     boards = [record["board"], ["2h", "7h", "9c", "Jc", "3c"]]
     record["boards"] = boards
-    exported = to_phh(record, settle(record, NO_RAKE))
+    exported = to_phh(record, settle_record(record, NO_RAKE))
     assert to_record(_load(exported)[0], table="T01", hand_no=7)["boards"] == boards
 
 
 def test_a_game_phh_cant_say_is_not_exported() -> None:
     record = to_record(_load(BOTH_SHOW)[0], table="T01", hand_no=7)
-    settlement = settle(record, NO_RAKE)
+    settlement = settle_record(record, NO_RAKE)
     with pytest.raises(HandError) as refused:
         to_phh({**record, "game": "COURCHEVEL"}, settlement)
     assert refused.value.code == "unknown_game"
@@ -297,7 +299,7 @@ def test_a_game_phh_cant_say_is_not_exported() -> None:
 
 def test_pot_limit_holdem_exports_as_holdem_and_comes_back_as_itself() -> None:
     record = {**to_record(_load(BOTH_SHOW)[0], table="T01", hand_no=7), "game": "PLHE"}
-    settlement = settle(record, NO_RAKE)
+    settlement = settle_record(record, NO_RAKE)
     exported = to_phh(record, settlement)
     assert exported.startswith('variant = "NT"')
     assert to_record(_load(exported)[0], table="T01", hand_no=7) == record
@@ -316,12 +318,12 @@ def test_real_hands_with_dead_money_replay_from_their_export(name: str) -> None:
     to the engine's final stacks, which are the hand's recorded ones."""
     hh = load_histories((WSOP / f"{name}.phh").open("rb"))[0]
     record = to_record(hh, table="T01", hand_no=1)
-    settlement = settle(record, NO_RAKE)
+    settlement = settle_record(record, NO_RAKE)
     exported = to_phh(record, settlement)
     seats = _load(exported)[0]["seats"]
     finals = {s["seat"]: s["final_stack"] for s in settlement["seats"]}
     assert _pokerkit_stacks(exported) == [finals[s] for s in seats]
     assert sorted(finals.values()) == sorted(hh["finishing_stacks"])
-    assert settle(to_record(_load(exported)[0], table="T01", hand_no=1), NO_RAKE) == (
-        settlement
-    )
+    assert settle_record(
+        to_record(_load(exported)[0], table="T01", hand_no=1), NO_RAKE
+    ) == (settlement)

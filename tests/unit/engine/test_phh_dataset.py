@@ -19,7 +19,7 @@ import pytest
 from cardroom.domain.errors import HandError
 from cardroom.domain.hand_record import parse_policy
 from cardroom.domain.phh import VARIANTS, Seating, load_histories, to_record
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 
 ROOT = Path(__file__).resolve().parents[3]
 VENDORED = ROOT / "tests" / "data" / "phh"
@@ -69,7 +69,7 @@ def _check(root: Path) -> tuple[int, int, int, list[str]]:
         total += 1
         record = to_record(hh, table="T01", hand_no=index + 1, seating=seating)
         try:
-            result = settle(record, NO_RAKE)
+            result = settle_record(record, NO_RAKE)
         except HandError as error:
             failures.append(f"{name}#{index}: {error.code}: {error.detail}")
             continue

@@ -11,7 +11,7 @@ from cardroom.domain.errors import HandError
 from cardroom.domain.hand_record import DropPolicy, parse_policy
 from cardroom.domain.pots import Pot, build_pots, uncalled_bet
 from cardroom.domain.rake import rake_by_pot
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 
 from .helpers import hand, policy, seat
 
@@ -41,7 +41,7 @@ def test_a_called_bet_stays_in() -> None:
 def test_an_uncalled_raise_is_never_raked() -> None:
     """RK5: the return comes before the pots, so the rake counts without it."""
     record = hand(seat(1, 2000, "As Ad"), seat(2, 9000, "Kh Ks"))
-    s = settle(record, policy())
+    s = settle_record(record, policy())
     assert s["returned"] == [{"seat": 2, "amount": 7000}]
     assert s["pots"][0]["amount"] == 4000
     assert s["rake"] == 200
@@ -87,7 +87,7 @@ def test_chips_with_nobody_to_win_them_are_refused() -> None:
         streets=1,
     )
     with pytest.raises(HandError) as refused:
-        settle(record, policy())
+        settle_record(record, policy())
     assert (refused.value.code, refused.value.rule) == ("no_contender", "HS3")
 
 
@@ -162,9 +162,11 @@ def test_no_flop_no_drop() -> None:
     """RK4: a hand that ends in the initial deal pays neither rake nor drop."""
     seats = [seat(n, 600, folded=n != 1) for n in range(1, 8)]
     for scheme in (POT_ORDER, {"scheme": "percent", "percent": "10", "cap": 500}):
-        s = settle(hand(*seats, board="", streets=1), policy(rake=scheme))
+        s = settle_record(hand(*seats, board="", streets=1), policy(rake=scheme))
         assert (s["rake"], s["jackpot_drop"]) == (0, 0)
-        s = settle(hand(*seats, board="2c 7d 9h", streets=2), policy(rake=scheme))
+        s = settle_record(
+            hand(*seats, board="2c 7d 9h", streets=2), policy(rake=scheme)
+        )
         assert s["rake"] > 0
         assert s["jackpot_drop"] == 100
 
@@ -187,7 +189,7 @@ def test_past_the_initial_deal_per_game(
 ) -> None:
     """RK4: what "past the initial deal" means in each kind of game."""
     seats = [seat(1, 3000), *(seat(n, 3000, folded=True) for n in range(2, 8))]
-    s = settle(hand(*seats, game=code, board=board, streets=streets), policy())
+    s = settle_record(hand(*seats, game=code, board=board, streets=streets), policy())
     assert (s["rake"] > 0, s["jackpot_drop"] > 0) == (raked, raked)
 
 
@@ -216,9 +218,9 @@ def test_policies_are_checked() -> None:
 def test_drop_needs_enough_participants_present() -> None:
     """JD1: six present participants drop; an absent one doesn't count."""
     six = [seat(1, 600), *(seat(n, 600, folded=True) for n in range(2, 7))]
-    assert settle(hand(*six, board="2c 7d 9h"), policy())["jackpot_drop"] == 100
+    assert settle_record(hand(*six, board="2c 7d 9h"), policy())["jackpot_drop"] == 100
     six[3]["present"] = False
-    s = settle(hand(*six, board="2c 7d 9h"), policy())
+    s = settle_record(hand(*six, board="2c 7d 9h"), policy())
     assert (s["participants"], s["jackpot_drop"]) == (5, 0)
 
 
@@ -230,7 +232,7 @@ def test_drop_comes_from_the_main_pot_after_rake() -> None:
         seat(3, 3000, "Qh Qs"),
         *(seat(n, 200, folded=True) for n in range(4, 8)),
     ]
-    s = settle(hand(*seats), policy())
+    s = settle_record(hand(*seats), policy())
     main, side = s["pots"]
     assert main["jackpot_drop"] == 100 and side["jackpot_drop"] == 0
     assert main["winners"] == [
@@ -248,7 +250,7 @@ def test_drop_is_never_more_than_the_main_pot_holds() -> None:
     assert jackpot_drop(None, 9, True, 500) == 0
     small = policy(rake={"scheme": "pot_order", "step": 100, "unit": 100, "cap": 500})
     seats = [seat(1, 50), *(seat(n, 25, folded=True) for n in range(2, 8))]
-    s = settle(hand(*seats, board="2c 7d 9h"), small | {"smallest_chip": 25})
+    s = settle_record(hand(*seats, board="2c 7d 9h"), small | {"smallest_chip": 25})
     # Seat 1's last 25 went back uncalled: 175 in the pot, 100 raked, 75 left.
     assert s["pots"][0]["amount"] == 175
     assert (s["rake"], s["jackpot_drop"]) == (100, 75)

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from accounting.domain.money import rate_of
 from cardroom.domain.cards import CARD_NAMES
 from cardroom.domain.games import GAMES
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 
 PROPERTY_SETTINGS = settings(
     max_examples=2500,
@@ -135,7 +135,7 @@ def test_every_settlement_keeps_the_books(
 ) -> None:
     """Chips are conserved, nothing is negative, rake and drop stay in bounds."""
     record, policy = case
-    s = settle(record, policy)
+    s = settle_record(record, policy)
     chip = policy["smallest_chip"]
     rows = {r["seat"]: r for r in s["seats"]}
     folded = {x["seat"] for x in record["seats"] if x["folded"]}
@@ -207,4 +207,4 @@ def test_seat_order_in_the_record_does_not_matter(
     """The same hand with its seats listed in another order settles the same."""
     record, policy = case
     shuffled = dict(record, seats=rng.sample(record["seats"], len(record["seats"])))
-    assert settle(shuffled, policy) == settle(record, policy)
+    assert settle_record(shuffled, policy) == settle_record(record, policy)

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from cardroom.domain.cards import CARD_NAMES
 from cardroom.domain.games import GAMES
 from cardroom.domain.hand_record import parse_policy
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 
 from .test_properties import SHOWN, policies
 
@@ -114,7 +114,7 @@ def test_every_real_table_settlement_keeps_the_books(
 ) -> None:
     """Chips are conserved with dead money and runs; dead money is never returned."""
     record, policy = case
-    s = settle(record, policy)
+    s = settle_record(record, policy)
     chip = policy["smallest_chip"]
     rows = {r["seat"]: r for r in s["seats"]}
     given_seats = {x["seat"]: x for x in record["seats"]}

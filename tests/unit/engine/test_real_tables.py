@@ -9,7 +9,7 @@ import pytest
 
 from cardroom.domain.errors import HandError
 from cardroom.domain.hand_record import parse_policy
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 
 from .helpers import NO_RAKE, hand, policy, seat, winners, won
 
@@ -37,7 +37,7 @@ def test_big_blind_ante_is_not_returned_as_uncalled() -> None:
         board="Jc Ts 2d As Qs",
         button=5,
     )
-    s = settle(record, {**NO_RAKE, "smallest_chip": 1})
+    s = settle_record(record, {**NO_RAKE, "smallest_chip": 1})
     assert s["returned"] == []
     assert [p["amount"] for p in s["pots"]] == [2_630_000]
     assert [x["final_stack"] for x in s["seats"]] == [
@@ -53,9 +53,9 @@ def test_big_blind_ante_is_not_returned_as_uncalled() -> None:
 def test_without_dead_the_same_ante_would_come_back() -> None:
     """The record without ``dead`` returns what nobody matched (the old answer)."""
     record = hand(seat(1, 100, folded=True), seat(2, 400), button=2)
-    assert settle(record, NO_RAKE)["returned"] == [{"seat": 2, "amount": 300}]
+    assert settle_record(record, NO_RAKE)["returned"] == [{"seat": 2, "amount": 300}]
     record["seats"][1]["dead"] = 200
-    s = settle(record, NO_RAKE)
+    s = settle_record(record, NO_RAKE)
     assert s["returned"] == [{"seat": 2, "amount": 100}]
     assert s["pots"][0]["amount"] == 400
 
@@ -72,7 +72,7 @@ def test_dead_money_goes_to_the_main_pot_an_all_in_contests() -> None:
         seat(5, 2_000, "Kh Kd", stack=5_000),
         button=5,
     )
-    s = settle(record, NO_RAKE)
+    s = settle_record(record, NO_RAKE)
     assert s["returned"] == [{"seat": 5, "amount": 1_700}]
     assert [(p["amount"], p["eligible"]) for p in s["pots"]] == [
         (800, [1, 3, 5]),
@@ -89,7 +89,7 @@ def test_an_all_in_on_the_ante_wins_the_antes_it_reached() -> None:
         dead(seat(2, 1_100, "Kh Kd"), 100),
         dead(seat(3, 1_100, "Qh Qd"), 100),
     )
-    s = settle(record, NO_RAKE)
+    s = settle_record(record, NO_RAKE)
     assert [(p["amount"], p["eligible"]) for p in s["pots"]] == [
         (150, [1, 2, 3]),
         (2_100, [2, 3]),
@@ -104,7 +104,7 @@ def test_an_all_in_for_the_whole_ante_contests_every_ante() -> None:
         dead(seat(2, 1_100, "Kh Kd"), 100),
         dead(seat(3, 1_100, "Qh Qd"), 100),
     )
-    s = settle(record, NO_RAKE)
+    s = settle_record(record, NO_RAKE)
     assert [(p["amount"], p["eligible"]) for p in s["pots"]] == [
         (300, [1, 2, 3]),
         (2_000, [2, 3]),
@@ -119,7 +119,7 @@ def test_a_dead_small_blind_plays_no_part_in_matching() -> None:
         dead(seat(3, 150), 50),
         button=6,
     )
-    s = settle(record, NO_RAKE)
+    s = settle_record(record, NO_RAKE)
     assert s["returned"] == []
     assert won(s) == {3: 300}
 
@@ -127,7 +127,9 @@ def test_a_dead_small_blind_plays_no_part_in_matching() -> None:
 def test_dead_money_above_put_in_is_refused() -> None:
     """HS2: ``dead`` is a part of ``put_in``."""
     with pytest.raises(HandError) as error:
-        settle(hand(dead(seat(1, 100, "Ah Ad"), 150), seat(2, 100, "Kh Kd")), NO_RAKE)
+        settle_record(
+            hand(dead(seat(1, 100, "Ah Ad"), 150), seat(2, 100, "Kh Kd")), NO_RAKE
+        )
     assert (error.value.code, error.value.rule) == ("dead_above_put_in", "HS2")
     assert error.value.allowed == {"max": 100}
 
@@ -135,7 +137,9 @@ def test_dead_money_above_put_in_is_refused() -> None:
 @pytest.mark.parametrize("value", [-1, "50", 1.5, True])
 def test_dead_must_be_whole_cents(value: Any) -> None:
     with pytest.raises(HandError) as error:
-        settle(hand(dead(seat(1, 100, "Ah Ad"), value), seat(2, 100, "Kh Kd")), NO_RAKE)
+        settle_record(
+            hand(dead(seat(1, 100, "Ah Ad"), value), seat(2, 100, "Kh Kd")), NO_RAKE
+        )
     assert error.value.code in ("malformed_hand", "negative_amount")
 
 
@@ -151,7 +155,7 @@ def test_a_straddle_is_live_and_can_be_uncalled() -> None:
         {**seat(3, 200), "straddle": 200},
         button=6,
     )
-    s = settle(record, NO_RAKE)
+    s = settle_record(record, NO_RAKE)
     assert s["returned"] == [{"seat": 3, "amount": 100}]
     assert won(s) == {3: 250}
 
@@ -166,7 +170,7 @@ def test_a_mucked_hand_wins_nothing_even_with_the_best_cards() -> None:
         seat(2, 1_000, "Kh Kd"),
         seat(3, 1_000, "Qh Qd"),
     )
-    s = settle(record, NO_RAKE)
+    s = settle_record(record, NO_RAKE)
     assert winners(s) == {2: 3_000}
     assert s["pots"][0]["eligible"] == [2, 3]
     assert "hand" not in s["seats"][0] and s["seats"][0]["mucked"] is True
@@ -179,14 +183,14 @@ def test_a_muck_needs_no_cards_and_its_all_in_money_is_dead() -> None:
         seat(2, 1_000, "Kh Kd"),
         seat(3, 1_000, "Qh Qd"),
     )
-    s = settle(record, NO_RAKE)
+    s = settle_record(record, NO_RAKE)
     assert s["pots"][0]["amount"] == 2_500 and won(s) == {2: 2_500}
 
 
 def test_mucked_and_folded_together_is_refused() -> None:
     row = {**seat(1, 100, folded=True), "mucked": True}
     with pytest.raises(HandError) as error:
-        settle(hand(row, seat(2, 100, "Kh Kd")), NO_RAKE)
+        settle_record(hand(row, seat(2, 100, "Kh Kd")), NO_RAKE)
     assert (error.value.code, error.value.rule) == ("mucked_and_folded", "HS3")
 
 
@@ -195,7 +199,7 @@ def test_everyone_mucking_is_refused() -> None:
         {**seat(n, 100, "Ah Ad" if n == 1 else "Kh Kd"), "mucked": True} for n in (1, 2)
     ]
     with pytest.raises(HandError) as error:
-        settle(hand(*rows), NO_RAKE)
+        settle_record(hand(*rows), NO_RAKE)
     assert error.value.code == "no_contender"
 
 
@@ -210,7 +214,7 @@ RUNS = {
 def test_each_run_pays_its_own_winner() -> None:
     """HS10: kings win run 1, aces run 2; the pot splits in two equal parts."""
     record = hand(seat(1, 5_000, "Ah Ad"), seat(2, 5_000, "Kh Kd"), **RUNS)
-    s = settle(record, policy())
+    s = settle_record(record, policy())
     (pot,) = s["pots"]
     assert pot["rake"] == 500
     assert [(r["amount"], r["winners"]) for r in pot["runs"]] == [
@@ -228,7 +232,7 @@ def test_each_run_pays_its_own_winner() -> None:
 def test_the_odd_chip_between_runs_goes_to_the_first_run() -> None:
     """HS10: 9,550 after rake in 50-cent chips: run 1 gets 4,800, run 2 4,750."""
     record = hand(seat(1, 5_025, "Ah Ad"), seat(2, 5_025, "Kh Kd"), **RUNS)
-    s = settle(
+    s = settle_record(
         record,
         policy(rake={"scheme": "pot_order", "step": 2000, "unit": 100, "cap": 500}),
     )
@@ -253,7 +257,7 @@ def test_side_pots_are_run_separately_and_split_ties_per_run() -> None:
         boards=boards,
         button=3,
     )
-    s = settle(record, NO_RAKE)
+    s = settle_record(record, NO_RAKE)
     main, side = s["pots"]
     assert main["amount"] == 900 and side["amount"] == 1_400
     assert [r["amount"] for r in main["runs"]] == [300, 300, 300]
@@ -271,7 +275,7 @@ def test_hi_lo_is_halved_in_every_run() -> None:
         board=" ".join(boards[0]),
         boards=boards,
     )
-    s = settle(record, NO_RAKE)
+    s = settle_record(record, NO_RAKE)
     run1, run2 = s["pots"][0]["runs"]
     assert run1["winners"] == [{"seat": 2, "amount": 1_000}]
     assert sum(w["amount"] for w in run2["winners"]) == 1_000
@@ -314,7 +318,7 @@ def test_boards_that_cant_be_runs_are_refused(
         seat(1, 1_000, "Ah Ad"), seat(2, 1_000, "Kh Kd"), **{**RUNS, **change}
     )
     with pytest.raises(HandError) as error:
-        settle(record, NO_RAKE)
+        settle_record(record, NO_RAKE)
     assert error.value.code == code
 
 
@@ -329,7 +333,7 @@ def test_a_stud_hand_has_no_boards() -> None:
         boards=[[], []],
     )
     with pytest.raises(HandError) as error:
-        settle(record, NO_RAKE)
+        settle_record(record, NO_RAKE)
     assert (error.value.code, error.value.rule) == ("invalid_boards", "HS10")
 
 
@@ -347,7 +351,7 @@ def test_stud_hi_lo_low_odd_chip_goes_to_the_lowest_card() -> None:
         streets=5,
         button=None,
     )
-    s = settle(record, {**NO_RAKE, "smallest_chip": 50})
+    s = settle_record(record, {**NO_RAKE, "smallest_chip": 50})
     (pot,) = s["pots"]
     assert pot["low"] == [{"seat": 1, "amount": 150}, {"seat": 2, "amount": 100}]
 
@@ -367,13 +371,13 @@ def test_rake_cap_by_number_of_players_dealt_in() -> None:
     three = hand(
         *(seat(n, 3_000, c) for n, c in ((1, "Ah Ad"), (2, "Kh Kd"), (3, "Qh Qd")))
     )
-    assert settle(three, rule)["rake"] == 200
+    assert settle_record(three, rule)["rake"] == 200
     five = hand(
         *(seat(n, 3_000, c) for n, c in ((1, "Ah Ad"), (2, "Kh Kd"), (3, "Qh Qd"))),
         seat(4, 0, folded=True),
         seat(5, 0, folded=True),
     )
-    assert settle(five, rule)["rake"] == 400
+    assert settle_record(five, rule)["rake"] == 400
 
 
 def test_minimum_pot_for_rake_and_drop() -> None:
@@ -383,10 +387,10 @@ def test_minimum_pot_for_rake_and_drop() -> None:
         jackpot_drop={"amount": 100, "min_participants": 2, "min_pot": 1_000},
     )
     small = hand(seat(1, 100, "Ah Ad"), seat(2, 100, "Kh Kd"))
-    s = settle(small, rule)
+    s = settle_record(small, rule)
     assert (s["rake"], s["jackpot_drop"]) == (0, 0) and won(s) == {1: 200}
     big = hand(seat(1, 1_000, "Ah Ad"), seat(2, 1_000, "Kh Kd"))
-    s = settle(big, rule)
+    s = settle_record(big, rule)
     assert (s["rake"], s["jackpot_drop"]) == (200, 100)
 
 
@@ -434,7 +438,7 @@ def test_pot_limit_stud_settles_like_stud() -> None:
         streets=5,
         button=None,
     )
-    assert won(settle(record, NO_RAKE)) == {1: 1_000}
+    assert won(settle_record(record, NO_RAKE)) == {1: 1_000}
 
 
 @pytest.mark.parametrize(
@@ -451,5 +455,5 @@ def test_added_fields_of_the_wrong_type_are_refused(field: str, value: Any) -> N
     """Falsy values of the wrong type are malformed, not taken for the default."""
     row = {**seat(1, 100, "Ah Ad"), field: value}
     with pytest.raises(HandError) as error:
-        settle(hand(row, seat(2, 100, "Kh Kd")), NO_RAKE)
+        settle_record(hand(row, seat(2, 100, "Kh Kd")), NO_RAKE)
     assert error.value.code == "malformed_hand"

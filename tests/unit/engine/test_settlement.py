@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 
 from .helpers import NO_RAKE, hand, policy, seat, winners, won
 
@@ -11,7 +11,7 @@ from .helpers import NO_RAKE, hand, policy, seat, winners, won
 
 def test_a_lone_player_wins_without_showdown() -> None:
     """HS3: the last seat in takes the pot; nobody has to show cards."""
-    s = settle(
+    s = settle_record(
         hand(seat(1, 400), seat(2, 400, folded=True), seat(3, 200, folded=True)),
         NO_RAKE,
     )
@@ -21,7 +21,7 @@ def test_a_lone_player_wins_without_showdown() -> None:
 
 def test_cards_speak() -> None:
     """HS3: the best hand wins whatever was said; the board can play."""
-    s = settle(
+    s = settle_record(
         hand(
             seat(1, 1000, "2c 3d"),
             seat(2, 1000, "Kh Qd"),
@@ -35,7 +35,7 @@ def test_cards_speak() -> None:
 
 def test_each_side_pot_is_settled_on_its_own() -> None:
     """HS2/HS3: the short stack's best hand takes only the main pot."""
-    s = settle(
+    s = settle_record(
         hand(
             seat(1, 1000, "As Ad"),
             seat(2, 3000, "Kh Ks"),
@@ -50,7 +50,7 @@ def test_each_side_pot_is_settled_on_its_own() -> None:
 
 def test_folded_hands_are_not_named() -> None:
     """Only seats still in that tabled their cards get a hand in the settlement."""
-    s = settle(
+    s = settle_record(
         hand(seat(1, 1000, "As Ad"), seat(2, 1000, "Kh Ks"), seat(3, 200, folded=True)),
         NO_RAKE,
     )
@@ -68,7 +68,7 @@ def test_odd_chips_go_clockwise_from_the_button() -> None:
     """HS5: the first winner left of the button gets the odd chip; the button last."""
     seats = [seat(n, 1050, c) for n, c in ((2, "As Qd"), (5, "Ah Qc"), (8, "Kh Jc"))]
     for button, first in ((1, 2), (2, 5), (4, 5), (5, 2), (8, 2), (12, 2)):
-        s = settle(hand(*seats, board="Ac Kd 7c 2s 9h", button=button), NO_RAKE)
+        s = settle_record(hand(*seats, board="Ac Kd 7c 2s 9h", button=button), NO_RAKE)
         # 3150 in the pot: 31 chips of 50 split 2 ways -> 16 and 15.
         assert winners(s) == {first: 1600, 7 - first: 1550}, button
 
@@ -81,13 +81,13 @@ def test_no_player_gets_more_than_one_odd_chip() -> None:
         seat(3, 1250, "2h 3s"),
         seat(4, 1250, "2s 3c"),
     ]
-    s = settle(
+    s = settle_record(
         hand(*seats, board="Ac Kd Qh Js 9c", button=2),
         NO_RAKE | {"smallest_chip": 100},
     )
     # 5000 in 100-chips: 50 chips, 12 each and 2 odd ones: seats 3 and 4.
     assert winners(s) == {1: 1200, 2: 1200, 3: 1300, 4: 1300}
-    s = settle(
+    s = settle_record(
         hand(*seats, board="Ac Kd Qh Js 9c", button=4),
         NO_RAKE | {"smallest_chip": 300},
     )
@@ -98,7 +98,7 @@ def test_no_player_gets_more_than_one_odd_chip() -> None:
 def test_a_dead_button_still_orders_the_odd_chip() -> None:
     """HS5: a button seat that isn't dealt in still starts the clockwise order."""
     seats = [seat(2, 1050, "As Qd"), seat(5, 1050, "Ah Qc"), seat(8, 1050, "Kh Jc")]
-    s = settle(hand(*seats, board="Ac Kd 7c 2s 9h", button=3), NO_RAKE)
+    s = settle_record(hand(*seats, board="Ac Kd 7c 2s 9h", button=3), NO_RAKE)
     assert winners(s) == {5: 1600, 2: 1550}
 
 
@@ -109,9 +109,11 @@ def test_stud_odd_chip_goes_to_the_highest_card_by_suit() -> None:
         seat(5, 1050, "2d 3h 4s 5c As Tc Td", player="spades"),
         seat(7, 1050, "Kc Kd Qh Qs 8h 7c 6d"),
     ]
-    s = settle(hand(*seats, game="STUD", board="", streets=5, button=None), NO_RAKE)
+    s = settle_record(
+        hand(*seats, game="STUD", board="", streets=5, button=None), NO_RAKE
+    )
     assert winners(s) == {5: 1600, 3: 1550}  # A♠ beats A♥
-    s = settle(
+    s = settle_record(
         hand(*seats, game="STUD", board="", streets=5, button=5),
         NO_RAKE,
     )
@@ -125,7 +127,7 @@ def test_razz_odd_chip_goes_to_the_lowest_card() -> None:
         seat(4, 1050, "Ad 2c 3s 4h 6d Qc Qd"),
         seat(6, 1050, "8c 8d 9h 9s Tc Jd Js"),
     ]
-    s = settle(hand(*seats, game="RAZZ", board="", streets=5), NO_RAKE)
+    s = settle_record(hand(*seats, game="RAZZ", board="", streets=5), NO_RAKE)
     assert s["seats"][0]["hand"] == "low, 6-4-3-2-A"
     assert winners(s) == {2: 1600, 4: 1550}  # A♣ is the lowest card
 
@@ -135,7 +137,7 @@ def test_razz_odd_chip_goes_to_the_lowest_card() -> None:
 
 def test_hi_lo_halves_the_pot() -> None:
     """HS4: the best high and the best qualifying low share the pot."""
-    s = settle(
+    s = settle_record(
         hand(
             seat(1, 2000, "Ah 2h Jc Td"),
             seat(2, 2000, "Qs Qd 9c 9h"),
@@ -153,7 +155,7 @@ def test_hi_lo_halves_the_pot() -> None:
 
 def test_no_qualifying_low_high_scoops() -> None:
     """HS4: without an eight-or-better low the high hand takes all of it."""
-    s = settle(
+    s = settle_record(
         hand(
             seat(1, 2000, "Ah 2h 6c 7d"),
             seat(2, 2000, "Qs Qd 9c 9h"),
@@ -168,7 +170,7 @@ def test_no_qualifying_low_high_scoops() -> None:
 
 def test_the_odd_chip_of_a_hi_lo_pot_goes_high() -> None:
     """HS4: an odd chip between the halves goes to the high half."""
-    s = settle(
+    s = settle_record(
         hand(
             seat(1, 1250, "Ah 2h Jc Td"),
             seat(2, 1250, "Qs Qd 9c 9h"),
@@ -184,7 +186,7 @@ def test_the_odd_chip_of_a_hi_lo_pot_goes_high() -> None:
 
 def test_a_scoop_and_a_quartered_pot() -> None:
     """HS4: one hand can win both halves; tied lows split the low half (HS5)."""
-    s = settle(
+    s = settle_record(
         hand(
             seat(1, 2000, "Ah 2h 9c 9d"),
             seat(2, 2000, "Qs Jd Tc 9h"),
@@ -194,7 +196,7 @@ def test_a_scoop_and_a_quartered_pot() -> None:
         NO_RAKE,
     )
     assert winners(s) == {1: 4000}  # a five-high straight and the best low
-    quartered = settle(
+    quartered = settle_record(
         hand(
             seat(1, 2000, "Ah 2h Jc Td"),
             seat(2, 2000, "Ad 2c Js Ts"),
@@ -214,7 +216,7 @@ def test_a_scoop_and_a_quartered_pot() -> None:
 
 def test_stud_hi_lo_splits_too() -> None:
     """HS4 in stud hi-lo: the low half needs five cards eight or lower."""
-    s = settle(
+    s = settle_record(
         hand(
             seat(1, 2000, "Ah 2c 3d 4s 7h Kd Kc"),
             seat(2, 2000, "Qc Qd Qh 9s 9c Td Tc"),
@@ -234,9 +236,11 @@ def test_stud_hi_lo_splits_too() -> None:
 def test_pushes_that_differ_are_flagged_as_a_mispaid_pot() -> None:
     """HS7: awarded amounts that aren't what the rules give are an exception."""
     seats = [seat(1, 2000, "As Ad"), seat(2, 2000, "Kh Ks")]
-    paid_right = settle(hand(*seats, awarded=[{"seat": 1, "amount": 3800}]), policy())
+    paid_right = settle_record(
+        hand(*seats, awarded=[{"seat": 1, "amount": 3800}]), policy()
+    )
     assert paid_right["exceptions"] == []
-    paid_wrong = settle(
+    paid_wrong = settle_record(
         hand(
             *seats,
             awarded=[{"seat": 1, "amount": 1900}, {"seat": 2, "amount": 1900}],
@@ -255,7 +259,7 @@ def test_pushes_that_differ_are_flagged_as_a_mispaid_pot() -> None:
 
 def test_final_stacks_add_up() -> None:
     """final_stack = stack - put_in + returned + won, for every seat."""
-    s = settle(
+    s = settle_record(
         hand(seat(1, 2000, "As Ad", stack=2000), seat(2, 5000, "Kh Ks", stack=8000)),
         policy(),
     )

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from cardroom.domain.errors import HandError
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 
 from .helpers import hand, policy, seat
 
@@ -16,7 +16,7 @@ TWO = [seat(1, 1000, "As Ad"), seat(2, 1000, "Kh Ks")]
 
 def refused(record: Any) -> HandError:
     with pytest.raises(HandError) as error:
-        settle(record, policy())
+        settle_record(record, policy())
     return error.value
 
 
@@ -111,9 +111,11 @@ def test_a_board_game_needs_a_button(button: Any) -> None:
 
 def test_a_dead_button_and_a_stud_game_without_one_are_fine() -> None:
     """A button seat not dealt in is allowed; stud games need no button."""
-    assert settle(hand(*TWO, button=7), policy())["pots"]
+    assert settle_record(hand(*TWO, button=7), policy())["pots"]
     stud = [seat(1, 100, "As Ad Ac 2d 3h 4s 5c"), seat(2, 100, "Kh Ks Kc 7d 8h 9s Tc")]
-    assert settle(hand(*stud, game="STUD", board="", streets=5, button=None), policy())
+    assert settle_record(
+        hand(*stud, game="STUD", board="", streets=5, button=None), policy()
+    )
 
 
 @pytest.mark.parametrize("field", ["stack", "put_in"])
@@ -191,7 +193,7 @@ def test_stud_seats_show_what_they_were_dealt() -> None:
         board="",
         streets=3,
     )
-    assert settle(record, policy())["pots"][0]["eligible"] == [1]
+    assert settle_record(record, policy())["pots"][0]["eligible"] == [1]
     record["seats"][1]["cards"] = ["2c", "3c", "4c", "5c", "6c", "7c"]
     assert refused(record).code == "wrong_card_count"
 

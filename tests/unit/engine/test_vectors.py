@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 
 VECTORS = Path(__file__).resolve().parents[3].parent / "shared" / "vectors"
 CASES = (
@@ -48,7 +48,7 @@ def compared(s: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize("case", CASES, ids=[c["title"][:60] for c in CASES])
 def test_worked_example(case: dict[str, Any]) -> None:
     """Every worked example of RULES.md settles as the vectors say."""
-    got = settle(case["hand"], case["policy"])
+    got = settle_record(case["hand"], case["policy"])
     assert compared(got) == compared(case["settlement"])
     assert got["participants"] == case["settlement"]["participants"]
     assert [s["won"] for s in got["seats"]] == [
@@ -83,7 +83,7 @@ def test_api_example() -> None:
         "rake": {"scheme": "pot_order", "step": 2000, "unit": 100, "cap": 500},
         "jackpot_drop": {"amount": 100, "min_participants": 6},
     }
-    assert settle(record, policy) == {
+    assert settle_record(record, policy) == {
         "table": "T01", "hand_no": 1042,
         "participants": 2,
         "returned": [{"seat": 1, "amount": 1000}],

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from cardroom.domain.games import GAMES
 from cardroom.domain.hand_record import parse_hand
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 from jackpots.domain.rules import DEFAULT_CATEGORIES
 from simulation.bad_beat import bad_beat_preset, is_bad_beat
 from simulation.dealer import DECK, Preset, Style, deal_hand, structure_of
@@ -82,7 +82,7 @@ def test_every_hand_dealt_is_legal_and_settles(table, shove) -> None:
         assert all("cards" in s for s in still_in)  # a showdown tables the cards
     else:
         assert not any("cards" in s for s in hand["seats"])
-    result = settle(hand, POLICY)
+    result = settle_record(hand, POLICY)
     paid = sum(r["returned"] + r["won"] for r in result["seats"])
     assert paid + result["rake"] + result["jackpot_drop"] == sum(
         s["put_in"] for s in hand["seats"]
@@ -120,7 +120,7 @@ def test_a_raise_is_sized_by_the_betting_structure(game: str, first_raise: int) 
     put_in = {s["seat"]: s["put_in"] for s in hand["seats"]}
     assert put_in == {1: 100, 2: 200, 3: first_raise}
     assert structure_of(game) in ("pot_limit", "no_limit", "limit")
-    result = settle(hand, POLICY)
+    result = settle_record(hand, POLICY)
     assert result["returned"] == [{"seat": 3, "amount": first_raise - 200}]
 
 
@@ -179,7 +179,7 @@ def test_a_stacked_bad_beat_qualifies_under_the_house_categories(
         loser, winner = rng.sample(sorted(stacks), 2)
         preset = bad_beat_preset(rng, game=game, loser=loser, winner=winner)
         hand = deal(rng, stacks, game=game, button=rng.randint(1, 7), preset=preset)
-        pots = sum(p["amount"] for p in settle(hand, POLICY)["pots"])
+        pots = sum(p["amount"] for p in settle_record(hand, POLICY)["pots"])
         assert is_bad_beat(hand, DEFAULT_CATEGORIES[category], pots), hand
 
 
@@ -190,6 +190,6 @@ def test_an_ordinary_hand_is_no_bad_beat() -> None:
     hits = 0
     for _n in range(200):
         hand = deal(rng, stacks)
-        pots = sum(p["amount"] for p in settle(hand, POLICY)["pots"])
+        pots = sum(p["amount"] for p in settle_record(hand, POLICY)["pots"])
         hits += is_bad_beat(hand, DEFAULT_CATEGORIES["1"], pots)
     assert hits == 0

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from cardroom.domain.games import GAMES
 from cardroom.domain.hand_record import parse_hand
-from cardroom.domain.settlement import settle
+from cardroom.domain.settlement import settle_record
 from simulation.dealer import Extras, Style
 
 from .test_dealer import POLICY, deal, tables
@@ -46,7 +46,7 @@ def test_every_hand_with_extras_is_legal_and_settles(table, shove, bb_ante) -> N
         event("antes")
     if any(s.straddle for s in parsed.seats):
         event("straddle")
-    result = settle(hand, POLICY)
+    result = settle_record(hand, POLICY)
     paid = sum(r["returned"] + r["won"] for r in result["seats"])
     assert paid + result["rake"] + result["jackpot_drop"] == sum(
         s["put_in"] for s in hand["seats"]
@@ -91,7 +91,7 @@ def test_an_all_in_before_the_river_is_run_twice() -> None:
     )
     assert shared in (0, 3, 4)
     assert not set(second[shared:]) & set(first)
-    assert "runs" in settle(hand, POLICY)
+    assert "runs" in settle_record(hand, POLICY)
 
 
 def test_without_extras_the_same_seed_deals_the_same_hand() -> None:
