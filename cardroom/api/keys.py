@@ -9,9 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -19,8 +16,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.models import Table, TerminalKey
-from core.api.errors import Conflict
+from cardroom import services
+from cardroom.models import TerminalKey
 from core.api.fields import StrictSerializer, choice_param
 from core.api.permissions import IsManager
 from core.api.schema import ErrorSerializer
@@ -85,9 +82,10 @@ class TerminalKeyListApi(APIView):
         # Not idempotent by key: the stored answer would keep the key in clear.
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        table = get_object_or_404(Table, code=data.validated_data["table"])
-        name = data.validated_data.get("name") or f"terminal {table.code}"
-        obj, key = TerminalKey.objects.create_key(name=name, table=table)
+        obj, key = services.terminal_key_create(
+            table_code=data.validated_data["table"],
+            name=data.validated_data.get("name") or "",
+        )
         body: dict[str, Any] = {**TerminalKeySerializer(obj).data, "key": key}
         return Response(body, status=status.HTTP_201_CREATED)
 
@@ -102,18 +100,5 @@ class TerminalKeyRevokeApi(APIView):
         responses={200: TerminalKeySerializer, 409: ErrorSerializer},
     )
     def post(self, request: Request, prefix: str) -> Response:
-        with transaction.atomic():
-            obj = get_object_or_404(
-                TerminalKey.objects.select_for_update(of=("self",)).select_related(
-                    "table"
-                ),
-                prefix=prefix,
-            )
-            if obj.revoked:
-                raise Conflict(
-                    _("This terminal key was revoked already."),
-                    code="key_revoked",
-                )
-            obj.revoked = True
-            obj.save(update_fields=["revoked"])
+        obj = services.terminal_key_revoke(prefix=prefix)
         return Response(TerminalKeySerializer(obj).data)

@@ -161,7 +161,7 @@ def test_mispaid_pot_is_booked_as_paid_and_flagged(t01):
 def test_failure_mid_booking_leaves_nothing_and_the_retry_books_once(t01, where):
     """A crash after the hand row, at its seats or at its ledger entries, undoes all."""
     target = (
-        "cardroom.services.entries_post"
+        "cardroom.services.hands.entries_post"
         if where == "ledger"
         else "core.db.rows.insert_rows"
     )

@@ -1,0 +1,78 @@
+"""Writes of the floor: tables, seats, buy-ins, hands, and their corrections.
+
+Every function is keyword-only and atomic; each movement of chips or cash is one
+balanced ledger transaction posted in the same database transaction as the floor's
+own rows, so a failure anywhere leaves nothing behind.
+
+One module per use case; ``_shared`` holds what they share. Every name the
+other apps (and the tests) use is re-exported here, so ``from cardroom.services
+import x`` and ``cardroom.services.x`` keep working.
+"""
+
+from __future__ import annotations
+
+from cardroom.services._shared import hand_refusal, player_get, refusal, table_get_open
+from cardroom.services.corrections import correction_decide, correction_request
+from cardroom.services.hands import hand_phh, hand_record
+from cardroom.services.leaving import (
+    LONG_BREAK,
+    custody_return,
+    seat_away,
+    seat_back,
+    seat_leave,
+    seat_pick_up,
+)
+from cardroom.services.reviews import stack_review_approve, stack_review_propose
+from cardroom.services.sittings import (
+    HOUSE_MOVES,
+    player_night,
+    seat_move,
+    seat_take,
+    seat_top_up,
+)
+from cardroom.services.tables import (
+    frozen_at,
+    policy_publish,
+    room_default,
+    table_close,
+    table_open,
+    table_seats,
+)
+from cardroom.services.terminal_keys import terminal_key_create, terminal_key_revoke
+from cardroom.services.time_collection import seat_time_charge
+from cardroom.services.voids import hand_void, hand_void_decide
+
+__all__ = [
+    "HOUSE_MOVES",
+    "LONG_BREAK",
+    "correction_decide",
+    "correction_request",
+    "custody_return",
+    "frozen_at",
+    "hand_phh",
+    "hand_record",
+    "hand_refusal",
+    "hand_void",
+    "hand_void_decide",
+    "player_get",
+    "player_night",
+    "policy_publish",
+    "refusal",
+    "room_default",
+    "seat_away",
+    "seat_back",
+    "seat_leave",
+    "seat_move",
+    "seat_pick_up",
+    "seat_take",
+    "seat_time_charge",
+    "seat_top_up",
+    "stack_review_approve",
+    "stack_review_propose",
+    "table_close",
+    "table_get_open",
+    "table_open",
+    "table_seats",
+    "terminal_key_create",
+    "terminal_key_revoke",
+]

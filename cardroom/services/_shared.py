@@ -1,0 +1,162 @@
+"""What the floor's use cases share: the open table and seat, the player, a stack
+movement booked, where a player's chips are, and the engine's refusals."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.utils.translation import gettext as _
+
+from accounting import chart
+from accounting.cage.players import cash_activity_record
+from accounting.models import Account, Player
+from accounting.services import Leg, transaction_post
+from cardroom.domain.buyin import BuyInRefused
+from cardroom.domain.errors import HandError
+from cardroom.models import SeatSession, StackMovement, Table
+from core.api.errors import ApiError, RuleViolation
+
+
+def refusal(error: BuyInRefused) -> RuleViolation:
+    """Turn a domain refusal into the API's 422 with its rule and amounts (BI11)."""
+    return RuleViolation(
+        error.detail, code=error.code, rule=error.rule, allowed=error.allowed
+    )
+
+
+def hand_refusal(error: HandError) -> ApiError:
+    """Turn an engine refusal into the API's error (400, or 422 under a rule)."""
+    return ApiError(
+        error.detail,
+        code=error.code,
+        rule=error.rule,
+        allowed=error.allowed,
+        status_code=422 if error.rule else 400,
+    )
+
+
+def table_get_open(code: str, *, lock: bool = True) -> Table:
+    """Return the open table ``code`` (row locked when ``lock``).
+
+    Raises :class:`ApiError` (404) for an unknown table and :class:`RuleViolation`
+    (BI8) for a closed one.
+    """
+    qs = Table.objects.select_related("room", "game")
+    if lock:
+        qs = qs.select_for_update(of=("self",))
+    return open_or_refused(code, qs.filter(code=code).first())
+
+
+def no_table(code: str) -> ApiError:
+    return ApiError(
+        _("No table %(t)s.") % {"t": code}, code="not_found", status_code=404
+    )
+
+
+def open_or_refused(code: str, table: Table | None) -> Table:
+    """Return ``table`` if it exists and is open; refuse otherwise (404, BI8)."""
+    if table is None:
+        raise no_table(code)
+    if table.status != Table.Status.OPEN or table.game is None:
+        raise RuleViolation(
+            _("Table %(t)s is closed.") % {"t": code}, code="table_closed", rule="BI8"
+        )
+    return table
+
+
+def player_get(code: str) -> Player:
+    """Return the registered player ``code``; refuse an unknown one (BI10)."""
+    player = Player.objects.filter(code=code).first()
+    if player is None:
+        raise RuleViolation(
+            _("Player %(p)s is not registered; register him first.") % {"p": code},
+            code="unknown_player",
+            rule="BI10",
+        )
+    return player
+
+
+def movement_record(
+    *,
+    session: SeatSession,
+    kind: str,
+    method: str,
+    amount: int,
+    legs: list[Leg],
+    now: datetime,
+    source: str,
+    by: User | None,
+) -> StackMovement:
+    reference = f"{session.table.code} seat {session.seat} {session.player.code}"
+    room = session.table.room
+    assert room is not None
+    if method == StackMovement.Method.CASH:
+        # CA5: cash at the tables counts toward the identity threshold too.
+        cash_activity_record(
+            player=session.player,
+            amount_cents=amount,
+            kind=f"table_{kind}",
+            reference=reference,
+            at=now,
+            gaming_day=room.gaming_day(now),
+        )
+    txn = transaction_post(
+        kind=f"seat_{kind}",
+        legs=legs,
+        posted_by=by,
+        source=source if by is None else "",
+        reference=reference,
+        posted_at=now,
+    )
+    return StackMovement.objects.create(
+        session=session,
+        player=session.player,
+        kind=kind,
+        method=method,
+        amount_cents=amount,
+        gaming_day=room.gaming_day(now),
+        at=now,
+        ledger_transaction=txn,
+        recorded_by=by,
+    )
+
+
+def open_session(table: Table, seat: int) -> SeatSession:
+    session = (
+        SeatSession.objects.select_for_update(of=("self",))
+        .select_related("player", "table", "table__room")
+        .filter(table=table, seat=seat, ended_at__isnull=True)
+        .first()
+    )
+    if session is None:
+        raise ApiError(
+            _("Nobody sits in seat %(s)d.") % {"s": seat},
+            code="seat_empty",
+            status_code=404,
+        )
+    return session
+
+
+def chips_of(player: Player, table: Table) -> tuple[Account, SeatSession | None]:
+    """Where a player's chips are now: his stack at the table, or what he carries."""
+    session = (
+        SeatSession.objects.select_for_update()
+        .filter(player=player, table=table, ended_at__isnull=True)
+        .first()
+    )
+    if session is not None:
+        return chart.player_stack(player=player.code, table=table.code), session
+    return chart.player_chips(player=player.code), None
+
+
+def stacks_sync(*sessions: SeatSession | None) -> None:
+    """Make open sessions' stacks their ledger balances after a correction."""
+    for session in sessions:
+        if session is None:
+            continue
+        account = chart.player_stack(
+            player=session.player.code, table=session.table.code
+        )
+        session.stack_cents = Account.objects.get(pk=account.pk).balance_cents
+        session.save(update_fields=["stack_cents"])

@@ -1,0 +1,213 @@
+"""Corrections: pot corrections, held pots, receivables, by two (HS7, HS8, DC1–DC3)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting import chart
+from accounting.services import Leg, transaction_post
+from cardroom.models import Correction, Hand, SeatSession, Table
+from cardroom.services._shared import chips_of, player_get, stacks_sync
+from core.api.errors import ApiError, Conflict, RuleViolation
+
+
+def _dc1(hand: Hand) -> None:
+    if hand.status == Hand.Status.VOIDED:
+        raise RuleViolation(_("The hand was voided."), code="hand_voided", rule="RK8")
+    if hand.table.hands.filter(hand_no__gt=hand.hand_no).exists():
+        raise RuleViolation(
+            _(
+                "DC1: a pot ruling is asked for before the next hand at the table"
+                " starts; hand %(n)d was dealt since."
+            )
+            % {"n": hand.table.hands.aggregate(n=Max("hand_no"))["n"]},
+            code="ruling_too_late",
+            rule="DC1",
+        )
+
+
+def _hold_releasing(held_id: int, amount: int) -> Correction:
+    """The approved hold ``held_id``, locked, if it still holds ``amount`` (HS8)."""
+    held = (
+        Correction.objects.select_for_update()
+        .filter(
+            pk=held_id, kind=Correction.Kind.HOLD, status=Correction.Status.APPROVED
+        )
+        .first()
+    )
+    if held is None:
+        raise RuleViolation(
+            _("HS8: no approved hold %(id)s.") % {"id": held_id},
+            code="no_such_hold",
+            rule="HS8",
+        )
+    left = held.amount_cents - sum(
+        r.amount_cents for r in held.releases.exclude(status=Correction.Status.REJECTED)
+    )
+    if amount > left:
+        raise RuleViolation(
+            _("HS8: the hold has %(left)d left to release.") % {"left": left},
+            code="above_held",
+            rule="HS8",
+            allowed={"max": left},
+        )
+    return held
+
+
+@transaction.atomic
+def correction_request(
+    *,
+    kind: str,
+    table_code: str,
+    amount: int,
+    reason: str,
+    by: User,
+    hand_no: int | None = None,
+    from_player: str | None = None,
+    to_player: str | None = None,
+    held_id: int | None = None,
+    now: datetime | None = None,
+) -> Correction:
+    """Ask for a correction; nothing moves until another person approves (DC2).
+
+    Pot corrections and holds name a hand and must be asked for before the next
+    hand at that table (DC1, HS7, HS8); a release names an approved hold and pays
+    at most what it still holds; a receivable names the player who owes (DC3).
+    Raises :class:`RuleViolation` with the rule that refuses it.
+    """
+    table = Table.objects.filter(code=table_code).first()
+    if table is None:
+        raise ApiError(
+            _("No table %(t)s.") % {"t": table_code}, code="not_found", status_code=404
+        )
+    if not reason.strip():
+        raise RuleViolation(
+            _("DC2: a correction says why."), code="reason_required", rule="DC2"
+        )
+    hand = None
+    if hand_no is not None:
+        hand = (
+            Hand.objects.select_related("table")
+            .filter(table=table, hand_no=hand_no)
+            .first()
+        )
+        if hand is None:
+            raise ApiError(
+                _("No hand %(n)s.") % {"n": hand_no}, code="not_found", status_code=404
+            )
+    needs = {
+        Correction.Kind.POT_CORRECTION: ("hand", "from", "to"),
+        Correction.Kind.HOLD: ("hand", "from"),
+        Correction.Kind.RELEASE: ("held", "to"),
+        Correction.Kind.RECEIVABLE: ("from",),
+    }[Correction.Kind(kind)]
+    given = {"hand": hand, "from": from_player, "to": to_player, "held": held_id}
+    missing = [n for n in needs if given[n] is None]
+    if missing:
+        raise ApiError(
+            _("A %(k)s needs: %(m)s.") % {"k": kind, "m": ", ".join(missing)},
+            code="invalid",
+        )
+    if hand is not None and kind in (
+        Correction.Kind.POT_CORRECTION,
+        Correction.Kind.HOLD,
+    ):
+        _dc1(hand)
+    held = None
+    if kind == Correction.Kind.RELEASE:
+        assert held_id is not None
+        held = _hold_releasing(held_id, amount)
+    return Correction.objects.create(
+        kind=kind,
+        hand=hand or (held.hand if held else None),
+        table=table,
+        from_player=player_get(from_player) if from_player else None,
+        to_player=player_get(to_player) if to_player else None,
+        held=held,
+        amount_cents=amount,
+        reason=reason,
+        requested_by=by,
+        requested_at=now or timezone.now(),
+    )
+
+
+@transaction.atomic
+def correction_decide(
+    *,
+    correction: Correction,
+    approve: bool,
+    by: User,
+    now: datetime | None = None,
+) -> Correction:
+    """Approve (and book) or reject a correction; the decider is another person.
+
+    Raises :class:`RuleViolation` (DC2) when the asker decides, :class:`Conflict`
+    when it was decided already, :class:`InsufficientFunds` when the chips aren't
+    there any more.
+    """
+    c = (
+        Correction.objects.select_for_update(of=("self",))
+        .select_related("table", "from_player", "to_player")
+        .get(pk=correction.pk)
+    )
+    if c.status != Correction.Status.PENDING:
+        raise Conflict(_("This correction was decided already."), code="decided")
+    if c.requested_by_id == by.pk:
+        raise RuleViolation(
+            _("DC2: corrections of money need two different staff."),
+            code="four_eyes",
+            rule="DC2",
+        )
+    c.decided_by, c.decided_at = by, now or timezone.now()
+    if not approve:
+        c.status = Correction.Status.REJECTED
+        c.save()
+        return c
+    amount, table = c.amount_cents, c.table
+    touched: list[SeatSession | None] = []
+    legs: list[Leg] = []
+    if c.kind == Correction.Kind.RECEIVABLE:
+        assert c.from_player is not None
+        legs.append(Leg(chart.receivables(player=c.from_player.code), amount))
+        if c.to_player is not None:
+            account, session = chips_of(c.to_player, table)
+            touched.append(session)
+            legs += [
+                Leg(account, -amount),
+                Leg(chart.table_tray(table=table.code), -amount),
+                Leg(chart.chip_float(), amount),
+            ]
+        else:
+            legs.append(Leg(chart.over_short(), -amount))
+    else:
+        if c.from_player is not None:
+            account, session = chips_of(c.from_player, table)
+            touched.append(session)
+            legs.append(Leg(account, amount))
+        else:
+            legs.append(Leg(chart.escrow(), amount))
+        if c.to_player is not None:
+            account, session = chips_of(c.to_player, table)
+            touched.append(session)
+            legs.append(Leg(account, -amount))
+        else:
+            legs.append(Leg(chart.escrow(), -amount))
+    c.ledger_transaction = transaction_post(
+        kind=c.kind,
+        legs=legs,
+        posted_by=by,
+        approved_by=c.requested_by,
+        reference=str(c.hand or table),
+        memo=c.reason,
+        posted_at=c.decided_at,
+    )
+    c.status = Correction.Status.APPROVED
+    c.save()
+    stacks_sync(*touched)
+    return c

@@ -1,0 +1,212 @@
+"""Leaving a seat, breaks, chips picked up into custody and given back (BI3, BI9)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting import chart
+from accounting.models import Account
+from accounting.services import Leg, transaction_post
+from cardroom.models import Absence, SeatSession, StackMovement
+from cardroom.services._shared import (
+    movement_record,
+    open_session,
+    player_get,
+    table_get_open,
+)
+from core.api.errors import Conflict, RuleViolation
+
+
+@transaction.atomic
+def seat_leave(
+    *,
+    table_code: str,
+    seat: int,
+    stack: int,
+    source: str = "",
+    by: User | None = None,
+    now: datetime | None = None,
+) -> SeatSession:
+    """End a seat session; the player takes his stack with him (BI3, API.md).
+
+    His chips move from his stack at the table to the chips he carries, to cash out
+    at the cage or to play on under BI5. A reported stack other than the one the
+    floor knows is refused (HS6): the terminal must report what the hands left.
+    """
+    now = now or timezone.now()
+    table = table_get_open(table_code, lock=False)
+    session = open_session(table, seat)
+    if stack != session.stack_cents:
+        raise RuleViolation(
+            _("The stack reported (%(r)d) differs from the recorded %(k)d.")
+            % {"r": stack, "k": session.stack_cents},
+            code="stack_mismatch",
+            rule="HS6",
+            allowed={"min": session.stack_cents, "max": session.stack_cents},
+        )
+    if stack:
+        movement_record(
+            session=session,
+            kind=StackMovement.Kind.LEAVE,
+            method=StackMovement.Method.CHIPS,
+            amount=stack,
+            legs=[
+                Leg(
+                    chart.player_stack(player=session.player.code, table=table.code),
+                    stack,
+                ),
+                Leg(chart.player_chips(player=session.player.code), -stack),
+            ],
+            now=now,
+            source=source,
+            by=by,
+        )
+    session.ended_at, session.left_with_cents = now, stack
+    session.stack_cents = 0
+    session.save(update_fields=["ended_at", "left_with_cents", "stack_cents"])
+    return session
+
+
+LONG_BREAK = timedelta(minutes=30)
+
+
+@transaction.atomic
+def seat_away(
+    *,
+    table_code: str,
+    seat: int,
+    long_break: bool = False,
+    now: datetime | None = None,
+) -> Absence:
+    """Mark a seated player away; a long break is once per gaming day (BI9).
+
+    Raises :class:`RuleViolation` (BI9) for a second long break the same night and
+    :class:`Conflict` when he is already away.
+    """
+    now = now or timezone.now()
+    table = table_get_open(table_code, lock=False)
+    session = open_session(table, seat)
+    if session.absences.filter(ended_at__isnull=True).exists():
+        raise Conflict(_("The player is already away."), code="already_away")
+    assert table.room is not None
+    day = table.room.gaming_day(now)
+    if (
+        long_break
+        and Absence.objects.filter(
+            player=session.player, gaming_day=day, long_break=True
+        ).exists()
+    ):
+        raise RuleViolation(
+            _("BI9: one long break per gaming day; he had his tonight."),
+            code="long_break_used",
+            rule="BI9",
+        )
+    session.away_since = now
+    session.save(update_fields=["away_since"])
+    return Absence.objects.create(
+        session=session,
+        player=session.player,
+        gaming_day=day,
+        long_break=long_break,
+        started_at=now,
+    )
+
+
+@transaction.atomic
+def seat_back(*, table_code: str, seat: int, now: datetime | None = None) -> Absence:
+    """The player is back at his seat (BI9)."""
+    table = table_get_open(table_code, lock=False)
+    session = open_session(table, seat)
+    absence = session.absences.filter(ended_at__isnull=True).first()
+    if absence is None:
+        raise Conflict(_("The player is not away."), code="not_away")
+    absence.ended_at = now or timezone.now()
+    absence.save(update_fields=["ended_at"])
+    session.away_since = None
+    session.save(update_fields=["away_since"])
+    return absence
+
+
+@transaction.atomic
+def seat_pick_up(
+    *,
+    table_code: str,
+    seat: int,
+    by: User,
+    now: datetime | None = None,
+) -> SeatSession:
+    """Pick up an absent player's chips into cage custody and free the seat (BI9).
+
+    Allowed after more than 30 minutes away; the ledger transaction names the floor
+    person. Raises :class:`RuleViolation` (BI9) earlier or when he isn't away.
+    """
+    now = now or timezone.now()
+    table = table_get_open(table_code, lock=False)
+    session = open_session(table, seat)
+    absence = session.absences.select_for_update().filter(ended_at__isnull=True).first()
+    if absence is None or now - absence.started_at <= LONG_BREAK:
+        away = 0 if absence is None else int((now - absence.started_at).total_seconds())
+        raise RuleViolation(
+            _("BI9: chips are picked up only after 30 minutes away."),
+            code="not_away_long_enough",
+            rule="BI9",
+            allowed={
+                "away_seconds_min": int(LONG_BREAK.total_seconds()) + 1,
+                "away_seconds": away,
+            },
+        )
+    stack = session.stack_cents
+    player = session.player
+    if stack:
+        movement_record(
+            session=session,
+            kind=StackMovement.Kind.PICK_UP,
+            method=StackMovement.Method.CHIPS,
+            amount=stack,
+            legs=[
+                Leg(chart.player_stack(player=player.code, table=table.code), stack),
+                Leg(chart.custody(player=player.code), -stack),
+            ],
+            now=now,
+            source="",
+            by=by,
+        )
+    absence.ended_at, absence.picked_up_by = now, by
+    absence.save(update_fields=["ended_at", "picked_up_by"])
+    session.ended_at, session.left_with_cents, session.stack_cents = now, stack, 0
+    session.away_since = None
+    session.save(
+        update_fields=["ended_at", "left_with_cents", "stack_cents", "away_since"]
+    )
+    return session
+
+
+@transaction.atomic
+def custody_return(*, player_code: str, by: User, now: datetime | None = None) -> int:
+    """Give a player the chips held in custody for him (BI9); return how many.
+
+    They become chips he carries: to sit down with (BI5 applies) or to cash out.
+    Raises :class:`RuleViolation` (BI9) when nothing is held for him.
+    """
+    player = player_get(player_code)
+    account = chart.custody(player=player.code)
+    held = Account.objects.select_for_update().get(pk=account.pk).balance_cents
+    if held <= 0:
+        raise RuleViolation(
+            _("BI9: no chips are held for %(p)s.") % {"p": player.code},
+            code="nothing_in_custody",
+            rule="BI9",
+        )
+    transaction_post(
+        kind="custody_return",
+        legs=[Leg(account, held), Leg(chart.player_chips(player=player.code), -held)],
+        posted_by=by,
+        reference=f"custody {player.code}",
+        posted_at=now or timezone.now(),
+    )
+    return held

@@ -1,0 +1,307 @@
+"""Seats and buy-ins: a player seated, moved for the house, topped up (BI1–BI7)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting import chart
+from accounting.cage.receivables import receivable_check
+from accounting.models import Account, Player
+from accounting.services import Leg
+from cardroom import hooks
+from cardroom.domain.buyin import (
+    BI6_WINDOW,
+    BuyInRefused,
+    Departure,
+    PlayerNight,
+    decide,
+    seat_allowance,
+    top_up_allowance,
+)
+from cardroom.models import Room, SeatSession, StackMovement, Table
+from cardroom.services._shared import (
+    movement_record,
+    open_session,
+    player_get,
+    refusal,
+    table_get_open,
+)
+from cardroom.services.leaving import seat_leave
+from core.api.errors import Conflict, RuleViolation
+from core.errors import Refusal
+
+
+def player_night(*, player: Player, room: Room, now: datetime) -> PlayerNight:
+    """Gather what BI4–BI6 and WL6 need about ``player`` on today's gaming day."""
+    day = room.gaming_day(now)
+    seated = (
+        SeatSession.objects.filter(player=player, ended_at__isnull=True)
+        .select_related("table")
+        .first()
+    )
+    movements = StackMovement.objects.filter(player=player, gaming_day=day)
+    buy_in_kinds = [
+        StackMovement.Kind.BUY_IN,
+        StackMovement.Kind.SHORT_BUY_IN,
+        StackMovement.Kind.RETURN,
+        StackMovement.Kind.TRANSFER,
+        StackMovement.Kind.TOP_UP,
+    ]
+    buy_ins = movements.filter(kind__in=buy_in_kinds).count()
+    short_used = movements.filter(kind=StackMovement.Kind.SHORT_BUY_IN).exists()
+    left = (
+        SeatSession.objects.filter(player=player, ended_at__isnull=False)
+        .filter(Q(gaming_day=day) | Q(ended_at__gte=now - BI6_WINDOW))
+        .select_related("table", "game")
+        .order_by("ended_at")
+    )
+    departures = tuple(
+        Departure(
+            s.table.code,
+            s.game.stakes,
+            s.left_with_cents or 0,
+            s.ended_at,
+            room.gaming_day(s.ended_at),
+        )
+        for s in left
+        if s.ended_at is not None
+    )
+    return PlayerNight(
+        gaming_day=day,
+        seated_at=seated.table.code if seated else None,
+        buy_ins_today=buy_ins,
+        short_buy_in_used=short_used,
+        departures=departures,
+    )
+
+
+def _buy_in_legs(
+    *, table: Table, player: Player, amount: int, method: str
+) -> list[Leg]:
+    """Cash into the drop box and chips from the tray, or chips he brings (CA3)."""
+    stack = chart.player_stack(player=player.code, table=table.code)
+    if method == StackMovement.Method.CASH:
+        return [
+            Leg(chart.table_drop_box(table=table.code), amount),
+            Leg(stack, -amount),
+            Leg(chart.table_tray(table=table.code), -amount),
+            Leg(chart.chip_float(), amount),
+        ]
+    return [Leg(chart.player_chips(player=player.code), amount), Leg(stack, -amount)]
+
+
+@transaction.atomic
+def seat_take(
+    *,
+    table_code: str,
+    seat: int,
+    player_code: str,
+    amount: int,
+    method: str,
+    source: str = "",
+    by: User | None = None,
+    now: datetime | None = None,
+) -> SeatSession:
+    """Seat a player with a buy-in (API.md ``POST seats``).
+
+    Decides the amount under BI1, BI4–BI6 and WL6 and books it: cash into the drop
+    box with chips from the tray, or the player's own chips (BI5 transfers). A
+    house move (BI7) is never a buy-in: only :func:`seat_move` makes one.
+    Raises :class:`RuleViolation` with the rule and the amounts allowed, and
+    :class:`Refusal` (DC3) when he owes a receivable past its terms.
+    """
+    return _seat(
+        table_code=table_code,
+        seat=seat,
+        player_code=player_code,
+        amount=amount,
+        method=method,
+        house_move_stack=None,
+        source=source,
+        by=by,
+        now=now or timezone.now(),
+    )
+
+
+HOUSE_MOVES = ("table_break", "table_balance", "must_move", "seat_change")
+"""The floor's flows that move a seated player for the house (BI7, WL3, WL7, WL10)."""
+
+
+@transaction.atomic
+def seat_move(
+    *,
+    from_table: str,
+    from_seat: int,
+    to_table: str,
+    to_seat: int,
+    why: str,
+    source: str = "",
+    by: User | None = None,
+    now: datetime | None = None,
+) -> SeatSession:
+    """Move a seated player for the house, with the stack the ledger holds (BI7).
+
+    Only the floor's own flows call it, each naming itself in ``why``: a table it
+    breaks (WL3), a table it balances, a must-move (WL7), a seat change it grants
+    (WL10). The stack moved is the balance of his stack account at the table he
+    leaves, read under the seat's lock, never an amount a client posted; he keeps
+    it at the new seat even below the table's minimum. Raises :class:`Refusal`
+    (BI7) when he has no chips there to move: a player who brings nothing buys in.
+    """
+    if why not in HOUSE_MOVES:
+        raise ValueError(f"not a house move: {why!r}")
+    now = now or timezone.now()
+    origin = table_get_open(from_table, lock=False)
+    session = open_session(origin, from_seat)
+    account = chart.player_stack(player=session.player.code, table=origin.code)
+    stack = Account.objects.get(pk=account.pk).balance_cents
+    if stack <= 0:
+        raise Refusal(
+            "nothing_to_move",
+            _(
+                "BI7: %(p)s has no chips at %(t)s to move; a player who brings"
+                " nothing buys in."
+            )
+            % {"p": session.player.code, "t": origin.code},
+            rule="BI7",
+            allowed={"min": 1, "max": None},
+        )
+    seat_leave(
+        table_code=origin.code,
+        seat=from_seat,
+        stack=stack,
+        source=source,
+        by=by,
+        now=now,
+    )
+    return _seat(
+        table_code=to_table,
+        seat=to_seat,
+        player_code=session.player.code,
+        amount=stack,
+        method=StackMovement.Method.CHIPS,
+        house_move_stack=stack,
+        source=source,
+        by=by,
+        now=now,
+    )
+
+
+def _seat(
+    *,
+    table_code: str,
+    seat: int,
+    player_code: str,
+    amount: int,
+    method: str,
+    house_move_stack: int | None,
+    source: str,
+    by: User | None,
+    now: datetime,
+) -> SeatSession:
+    """Seat a player: a buy-in, or (``house_move_stack``) a house move's stack."""
+    table = table_get_open(table_code)
+    player = player_get(player_code)
+    # Serialise a player's seat requests: two terminals seating him at once see each
+    # other's session instead of both passing the one-seat check.
+    Player.objects.select_for_update().filter(pk=player.pk).first()
+    if not 1 <= seat <= table.seats:
+        raise RuleViolation(
+            _("Seat %(s)d doesn't exist at this table (1–%(n)d).")
+            % {"s": seat, "n": table.seats},
+            code="no_such_seat",
+            rule="HS1",
+            allowed={"min": 1, "max": table.seats},
+        )
+    if table.sessions.filter(seat=seat, ended_at__isnull=True).exists():
+        raise Conflict(_("Seat %(s)d is taken.") % {"s": seat}, code="seat_taken")
+    assert table.game is not None and table.room is not None
+    if house_move_stack is None:
+        receivable_check(player=player, now=now)  # DC3: he pays back first
+    hooks.seat_checks(player=player, game=table.game, now=now)
+    night = player_night(player=player, room=table.room, now=now)
+    try:
+        allowance = seat_allowance(
+            table=table.code,
+            stakes=table.game.stakes,
+            night=night,
+            now=now,
+            house_move_stack=house_move_stack,
+        )
+        kind = decide(amount, allowance)
+    except BuyInRefused as error:
+        raise refusal(error) from error
+    session = SeatSession.objects.create(
+        table=table,
+        game=table.game,
+        seat=seat,
+        player=player,
+        kind=kind.value,
+        house_move=house_move_stack is not None,
+        gaming_day=night.gaming_day,
+        started_at=now,
+        stack_cents=amount,
+    )
+    movement_record(
+        session=session,
+        kind=kind.value,
+        method=method,
+        amount=amount,
+        legs=_buy_in_legs(table=table, player=player, amount=amount, method=method),
+        now=now,
+        source=source,
+        by=by,
+    )
+    return session
+
+
+@transaction.atomic
+def seat_top_up(
+    *,
+    table_code: str,
+    seat: int,
+    amount: int,
+    method: str,
+    source: str = "",
+    by: User | None = None,
+    now: datetime | None = None,
+) -> SeatSession:
+    """Add chips to a seated player's stack between hands (BI2, BI4).
+
+    Raises :class:`RuleViolation` (BI2, BI4) with the amounts allowed, and
+    :class:`Refusal` (DC3) when he owes a receivable past its terms.
+    """
+    now = now or timezone.now()
+    table = table_get_open(table_code)
+    session = open_session(table, seat)
+    assert table.game is not None and table.room is not None
+    receivable_check(player=session.player, now=now)  # DC3
+    night = player_night(player=session.player, room=table.room, now=now)
+    try:
+        allowance = top_up_allowance(
+            stack=session.stack_cents, stakes=table.game.stakes, night=night
+        )
+        kind = decide(amount, allowance, what="top-up")
+    except BuyInRefused as error:
+        raise refusal(error) from error
+    movement_record(
+        session=session,
+        kind=kind.value,
+        method=method,
+        amount=amount,
+        legs=_buy_in_legs(
+            table=table, player=session.player, amount=amount, method=method
+        ),
+        now=now,
+        source=source,
+        by=by,
+    )
+    session.stack_cents += amount
+    session.save(update_fields=["stack_cents"])
+    return session

@@ -1,0 +1,179 @@
+"""Rooms, games and tables: opened for a gaming day, closed when empty (RK7, WL3)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max, Sum
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting import chart
+from accounting.models import Account
+from cardroom.domain.errors import HandError
+from cardroom.domain.hand_record import parse_policy
+from cardroom.models import Game, Policy, Room, SeatSession, StackReview, Table
+from cardroom.services._shared import hand_refusal
+from core import errors
+from core.api.errors import Conflict, RuleViolation
+
+
+def room_default() -> Room:
+    """Return the room, creating it from the settings' defaults on first use."""
+    room = Room.objects.order_by("pk").first()
+    if room is None:
+        room = Room.objects.create(
+            code="main",
+            name=_("Card room"),
+            time_zone=settings.TIME_ZONE,
+            currency=settings.CARDROOM_CURRENCY,
+            gaming_day_cutoff_hour=settings.CARDROOM_GAMING_DAY_CUTOFF_HOUR,
+        )
+    return room
+
+
+def policy_publish(*, game: Game, document: dict[str, Any], by: User | None) -> Policy:
+    """Add a policy version for ``game``; it applies from the next hand (RK7).
+
+    Raises :class:`ApiError` (400) when the engine can't read the policy.
+    """
+    try:
+        parse_policy(document)
+    except HandError as error:
+        raise hand_refusal(error) from error
+    latest = game.policies.aggregate(v=Max("version"))["v"] or 0
+    return Policy.objects.create(
+        game=game, version=latest + 1, document=document, created_by=by
+    )
+
+
+@transaction.atomic
+def table_open(
+    *,
+    code: str,
+    game_code: str,
+    small_blind: int,
+    big_blind: int,
+    min_buy_in: int,
+    max_buy_in: int | None,
+    seats: int,
+    policy: dict[str, Any],
+    by: User | None,
+    now: datetime | None = None,
+) -> Table:
+    """Open table ``code`` for the current gaming day with its game and policy.
+
+    The game (code and stakes) is the room's; a policy different from the game's
+    current one becomes its next version (RK7). Raises :class:`Conflict` when the
+    table is already open.
+    """
+    now = now or timezone.now()
+    room = room_default()
+    game, _created = Game.objects.get_or_create(
+        room=room,
+        code=game_code,
+        small_blind_cents=small_blind,
+        big_blind_cents=big_blind,
+        defaults={"min_buy_in_cents": min_buy_in, "max_buy_in_cents": max_buy_in},
+    )
+    if (game.min_buy_in_cents, game.max_buy_in_cents) != (min_buy_in, max_buy_in):
+        game.min_buy_in_cents, game.max_buy_in_cents = min_buy_in, max_buy_in
+        game.save(update_fields=["min_buy_in_cents", "max_buy_in_cents"])
+    current = game.policies.order_by("-version").first()
+    if current is None or current.document != policy:
+        policy_publish(game=game, document=policy, by=by)
+    table, _created = Table.objects.select_for_update().get_or_create(
+        code=code, defaults={"seats": seats, "room": room}
+    )
+    if table.status == Table.Status.OPEN:
+        raise Conflict(
+            _("Table %(t)s is already open.") % {"t": code}, code="table_open"
+        )
+    table.room, table.game, table.seats = room, game, seats
+    table.status, table.opened_at, table.closed_at = Table.Status.OPEN, now, None
+    table.gaming_day = room.gaming_day(now)
+    table.save()
+    return table
+
+
+@transaction.atomic
+def table_close(*, table: Table, now: datetime | None = None) -> Table:
+    """Close an open table. Raises :class:`RuleViolation` while players sit there."""
+    table = Table.objects.select_for_update().get(pk=table.pk)
+    if table.status != Table.Status.OPEN:
+        raise Conflict(_("The table is not open."), code="table_closed")
+    seated = table.sessions.filter(ended_at__isnull=True).count()
+    if seated:
+        raise RuleViolation(
+            _("%(n)d players still sit at the table; move or cash them out first.")
+            % {"n": seated},
+            code="table_has_players",
+            rule="WL3",
+        )
+    table.status, table.closed_at = Table.Status.CLOSED, now or timezone.now()
+    table.save(update_fields=["status", "closed_at"])
+    return table
+
+
+def table_seats(code: str) -> dict[str, Any]:
+    """What the server knows of table ``code``'s seats (HS6), for its terminal.
+
+    Each open seat with its player, the stack the ledger holds (the next hand books
+    on it), the chips frozen for review and whether he is playing or away.
+    Raises :class:`NotFound` for an unknown table.
+    """
+    table = Table.objects.filter(code=code).first()
+    if table is None:
+        raise errors.NotFound("not_found", _("No table %(t)s.") % {"t": code})
+    sessions = list(
+        SeatSession.objects.filter(table=table, ended_at__isnull=True)
+        .select_related("player")
+        .order_by("seat")
+    )
+    codes = {
+        chart.player_stack_code(player=s.player.code, table=code): s for s in sessions
+    }
+    balances = dict(
+        Account.objects.filter(code__in=list(codes)).values_list(
+            "code", "balance_cents"
+        )
+    )
+    frozen = frozen_at(table)
+    seats = [
+        {
+            "seat": s.seat,
+            "player": s.player.code,
+            "stack": balances.get(account, s.stack_cents),
+            "frozen": frozen.get(s.pk, 0),
+            "state": "away" if s.away_since is not None else "playing",
+            "away_since": s.away_since,
+            "sat_down": s.started_at,
+            "last_hand_no": s.last_hand_no,
+        }
+        for account, s in codes.items()
+    ]
+    return {
+        "table": table.code,
+        "status": table.status,
+        "gaming_day": table.gaming_day,
+        "last_hand_no": table.hands.aggregate(n=Max("hand_no"))["n"],
+        "seats": sorted(seats, key=lambda row: row["seat"]),
+    }
+
+
+def frozen_at(table: Table) -> dict[int, int]:
+    """Chips frozen for review per open session at ``table`` (HS6)."""
+    found = (
+        StackReview.objects.filter(
+            table=table,
+            session__ended_at__isnull=True,
+            status__in=[StackReview.Status.OPEN, StackReview.Status.PROPOSED],
+        )
+        .values("session_id")
+        .annotate(total=Sum("amount_cents"))
+    )
+    return {row["session_id"]: row["total"] for row in found}

@@ -1,0 +1,192 @@
+"""Voids of a hand: every contribution back, no rake, no drop (RK8, DC2)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting import chart
+from accounting.models import Account
+from accounting.services import transaction_reverse
+from cardroom.domain.voids import first_round
+from cardroom.models import Hand, HandVoid, SeatSession, Table
+from cardroom.services._shared import table_get_open
+from core import errors
+from core.roles import Role, has_role
+
+
+def _void_checks(table: Table, hand: Hand) -> list[SeatSession]:
+    """RK8: only the table's last hand, while its players still sit there.
+
+    Returns the hand's seat sessions, locked. Raises :class:`Refusal` (RK8).
+    """
+    if table.hands.filter(hand_no__gt=hand.hand_no).exists():
+        raise errors.Refusal(
+            "void_too_late",
+            _(
+                "RK8: only the last hand at a table can be voided; later hands were"
+                " dealt."
+            ),
+            rule="RK8",
+        )
+    ids = list(hand.seats.values_list("session_id", flat=True))
+    sessions = list(
+        SeatSession.objects.select_for_update()
+        .select_related("player")
+        .filter(pk__in=ids)
+    )
+    if any(s.ended_at is not None for s in sessions):
+        raise errors.Refusal(
+            "void_too_late",
+            _("RK8: a player of this hand has left; void it before anyone leaves."),
+            rule="RK8",
+        )
+    return sessions
+
+
+def _void_book(void: HandVoid, *, table: Table, sessions: list[SeatSession]) -> None:
+    """Book the void: the reversal of the hand's transaction, a new one (RK8, DC2)."""
+    hand = void.hand
+    if hand.ledger_transaction is not None:
+        void.ledger_transaction = transaction_reverse(
+            original=hand.ledger_transaction,
+            requested_by=void.requested_by,
+            approved_by=void.decided_by,
+            reason=void.reason,
+            kind="hand_void",
+        )
+    for session in sessions:
+        # The session's stack is its ledger balance again.
+        account = chart.player_stack(player=session.player.code, table=table.code)
+        session.stack_cents = Account.objects.get(pk=account.pk).balance_cents
+        session.save(update_fields=["stack_cents"])
+    void.status = HandVoid.Status.BOOKED
+    void.save()
+    hand.status = Hand.Status.VOIDED
+    hand.save(update_fields=["status"])
+
+
+@transaction.atomic
+def hand_void(
+    *,
+    table_code: str,
+    hand_no: int,
+    reason: str,
+    by: User,
+    now: datetime | None = None,
+) -> HandVoid:
+    """A floor person voids a hand: every contribution back, no rake, no drop (RK8).
+
+    The reason is one of :class:`HandVoid.Reason`; the deal must still be
+    cancellable (no two players acted with a call, bet or raise among them,
+    :mod:`cardroom.domain.voids`); only the table's last hand, while its players
+    still sit there. A hand that took no rake and no drop is voided at once: the
+    reversal of its transaction is booked. One that took rake or drop waits for a
+    manager, another person (:func:`hand_void_decide`). Raises :class:`Refusal`
+    (RK8), :class:`Invalid` for a reason off the list, :class:`NotFound` and
+    :class:`Conflict` (already void, or a void waiting).
+    """
+    now = now or timezone.now()
+    if reason not in HandVoid.Reason.values:
+        raise errors.Invalid(
+            "void_reason",
+            _("RK8: a void's reason is one of the list."),
+            rule="RK8",
+            allowed={"reason": list(HandVoid.Reason.values)},
+        )
+    table = table_get_open(table_code)
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("game", "ledger_transaction")
+        .filter(table=table, hand_no=hand_no)
+        .first()
+    )
+    if hand is None:
+        raise errors.NotFound("not_found", _("No hand %(n)s.") % {"n": hand_no})
+    if hand.status == Hand.Status.VOIDED:
+        raise errors.Conflict("already_void", _("The hand is already void."))
+    if hand.voids.filter(status=HandVoid.Status.PENDING).exists():
+        raise errors.Conflict(
+            "void_pending", _("A void of this hand waits for a manager's approval.")
+        )
+    sessions = _void_checks(table, hand)
+    acted = first_round(
+        hand.record,
+        small_blind=hand.game.small_blind_cents,
+        big_blind=hand.game.big_blind_cents,
+    )
+    if not acted.cancellable:
+        raise errors.Refusal(
+            "void_after_action",
+            _(
+                "RK8: the deal can't be cancelled once two players have acted and one"
+                " of them called, bet or raised."
+            ),
+            rule="RK8",
+            allowed={
+                "called_bet_or_raised": list(acted.callers),
+                "acted": list(acted.acted),
+            },
+        )
+    void = HandVoid.objects.create(
+        hand=hand,
+        reason=reason,
+        needs_approval=bool(hand.rake_cents or hand.jackpot_drop_cents),
+        requested_by=by,
+        requested_at=now,
+    )
+    if not void.needs_approval:
+        _void_book(void, table=table, sessions=sessions)
+    return void
+
+
+@transaction.atomic
+def hand_void_decide(
+    *, void: HandVoid, approve: bool, by: User, now: datetime | None = None
+) -> HandVoid:
+    """A manager approves (and books) or rejects a void that waits (RK8, DC2).
+
+    Raises :class:`Forbidden` for anyone but a manager, :class:`Refusal` (RK8) when
+    the floor person who asked decides or the hand can't be voided any more, and
+    :class:`Conflict` when the void was decided already.
+    """
+    if not has_role(by, Role.MANAGER):
+        raise errors.Forbidden(
+            "manager_only", _("RK8: a manager approves the void of a raked hand.")
+        )
+    found = (
+        HandVoid.objects.select_for_update(of=("self",))
+        .select_related("hand", "hand__table", "requested_by")
+        .filter(pk=void.pk)
+        .first()
+    )
+    if found is None:
+        raise errors.NotFound("not_found", _("No void %(id)s.") % {"id": void.pk})
+    void = found
+    if void.status != HandVoid.Status.PENDING:
+        raise errors.Conflict("decided", _("This void was decided already."))
+    if void.requested_by_id == by.pk:
+        raise errors.Refusal(
+            "four_eyes",
+            _("RK8: the void of a raked hand is approved by another person (DC2)."),
+            rule="RK8",
+        )
+    void.decided_by, void.decided_at = by, now or timezone.now()
+    if not approve:
+        void.status = HandVoid.Status.REJECTED
+        void.save()
+        return void
+    table = table_get_open(void.hand.table.code)
+    hand = (
+        Hand.objects.select_for_update(of=("self",))
+        .select_related("ledger_transaction")
+        .get(pk=void.hand_id)
+    )
+    void.hand = hand
+    sessions = _void_checks(table, hand)
+    _void_book(void, table=table, sessions=sessions)
+    return void
