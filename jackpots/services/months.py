@@ -1,0 +1,267 @@
+"""Hand of the month: closing a month, approving or rejecting its awards (HM2, HM3)."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounting.services import retry_on_conflict
+from core.api.errors import ApiError, Conflict, RuleViolation
+from core.roles import Role
+from jackpots import selectors
+from jackpots.domain.months import (
+    month_bounds,
+    month_name,
+    months_due,
+    next_month,
+)
+from jackpots.domain.shares import percent_of
+from jackpots.models import (
+    Award,
+    Month,
+    Pool,
+)
+from jackpots.services._shared import (
+    _INSTANT,
+    _awards_new,
+    _now,
+    _require,
+    awards_approve,
+    log,
+)
+from jackpots.services.sweep import hands_qualify_missed
+
+
+def _closable(pool: Pool, month: date, now: datetime) -> tuple[datetime, datetime]:
+    """The bounds of ``month`` of ``pool`` (locked), once it may close (HM3)."""
+    locked = pool
+    tz = locked.room.tz
+    start, end = month_bounds(month, tz)
+    if Month.objects.filter(pool=locked, month=month).exists():
+        raise Conflict(
+            _("HM3: %(month)s of %(pool)s is closed already.")
+            % {"month": month_name(month), "pool": locked.name},
+            code="month_closed",
+            rule="HM3",
+        )
+    if now < end:
+        raise RuleViolation(
+            _("HM3: %(month)s is not over yet.") % {"month": month_name(month)},
+            code="month_not_over",
+            rule="HM3",
+        )
+    first = locked.starts_on.replace(day=1)
+    if month < first:
+        raise RuleViolation(
+            _("HM3: %(pool)s starts with %(first)s.")
+            % {"pool": locked.name, "first": month_name(first)},
+            code="before_first_month",
+            rule="HM3",
+            allowed={"from": month_name(first)},
+        )
+    previous = (start - timedelta(days=1)).date().replace(day=1)
+    if month > first and not Month.objects.filter(pool=locked, month=previous).exists():
+        raise RuleViolation(
+            _("HM3: close %(previous)s first.") % {"previous": month_name(previous)},
+            code="earlier_month_open",
+            rule="HM3",
+            allowed={"month": month_name(previous)},
+        )
+    return start, end
+
+
+@retry_on_conflict()
+@transaction.atomic
+def month_close(
+    *,
+    pool: Pool,
+    month: date,
+    by: User | None = None,
+    source: str = "",
+    now: datetime | None = None,
+) -> Month:
+    """Close a past month of a hand-of-the-month pool (HM3).
+
+    Any hand of the month not yet qualified is qualified first. The best hand, or
+    the tied best hands, get pending awards of the pool's payout at the month's
+    end, split equally, earlier hand first (HM2); a month without a qualifying hand
+    carries the pool forward.
+
+    Raises :class:`Conflict` (409, HM3) for a month closed already;
+    :class:`RuleViolation` (HM3) for a month not over, before the pool's first
+    month, or after a month still open; :class:`ApiError` (400) for a pool of
+    another kind.
+    """
+    now = _now(now)
+    locked = Pool.objects.select_for_update().select_related("room").get(pk=pool.pk)
+    if locked.kind != Pool.Kind.HAND_OF_THE_MONTH:
+        raise ApiError(
+            _("%(pool)s is not a hand-of-the-month pool.") % {"pool": locked.name},
+            code="not_a_month_pool",
+        )
+    month = month.replace(day=1)
+    start, end = _closable(locked, month, now)
+    hands_qualify_missed(since=start, until=end, room=locked.room)
+    entries = list(selectors.month_best_hands(pool=locked, month=month))
+    amount = selectors.pool_amount_at(pool=locked, at=end - _INSTANT)
+    payout = percent_of(amount, locked.payout_percent) if entries else 0
+    record = Month.objects.create(
+        pool=locked,
+        month=month,
+        ends_at=end,
+        status=Month.Status.PENDING if entries else Month.Status.CARRIED_FORWARD,
+        pool_cents=amount,
+        payout_cents=payout,
+        best_hand=entries[0].description if entries else "",
+        closed_at=now,
+        closed_by=by,
+        closed_source=(source or "jackpots") if by is None else "",
+    )
+    if entries:
+        _awards_new(
+            pool=locked,
+            payout=payout,
+            roles=[
+                (
+                    Award.Role.MONTH,
+                    100,
+                    [(e.hand, e.seat, e.player) for e in entries],
+                )
+            ],
+            month=record,
+        )
+    log.info(
+        "jackpots.month.closed",
+        pool=locked.code,
+        month=month_name(month),
+        winners=len(entries),
+        payout=payout,
+    )
+    return record
+
+
+def months_close_due(
+    *, now: datetime | None = None, source: str = "beat"
+) -> list[Month]:
+    """Close every month whose closing moment has passed, oldest first (HM3).
+
+    The scheduled task calls this every hour; a month closes once whatever the
+    schedule (the unique month per pool), and a missed run catches up.
+    """
+    now = _now(now)
+    closed = []
+    for pool in Pool.objects.filter(
+        kind=Pool.Kind.HAND_OF_THE_MONTH, active=True
+    ).select_related("room"):
+        last = pool.months.order_by("-month").values_list("month", flat=True).first()
+        first = next_month(last) if last else pool.starts_on.replace(day=1)
+        due = months_due(
+            first, now, pool.room.tz, pool.month_close_day, pool.month_close_hour
+        )
+        try:
+            for month in due:
+                closed.append(
+                    month_close(pool=pool, month=month, source=source, now=now)
+                )
+        except ApiError as error:
+            # One pool's refusal doesn't hold up the others; it is retried next hour.
+            log.error("jackpots.month.not_closed", pool=pool.pk, error=str(error))
+    return closed
+
+
+def _lock_month(month: Month) -> Month:
+    Pool.objects.select_for_update().filter(pk=month.pool_id).get()
+    return (
+        Month.objects.select_for_update(of=("self",))
+        .select_related("pool__room", "pool__account", "pool__reserve_account")
+        .get(pk=month.pk)
+    )
+
+
+def _month_decided(month: Month) -> Conflict:
+    return Conflict(
+        _("%(month)s is %(status)s already.")
+        % {"month": month, "status": month.get_status_display()},
+        code="already_approved" if month.status == Month.Status.APPROVED else "decided",
+        rule="HM3",
+    )
+
+
+@retry_on_conflict()
+@transaction.atomic
+def month_approve(*, month: Month, by: User, now: datetime | None = None) -> Month:
+    """A manager approves a closed month's awards: booked from the pool to awards
+    payable and made payable at the cage (HM3, CA6).
+
+    The amount is the pool's at the month's end, less what earlier months took;
+    earlier months are decided first. Raises :class:`Conflict` (409) for a month
+    decided already, :class:`RuleViolation` (HM3) for an earlier month pending or
+    the person who closed it approving.
+    """
+    _require(by, Role.MANAGER)
+    m = _lock_month(month)
+    if m.status != Month.Status.PENDING:
+        raise _month_decided(m)
+    if m.closed_by_id is not None and m.closed_by_id == by.pk:
+        raise RuleViolation(
+            _("HM3: the month is approved by another person than who closed it."),
+            code="four_eyes",
+            rule="HM3",
+        )
+    earlier = (
+        Month.objects.filter(
+            pool=m.pool, status=Month.Status.PENDING, month__lt=m.month
+        )
+        .order_by("month")
+        .first()
+    )
+    if earlier is not None:
+        raise RuleViolation(
+            _("HM3: %(month)s is decided first.")
+            % {"month": month_name(earlier.month)},
+            code="earlier_month_pending",
+            rule="HM3",
+            allowed={"month": month_name(earlier.month)},
+        )
+    now = _now(now)
+    amount = selectors.pool_amount_at(pool=m.pool, at=m.ends_at - _INSTANT)
+    awards_approve(
+        m,
+        pool=m.pool,
+        amount=amount,
+        percent=m.pool.payout_percent,
+        reference=f"hand of the month {m.pool.code} {month_name(m.month)}",
+        external_id=f"jackpot:month:{m.pk}",
+        by=by,
+        created_by=m.closed_by,
+        now=now,
+    )
+    return m
+
+
+@retry_on_conflict()
+@transaction.atomic
+def month_reject(
+    *, month: Month, by: User, reason: str, now: datetime | None = None
+) -> Month:
+    """Reject a closed month's awards with a reason: the pool carries forward.
+
+    Raises :class:`RuleViolation` (HM3) without a reason, :class:`Conflict` (409)
+    for a month decided already.
+    """
+    _require(by, Role.MANAGER)
+    if not reason.strip():
+        raise RuleViolation(
+            _("HM3: a rejection records why."), code="reason_required", rule="HM3"
+        )
+    m = _lock_month(month)
+    if m.status != Month.Status.PENDING:
+        raise _month_decided(m)
+    m.status = Month.Status.REJECTED
+    m.rejected_by, m.rejected_at, m.rejection_reason = by, _now(now), reason.strip()
+    m.save(update_fields=["status", "rejected_by", "rejected_at", "rejection_reason"])
+    m.awards.update(status=Award.Status.REJECTED)
+    return m

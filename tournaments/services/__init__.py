@@ -1,0 +1,78 @@
+"""Every write of a tournament: entries, rebuys, add-ons and re-entries at the cage,
+chips, busts and bounties, deals, payout sheets and payouts, refunds (TO1–TO10).
+
+Money moves only in the ledger, through the cage's receipts (CA2): an entry is one
+numbered receipt and one balanced posting, cash into the cashier's drawer and out to
+the event's prize pool (held in trust), the house's fee revenue and the bounty pool
+(TO1, TO8). A payout sheet prepared by one person and approved by another moves the
+pool (topped up by the house's overlay, TO7) into awards payable, which the cage pays
+to the identified player against his signature (TO9, CA6). A refund is a receipt
+whose posting reverses the purchase's (TO10, DC2). Chips are counted, not booked:
+each issue and removal is a :class:`ChipMovement` with its cause (TO3).
+
+One module per use case; ``tournaments.services`` names them all.
+"""
+
+from __future__ import annotations
+
+from tournaments.services.busts import BustIn, busts_record
+from tournaments.services.chips import (
+    REMOVAL_NEEDS_A_NOTE,
+    chip_count_record,
+    chip_race_record,
+    chips_remove,
+    entry_disqualify,
+)
+from tournaments.services.deals import deal_offers, deal_propose, deal_sign
+from tournaments.services.payouts import (
+    payout_pay,
+    payout_release,
+    payout_sheet_approve,
+    payout_sheet_prepare,
+    standings,
+)
+from tournaments.services.purchases import (
+    Price,
+    addon_buy,
+    entry_register,
+    event_start,
+    price_of,
+    rebuy_buy,
+)
+from tournaments.services.refunds import (
+    event_cancel,
+    purchase_refund,
+    refund_approve,
+    refund_pay,
+)
+from tournaments.services.seats import entry_seat_drawn, seat_draw
+
+__all__ = [
+    "REMOVAL_NEEDS_A_NOTE",
+    "BustIn",
+    "Price",
+    "addon_buy",
+    "busts_record",
+    "chip_count_record",
+    "chip_race_record",
+    "chips_remove",
+    "deal_offers",
+    "deal_propose",
+    "deal_sign",
+    "entry_disqualify",
+    "entry_register",
+    "entry_seat_drawn",
+    "event_cancel",
+    "event_start",
+    "payout_pay",
+    "payout_release",
+    "payout_sheet_approve",
+    "payout_sheet_prepare",
+    "price_of",
+    "purchase_refund",
+    "rebuy_buy",
+    "refund_approve",
+    "refund_pay",
+    "seat_draw",
+    "standings",
+]

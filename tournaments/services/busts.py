@@ -1,0 +1,206 @@
+"""Busts: places fixed, bounties paid, the last player standing recorded (TO4, TO8)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting.services import retry_on_conflict
+from core.errors import Conflict, Invalid, Refusal
+from tournaments import selectors
+from tournaments.domain import bounties, places
+from tournaments.domain.places import Place, PlacesError
+from tournaments.models import (
+    Bust,
+    Entry,
+    Event,
+)
+from tournaments.services._shared import _bounty_pay, _event_locked, _winner_record
+
+
+@dataclass(frozen=True, slots=True)
+class BustIn:
+    """One player out in a hand: his entry, his stack at the start of the hand (after
+    posting in big-blind-ante games), who won his chips (TO4, TO8)."""
+
+    entry: Entry
+    stack_at_start: int
+    busted_by: Sequence[Entry] = ()
+
+
+def _busts_check(
+    *, event: Event, hand: str, busts: Sequence[BustIn], by: User | None, source: str
+) -> dict[int, Entry]:
+    """The event's playing entries (locked) by id, once ``busts`` may be recorded
+    (TO4, TO8)."""
+    if event.status != Event.Status.RUNNING:
+        raise Refusal(
+            "event_not_running", _("TO4: busts are recorded while it runs."), rule="TO4"
+        )
+    if not hand.strip():
+        raise Invalid("hand_required", _("A bust names its hand."))
+    if by is None and not source.strip():
+        raise Invalid("source_required", _("A bust says who recorded it."))
+    if by is None and event.bounty_kind != Event.Bounty.NONE:
+        raise Refusal(
+            "bounty_needs_staff",
+            _(
+                "TO8: in a bounty event the floor records busts: a bounty is an "
+                "award a person approves (CA6)."
+            ),
+            rule="TO8",
+        )
+    if Bust.objects.filter(event=event, hand=hand).exists():
+        raise Conflict(
+            "hand_recorded",
+            _("TO4: hand %(hand)s's busts are recorded.") % {"hand": hand},
+        )
+    entries = {b.entry.pk: b for b in busts}
+    if len(entries) != len(busts):
+        raise Invalid("duplicate_bust", _("A player busts once."))
+    playing = {
+        e.pk: e
+        for e in Entry.objects.select_for_update()
+        .select_related("player")
+        .filter(event=event, status=Entry.Status.ACTIVE)
+    }
+    for b in busts:
+        if event.bounty_kind != Event.Bounty.NONE and not b.busted_by:
+            raise Refusal(
+                "bounty_winner_required",
+                _("TO8: in a bounty event a bust names who won the bounty."),
+                rule="TO8",
+            )
+        if b.entry.pk not in playing:
+            raise Refusal(
+                "entry_not_playing",
+                _("TO4: entry %(no)d isn't playing.") % {"no": b.entry.number},
+                rule="TO4",
+            )
+        for winner in b.busted_by:
+            if winner.pk not in playing or winner.pk in entries:
+                raise Refusal(
+                    "winner_not_playing",
+                    _("TO8: a bounty goes to a player still in the event."),
+                    rule="TO8",
+                )
+    return playing
+
+
+def _bust_book(
+    *,
+    event: Event,
+    bust: BustIn,
+    place: Place,
+    playing: dict[int, Entry],
+    hand: str,
+    hand_for_hand: bool,
+    by: User | None,
+    source: str,
+    at: datetime,
+) -> Bust:
+    """Record one player out at ``place`` and pay his bounty to who busted him
+    (TO4, TO8)."""
+    b = bust
+    entry = playing[b.entry.pk]
+    bust_row = Bust.objects.create(
+        event=event,
+        entry=entry,
+        hand=hand,
+        stack_at_start=b.stack_at_start,
+        hand_for_hand=hand_for_hand,
+        busted_by=playing[b.busted_by[0].pk] if b.busted_by else None,
+        place_high=place.high,
+        place_low=place.low,
+        recorded_by=by,
+        source=source[:64],
+        at=at,
+    )
+    Entry.objects.filter(pk=entry.pk).update(
+        status=Entry.Status.BUSTED, place=place.high, finished_at=at, seat=None
+    )
+    if event.bounty_kind == Event.Bounty.NONE or not b.busted_by:
+        return bust_row
+    shares = bounties.knockout(
+        selectors.bounty_of(entry=entry),
+        [w.pk for w in b.busted_by],
+        progressive=event.bounty_kind == Event.Bounty.PROGRESSIVE,
+        unit=1,
+    )
+    for winner_pk, share in shares.items():
+        if share.paid or share.added:
+            _bounty_pay(
+                event=event,
+                winner=playing[winner_pk],
+                amount=share.paid,
+                added=share.added,
+                reason="bust",
+                by=by,
+                bust=bust_row,
+                at=at,
+            )
+    return bust_row
+
+
+@retry_on_conflict()
+@transaction.atomic
+def busts_record(
+    *,
+    event: Event,
+    hand: str,
+    busts: Sequence[BustIn],
+    by: User | None,
+    source: str = "",
+    hand_for_hand: bool = False,
+    at: datetime | None = None,
+) -> list[Bust]:
+    """Record the players out in one hand and their places (TO4), and pay their
+    bounties to who busted them (TO8).
+
+    ``by`` is the staff member who records them; a table's terminal records them
+    with ``by=None`` and its ``source`` (``terminal:T01``). A bounty is an award a
+    person approves (CA6), so in a bounty event the floor records the busts.
+
+    The bigger stack at the start of the hand finishes higher; equal stacks share
+    their places; during hand-for-hand the players out share every place of the hand
+    (TDA RP-8-A). When one entry is left he has won: first place, and his own bounty.
+
+    Raises :class:`Refusal` (TO4) for an entry not playing, a winner out in the same
+    hand, every player out; :class:`Conflict` for a hand recorded already.
+    """
+    at = at or timezone.now()
+    event = _event_locked(event)
+    playing = _busts_check(event=event, hand=hand, busts=busts, by=by, source=source)
+    try:
+        placed = places.places_of(
+            len(playing),
+            {b.entry.pk: b.stack_at_start for b in busts},
+            hand_for_hand=hand_for_hand,
+        )
+    except PlacesError as error:
+        raise Refusal("bust_refused", str(error), rule="TO4") from error
+    recorded = [
+        _bust_book(
+            event=event,
+            bust=b,
+            place=placed[b.entry.pk],
+            playing=playing,
+            hand=hand,
+            hand_for_hand=hand_for_hand,
+            by=by,
+            source=source,
+            at=at,
+        )
+        for b in sorted(busts, key=lambda b: placed[b.entry.pk].high)
+    ]
+    entries = {b.entry.pk for b in busts}
+    left = [e for pk, e in playing.items() if pk not in entries]
+    if len(left) == 1:
+        _winner_record(event=event, winner=left[0], by=by, at=at)
+    return recorded

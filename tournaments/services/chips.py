@@ -1,0 +1,217 @@
+"""Chips counted, not booked: removals with their cause, disqualifications, chip
+races and counts (TO3, TO6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting.services import retry_on_conflict
+from core.errors import Conflict, Invalid, Refusal
+from tournaments.domain.chips import REMOVING, ChipsError, colour_up
+from tournaments.models import (
+    ChipCount,
+    ChipMovement,
+    ChipRace,
+    Entry,
+    Event,
+    PayoutSheet,
+)
+from tournaments.services._shared import _event_locked, _winner_record
+
+REMOVAL_NEEDS_A_NOTE = ("hidden", "penalty", "disqualification")
+
+
+@transaction.atomic
+def chips_remove(
+    *,
+    event: Event,
+    cause: str,
+    chips: int,
+    by: User,
+    entry: Entry | None = None,
+    note: str = "",
+    at: datetime | None = None,
+) -> ChipMovement:
+    """Take ``chips`` out of play for a recorded cause (TO3): surrendered on
+    re-entry, disqualification, absence, an unsold seat's stack (RR §15 #6), hidden
+    chips after an all-in (TDA R64), a chip penalty.
+
+    Raises :class:`Invalid` for an unknown cause or a count that isn't positive;
+    :class:`Refusal` (TO3) without a note where the cause needs one.
+    """
+    if cause not in REMOVING or cause in ("race", "colour_up", "refund"):
+        raise Invalid(
+            "unknown_cause",
+            _("TO3: chips leave play only for a recorded cause."),
+            allowed={
+                "causes": [
+                    c for c in REMOVING if c not in ("race", "colour_up", "refund")
+                ]
+            },
+        )
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
+        raise Invalid("invalid_chips", _("Chips removed are a positive number."))
+    if cause in REMOVAL_NEEDS_A_NOTE and not note.strip():
+        raise Refusal(
+            "note_required",
+            _("TO3: say what happened when chips are removed for %(cause)s.")
+            % {"cause": cause},
+            rule="TO3",
+        )
+    if entry is not None and entry.event_id != event.pk:
+        raise Invalid("wrong_event", _("That entry plays another event."))
+    return ChipMovement.objects.create(
+        event=event,
+        entry=entry,
+        cause=cause,
+        chips=-chips,
+        note=note,
+        recorded_by=by,
+        at=at or timezone.now(),
+    )
+
+
+@retry_on_conflict()
+@transaction.atomic
+def entry_disqualify(
+    *,
+    entry: Entry,
+    by: User,
+    reason: str,
+    stack: int = 0,
+    at: datetime | None = None,
+) -> Entry:
+    """Disqualify an entry (TO3, TO9). A playing entry's ``stack`` leaves play for
+    that cause and he takes no place; an entry that already finished keeps his
+    place, and his prize is held on the payout sheet (TDA RP-23).
+
+    Raises :class:`Refusal` (TO3) without a reason; :class:`Conflict` when he is
+    disqualified already or refunded.
+    """
+    at = at or timezone.now()
+    event = _event_locked(entry.event)
+    entry = Entry.objects.select_for_update().get(pk=entry.pk)
+    if not reason.strip():
+        raise Refusal(
+            "reason_required", _("TO3: a disqualification says why."), rule="TO3"
+        )
+    if entry.status in (Entry.Status.DISQUALIFIED, Entry.Status.REFUNDED):
+        raise Conflict(
+            "entry_closed",
+            _("TO1: entry %(no)d is %(status)s.")
+            % {"no": entry.number, "status": entry.get_status_display()},
+        )
+    if PayoutSheet.objects.filter(event=event, status="approved").exists():
+        raise Refusal(
+            "sheet_approved",
+            _("TO9: the prizes are approved; hold or release them instead."),
+            rule="TO9",
+        )
+    playing = entry.status == Entry.Status.ACTIVE
+    if playing and stack:
+        chips_remove(
+            event=event,
+            entry=entry,
+            cause=ChipMovement.Cause.DISQUALIFICATION,
+            chips=stack,
+            by=by,
+            note=reason,
+            at=at,
+        )
+    Entry.objects.filter(pk=entry.pk).update(
+        status=Entry.Status.DISQUALIFIED,
+        seat=None,
+        finished_at=entry.finished_at or at,
+    )
+    left = list(Entry.objects.filter(event=event, status=Entry.Status.ACTIVE))
+    if playing and len(left) == 1 and event.status == Event.Status.RUNNING:
+        _winner_record(event=event, winner=left[0], by=by, at=at)
+    entry.refresh_from_db()
+    return entry
+
+
+@transaction.atomic
+def chip_race_record(
+    *,
+    event: Event,
+    table: str,
+    denomination: int,
+    new_denomination: int,
+    stacks: Mapping[str, int],
+    retired: Mapping[str, int],
+    race_order: Sequence[str],
+    by: User,
+    at: datetime | None = None,
+) -> ChipRace:
+    """Record a colour-up and its race at ``table`` (TO6, RR §15 #11): each player's
+    stack after, who won a chip, and the chips removed (a TO3 removal, ``race``).
+
+    ``stacks`` and ``retired`` are keyed by seat. Raises :class:`Refusal` (TO6) for
+    a race the rule doesn't allow.
+    """
+    try:
+        up = colour_up(
+            stacks,
+            retired,
+            denomination=denomination,
+            new_denomination=new_denomination,
+            race_order=race_order,
+        )
+    except ChipsError as error:
+        raise Refusal("race_refused", str(error), rule="TO6") from error
+    at = at or timezone.now()
+    race = ChipRace.objects.create(
+        event=event,
+        table=table,
+        denomination=denomination,
+        new_denomination=new_denomination,
+        result={
+            "before": up.before,
+            "after": up.after,
+            "odd": up.odd,
+            "winners": up.race_winners,
+            "order": list(race_order),
+        },
+        removed_chips=up.removed,
+        recorded_by=by,
+        at=at,
+    )
+    if up.removed:
+        ChipMovement.objects.create(
+            event=event,
+            cause=ChipMovement.Cause.RACE,
+            chips=-up.removed,
+            note=f"{table} race {denomination}→{new_denomination}",
+            recorded_by=by,
+            at=at,
+        )
+    return race
+
+
+def chip_count_record(
+    *,
+    event: Event,
+    chips: int,
+    table: str = "",
+    by: User | None = None,
+    source: str = "",
+    at: datetime | None = None,
+) -> ChipCount:
+    """Record chips counted in play, at a table or (``table`` blank) the field (TO3)."""
+    if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
+        raise Invalid("invalid_chips", _("A count is a whole number of chips."))
+    return ChipCount.objects.create(
+        event=event,
+        table=table,
+        chips=chips,
+        counted_by=by,
+        source=source,
+        at=at or timezone.now(),
+    )

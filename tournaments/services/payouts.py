@@ -1,0 +1,522 @@
+"""Payouts: standings, the payout sheet prepared by one person and approved by
+another, satellite seats, payouts released and paid at the cage (TO7, TO9, CA6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting import chart as ledger
+from accounting.cage import payable_create, payable_pay
+from accounting.models import Receipt
+from accounting.services import Leg, retry_on_conflict, transaction_post
+from core.errors import Conflict, Refusal
+from tournaments import chart, selectors
+from tournaments.domain import payouts as payout_rules
+from tournaments.domain import places
+from tournaments.domain.payouts import PayoutError
+from tournaments.domain.places import Place, PlacesError
+from tournaments.models import (
+    Bust,
+    Deal,
+    Entry,
+    Event,
+    Payout,
+    PayoutSheet,
+    Purchase,
+)
+from tournaments.services._shared import _event_locked
+from tournaments.services.purchases import (
+    _entry_open,
+    _price_legs,
+    _purchase_record,
+    price_of,
+)
+
+
+def standings(*, event: Event) -> dict[int, Place]:
+    """Every finished entry's final place, entry id → places shared (TO4).
+
+    The players left at the end (alone, or in a deal that ended the event) take the
+    first places as recorded; then each hand's busts, the latest first, take the
+    places below: the bigger stack at the start of the hand higher, equal stacks and
+    hand-for-hand busts sharing. Counted over the whole field, so a bust during late
+    registration finishes below every entry that came after it.
+    """
+    # The winners, and a winner disqualified afterwards (his prize held, TO9).
+    winners = Entry.objects.filter(
+        event=event,
+        status__in=[Entry.Status.WON, Entry.Status.DISQUALIFIED],
+        place__isnull=False,
+        bust__isnull=True,
+    )
+    hands: dict[str, list[Bust]] = {}
+    for bust in Bust.objects.filter(event=event).order_by("-at", "-id"):
+        hands.setdefault(bust.hand, []).append(bust)
+    return places.standings(
+        {entry.pk: entry.place or 1 for entry in winners},
+        [
+            ({b.entry_id: b.stack_at_start for b in group}, group[0].hand_for_hand)
+            for group in hands.values()
+        ],
+    )
+
+
+def _lines_of(event: Event, deal: Deal | None) -> list[tuple[Entry, Place, int]]:
+    """Each finished entry's place and prize (TO4, TO5, TO7)."""
+    prizes = selectors.place_prizes(event=event)
+    unit = event.payout_unit_cents
+    dealt = {int(k): v for k, v in deal.amounts.items()} if deal else {}
+    final = standings(event=event)
+    entries = {
+        e.pk: e for e in Entry.objects.filter(pk__in=final).select_related("player")
+    }
+    lines: list[tuple[Entry, Place, int]] = []
+    by_place: dict[Place, list[Entry]] = {}
+    for pk, place in final.items():
+        entry = entries[pk]
+        Entry.objects.filter(pk=pk).update(place=place.high)
+        if deal is not None and pk in dealt:
+            # The deal's figure, and what was left to play for to its winner (TO5).
+            won = deal.left_in_play_cents if place.high == 1 else 0
+            lines.append((entry, place, dealt[pk] + won))
+            continue
+        by_place.setdefault(place, []).append(entry)
+    for place, group in by_place.items():
+        # The house rule for a shared place's odd units: the entry that joined first.
+        group.sort(key=lambda e: e.number)
+        split = places.shared_prizes(place, prizes, [e.pk for e in group], unit=unit)
+        for entry in group:
+            lines.append((entry, place, split[entry.pk]))
+    return [line for line in lines if line[2] > 0]
+
+
+@transaction.atomic
+def payout_sheet_prepare(
+    *,
+    event: Event,
+    by: User,
+    holds: Mapping[int, str] | None = None,
+    at: datetime | None = None,
+) -> PayoutSheet:
+    """Prepare the event's payout sheet once every entry has finished (TO7, TO9):
+    the places' prizes from the pool (buy-ins plus the overlay), the shared places
+    split, the deal's figures, adding up to the pool to the cent. ``holds`` (entry id
+    → why) marks prizes held for a disqualified or absent player (TDA RP-23).
+
+    Raises :class:`Refusal` (TO7) while entries play or if the lines don't add up.
+    """
+    event = _event_locked(event)
+    if event.status != Event.Status.RUNNING:
+        raise Refusal(
+            "event_not_running", _("TO7: the event isn't running."), rule="TO7"
+        )
+    if Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).exists():
+        raise Refusal(
+            "event_not_over",
+            _("TO7: prizes are paid when every entry has finished."),
+            rule="TO7",
+        )
+    if PayoutSheet.objects.filter(event=event).exists():
+        raise Conflict("sheet_exists", _("TO9: this event has its payout sheet."))
+    deal = Deal.objects.filter(event=event, status=Deal.Status.SIGNED).first()
+    pool, overlay = selectors.pool_and_overlay(event=event)
+    holds = holds or {}
+    try:
+        if event.satellite_target_id is not None:
+            lines = _satellite_lines(event, pool, holds)
+        elif event.satellite_seat_cents:
+            raise Refusal(
+                "satellite_without_target",
+                _("TO7: a satellite names the event its seats are in."),
+                rule="TO7",
+            )
+        else:
+            lines = [(e, p, cash, 0) for e, p, cash in _lines_of(event, deal)]
+    except (PayoutError, PlacesError) as error:
+        raise Refusal("payout_refused", str(error), rule="TO7") from error
+    total = sum(cash + seat for _e, _p, cash, seat in lines)
+    if total != pool:
+        raise Refusal(
+            "payouts_do_not_add_up",
+            _("TO7: the places paid add up to %(total)d, the pool is %(pool)d.")
+            % {"total": total, "pool": pool},
+            rule="TO7",
+            allowed={"pool": pool},
+        )
+    sheet = PayoutSheet.objects.create(
+        event=event,
+        pool_cents=pool,
+        overlay_cents=overlay,
+        deal=None if event.satellite_target_id else deal,
+        prepared_by=by,
+        prepared_at=at or timezone.now(),
+    )
+    for entry, place, amount, seat in lines:
+        reason = holds.get(entry.pk, "")
+        if entry.status == Entry.Status.DISQUALIFIED and not reason:
+            reason = _("disqualified (TDA RP-23)")
+        Payout.objects.create(
+            sheet=sheet,
+            entry=entry,
+            place_high=place.high,
+            place_low=place.low,
+            amount_cents=amount,
+            seat_cents=seat,
+            hold_reason=reason,
+        )
+    return sheet
+
+
+def _satellite_lines(
+    event: Event, pool: int, holds: Mapping[int, str]
+) -> list[tuple[Entry, Place, int, int]]:
+    """A satellite's places (TO7): a seat in its target event (the entry's full
+    price) for each place the pool buys, then the rest in cash to the next place.
+
+    Players sharing places share seats only when every place they share is a
+    seat, and cash only when none is; a seat is not held (TDA RP-23).
+
+    Raises :class:`Refusal` (TO7) for a target in another currency or not open,
+    a seat shared with cash, a held seat.
+    """
+    target = Event.objects.get(pk=int(event.satellite_target_id or 0))
+    if target.currency != event.currency:
+        raise Refusal(
+            "satellite_currency",
+            _("TO7: a satellite's seats are in an event of its currency."),
+            rule="TO7",
+        )
+    if target.status not in (Event.Status.SCHEDULED, Event.Status.RUNNING):
+        raise Refusal(
+            "satellite_target_closed",
+            _("TO7: the seats' event %(code)s is %(status)s.")
+            % {"code": target.code, "status": target.get_status_display()},
+            rule="TO7",
+        )
+    places_paid = payout_rules.satellite(pool, target.entry_total_cents)
+    final = standings(event=event)
+    entries = {
+        e.pk: e for e in Entry.objects.filter(pk__in=final).select_related("player")
+    }
+    groups: dict[Place, list[Entry]] = {}
+    for pk, place in final.items():
+        Entry.objects.filter(pk=pk).update(place=place.high)
+        groups.setdefault(place, []).append(entries[pk])
+    lines: list[tuple[Entry, Place, int, int]] = []
+    for place, group in groups.items():
+        group.sort(key=lambda e: e.number)
+        paid = places_paid[place.high - 1 : place.low]
+        seats = [p.seat_cents for p in paid if p.seat_cents]
+        if seats and (len(seats) != len(group)):
+            raise Refusal(
+                "satellite_seat_shared",
+                _(
+                    "TO7: places %(high)d–%(low)d share seats and cash; the players "
+                    "agree a deal for them."
+                )
+                % {"high": place.high, "low": place.low},
+                rule="TO7",
+            )
+        if seats:
+            for entry in group:
+                if holds.get(entry.pk) or entry.status == Entry.Status.DISQUALIFIED:
+                    raise Refusal(
+                        "satellite_seat_held",
+                        _("TO9: a satellite seat isn't held; its place is paid on."),
+                        rule="TO9",
+                    )
+                lines.append((entry, place, 0, target.entry_total_cents))
+            continue
+        cash = [p.cash_cents for p in places_paid]
+        split = places.shared_prizes(
+            place, cash, [e.pk for e in group], unit=event.payout_unit_cents
+        )
+        lines.extend((e, place, split[e.pk], 0) for e in group if split[e.pk] > 0)
+    return lines
+
+
+def _seat_pay(*, satellite: Event, line: Payout, by: User, at: datetime) -> Entry:
+    """Register a satellite's winner into its target event as a paid entry (TO7):
+    one posting from the satellite's prize pool to the target's pool, fees and
+    bounty, as an entry at the cage would book them, with no cash moving.
+
+    The house honours a seat won after the target's late registration closed: he
+    is registered at its last registration level (TO1, TDA "MLR")."""
+    target = _event_locked(Event(pk=satellite.satellite_target_id))
+    level = selectors.scheduled_level(event=target, at=at)
+    entry = _entry_open(
+        event=target,
+        player=line.entry.player.code,
+        level=min(level, target.late_registration_level),
+        at=at,
+        by=by,
+    )
+    price = price_of(event=target, kind=Purchase.Kind.BUY_IN)
+    posting = transaction_post(
+        kind="tournament_satellite_seat",
+        legs=[
+            Leg(
+                chart.prize_pool(event=satellite.code, currency=satellite.currency),
+                price.total_cents,
+            ),
+            *_price_legs(target, price),
+        ],
+        posted_by=by,
+        reference=f"{satellite.code} seat → {target.code} #{entry.number}",
+        external_id=f"tournament:{satellite.code}:seat:{line.pk}",
+        posted_at=at,
+    )
+    _purchase_record(
+        event=target,
+        entry=entry,
+        kind=Purchase.Kind.BUY_IN,
+        price=price,
+        posting=posting,
+        receipt=None,
+        by=by,
+        note=f"{satellite.code} seat",
+        at=at,
+    )
+    return entry
+
+
+def _sheet_post(
+    *, sheet: PayoutSheet, event: Event, lines: list[Payout], by: User, at: datetime
+) -> Any:
+    """Book an approved sheet: the house's overlay into the pool (TO7), satellite
+    seats registered, then the pool into awards payable and the held account (TO9).
+    Returns the payouts' posting (the first seat's when every place was a seat)."""
+    held = sum(p.amount_cents for p in lines if p.hold_reason)
+    payable = sum(p.amount_cents for p in lines if not p.hold_reason)
+    seats = [p for p in lines if p.seat_cents]
+    currency = event.currency
+    pool_account = chart.prize_pool(event=event.code, currency=currency)
+    if sheet.overlay_cents:
+        # The house makes the guarantee: its own posting, so the audit shows it.
+        transaction_post(
+            kind="tournament_overlay",
+            legs=[
+                Leg(chart.overlay_expense(currency=currency), sheet.overlay_cents),
+                Leg(pool_account, -sheet.overlay_cents),
+            ],
+            posted_by=by,
+            reference=f"{event.code} overlay",
+            external_id=f"tournament:{event.code}:overlay",
+            posted_at=at,
+        )
+    seat_postings = []
+    for line in seats:
+        # The seat is paid by registering him: no cash, no award (TO7).
+        won = _seat_pay(satellite=event, line=line, by=by, at=at)
+        Payout.objects.filter(pk=line.pk).update(status=Payout.Status.PAYABLE)
+        Payout.objects.filter(pk=line.pk).update(
+            status=Payout.Status.PAID, seat_entry=won
+        )
+        seat_postings.append(won.purchases.get().transaction)
+    if payable + held or not seat_postings:
+        posting = transaction_post(
+            kind="tournament_payouts",
+            legs=[
+                Leg(pool_account, payable + held),
+                Leg(ledger.awards_payable(currency=currency), -payable),
+                Leg(chart.held_prizes(event=event.code, currency=currency), -held),
+            ],
+            posted_by=by,
+            reference=f"{event.code} payout sheet",
+            external_id=f"tournament:{event.code}:payout_sheet",
+            posted_at=at,
+        )
+    else:
+        # Every place was a seat: the sheet points at the first seat's posting.
+        posting = seat_postings[0]
+    return posting
+
+
+@retry_on_conflict()
+@transaction.atomic
+def payout_sheet_approve(
+    *, sheet: PayoutSheet, by: User, at: datetime | None = None
+) -> PayoutSheet:
+    """Approve a payout sheet: a second person (four-eyes, TO9). One posting moves
+    the house's overlay into the pool (TO7), the next the pool into awards payable,
+    or into the held account for held lines; each payable line becomes an award the
+    cage pays (CA6). The prize pool is then empty.
+
+    Raises :class:`Refusal` (TO9) when the approver prepared the sheet;
+    :class:`Conflict` when it is approved already.
+    """
+    at = at or timezone.now()
+    sheet = (
+        PayoutSheet.objects.select_for_update().select_related("event").get(pk=sheet.pk)
+    )
+    if sheet.status == PayoutSheet.Status.APPROVED:
+        raise Conflict("sheet_approved", _("TO9: this payout sheet is approved."))
+    if sheet.prepared_by_id == by.pk:
+        raise Refusal(
+            "four_eyes",
+            _(
+                "TO9: a payout sheet is approved by another person than who "
+                "prepared it."
+            ),
+            rule="TO9",
+        )
+    event = _event_locked(sheet.event)
+    lines = list(sheet.lines.select_related("entry__player"))
+    posting = _sheet_post(sheet=sheet, event=event, lines=lines, by=by, at=at)
+    currency = event.currency
+    for line in lines:
+        if line.hold_reason:
+            Payout.objects.filter(pk=line.pk).update(status=Payout.Status.HELD)
+            continue
+        if not line.amount_cents:
+            continue
+        award = payable_create(
+            player=line.entry.player,
+            amount_cents=line.amount_cents,
+            reference=f"{event.code} place {line.place_high}",
+            approved_by=by,
+            created_by=sheet.prepared_by,
+            booking=posting,
+            currency=currency,
+        )
+        Payout.objects.filter(pk=line.pk).update(
+            status=Payout.Status.PAYABLE, payable=award
+        )
+    PayoutSheet.objects.filter(pk=sheet.pk).update(
+        status=PayoutSheet.Status.APPROVED,
+        approved_by=by,
+        approved_at=at,
+        transaction=posting,
+    )
+    Event.objects.filter(pk=event.pk).update(status=Event.Status.FINISHED)
+    sheet.refresh_from_db()
+    return sheet
+
+
+@retry_on_conflict()
+@transaction.atomic
+def payout_release(
+    *, payout: Payout, by: User, reason: str, at: datetime | None = None
+) -> Payout:
+    """Release a held prize to the cage (TO9, TDA RP-23), by another person than who
+    prepared the sheet; the held account moves to awards payable."""
+    at = at or timezone.now()
+    payout = (
+        Payout.objects.select_for_update(of=("self",))
+        .select_related("sheet__event", "entry__player")
+        .get(pk=payout.pk)
+    )
+    if payout.status != Payout.Status.HELD:
+        raise Conflict("not_held", _("TO9: this prize isn't held."))
+    if not reason.strip():
+        raise Refusal(
+            "reason_required", _("TO9: say why the prize is released."), rule="TO9"
+        )
+    if payout.sheet.prepared_by_id == by.pk:
+        raise Refusal(
+            "four_eyes",
+            _(
+                "TO9: a held prize is released by another person than the "
+                "sheet's preparer."
+            ),
+            rule="TO9",
+        )
+    event = payout.sheet.event
+    posting = transaction_post(
+        kind="tournament_release",
+        legs=[
+            Leg(
+                chart.held_prizes(event=event.code, currency=event.currency),
+                payout.amount_cents,
+            ),
+            Leg(ledger.awards_payable(currency=event.currency), -payout.amount_cents),
+        ],
+        posted_by=by,
+        reference=f"{event.code} place {payout.place_high}",
+        memo=reason,
+        posted_at=at,
+    )
+    award = payable_create(
+        player=payout.entry.player,
+        amount_cents=payout.amount_cents,
+        reference=f"{event.code} place {payout.place_high}",
+        approved_by=by,
+        created_by=payout.sheet.prepared_by,
+        booking=posting,
+        memo=reason,
+        currency=event.currency,
+    )
+    Payout.objects.filter(pk=payout.pk).update(
+        status=Payout.Status.PAYABLE, payable=award
+    )
+    payout.refresh_from_db()
+    return payout
+
+
+@retry_on_conflict()
+@transaction.atomic
+def payout_pay(
+    *,
+    payout: Payout,
+    cage: str,
+    cashier: User,
+    player: str,
+    player_signed: bool,
+    tax_document: str = "",
+    at: datetime | None = None,
+) -> Receipt:
+    """Pay a prize at the cage to its identified player (TO9): against his signature
+    (CA6), with a tax document at or above the event's threshold.
+
+    Raises :class:`Refusal` (TO9) for a prize not payable or without its tax
+    document; the cage's refusals (CA1, CA2, CA5, CA6) otherwise.
+    """
+    payout = (
+        Payout.objects.select_for_update(of=("self",))
+        .select_related("sheet__event", "payable")
+        .get(pk=payout.pk)
+    )
+    if payout.status == Payout.Status.PAID:
+        raise Conflict("already_paid", _("TO9: this prize is paid."))
+    if payout.status != Payout.Status.PAYABLE or payout.payable is None:
+        raise Refusal(
+            "prize_not_payable",
+            _("TO9: this prize is %(status)s.")
+            % {"status": payout.get_status_display()},
+            rule="TO9",
+        )
+    event = payout.sheet.event
+    if (
+        payout.amount_cents >= event.tax_document_threshold_cents
+        and not tax_document.strip()
+    ):
+        raise Refusal(
+            "tax_document_required",
+            _(
+                "TO9: a prize of %(threshold)d cents or more is paid with a tax "
+                "document."
+            )
+            % {"threshold": event.tax_document_threshold_cents},
+            rule="TO9",
+            allowed={"threshold_cents": event.tax_document_threshold_cents},
+        )
+    receipt = payable_pay(
+        payable=payout.payable,
+        cage=cage,
+        cashier=cashier,
+        player=player,
+        player_signed=player_signed,
+        at=at,
+    )
+    Payout.objects.filter(pk=payout.pk).update(
+        status=Payout.Status.PAID, tax_document=tax_document.strip()
+    )
+    return receipt

@@ -1,0 +1,403 @@
+"""Purchases at the cage: entries and re-entries, rebuys and the add-on, each one
+receipt and one balanced posting (TO1, TO2, TO8, CA2); the event's start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounting.cage import receipt_issue
+from accounting.cage.shifts import drawer_accounts
+from accounting.models import Player, Receipt, Shift
+from accounting.services import Leg, retry_on_conflict
+from core.errors import Conflict, Invalid, Refusal
+from tournaments import chart
+from tournaments.models import (
+    ChipMovement,
+    Entry,
+    Event,
+    Purchase,
+)
+from tournaments.services._shared import (
+    _entry_locked,
+    _event_locked,
+    _level_check,
+    _open_for_play,
+)
+from tournaments.services.seats import seat_draw
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    """The parts of a purchase (TO1, TO8)."""
+
+    prize_pool_cents: int
+    fee_cents: int
+    staff_fee_cents: int
+    bounty_cents: int
+    chips: int
+
+    @property
+    def total_cents(self) -> int:
+        return (
+            self.prize_pool_cents
+            + self.fee_cents
+            + self.staff_fee_cents
+            + self.bounty_cents
+        )
+
+
+def price_of(*, event: Event, kind: str) -> Price:
+    """What an entry, a rebuy or the add-on costs and gives (TO1)."""
+    if kind == Purchase.Kind.BUY_IN:
+        return Price(
+            event.buy_in_cents,
+            event.fee_cents,
+            event.staff_fee_cents,
+            event.bounty_cents,
+            event.starting_stack,
+        )
+    if kind == Purchase.Kind.REBUY:
+        return Price(event.rebuy_cents, event.rebuy_fee_cents, 0, 0, event.rebuy_chips)
+    return Price(event.addon_cents, event.addon_fee_cents, 0, 0, event.addon_chips)
+
+
+def _price_legs(event: Event, price: Price) -> list[Leg]:
+    """Where a purchase's money goes (TO1, TO8): the buy-in to the event's prize
+    pool, the fees to house revenue, the bounty to its pool."""
+    currency = event.currency
+    return [
+        Leg(
+            chart.prize_pool(event=event.code, currency=currency),
+            -price.prize_pool_cents,
+        ),
+        Leg(chart.fee_revenue(currency=currency), -price.fee_cents),
+        Leg(chart.staff_fee_revenue(currency=currency), -price.staff_fee_cents),
+        Leg(
+            chart.bounty_pool(event=event.code, currency=currency),
+            -price.bounty_cents,
+        ),
+    ]
+
+
+def _purchase_legs(event: Event, price: Price) -> Any:
+    def legs(shift: Shift, player: Player, cents: int) -> list[Leg]:
+        cash, _chips = drawer_accounts(shift)
+        return [Leg(cash, cents), *_price_legs(event, price)]
+
+    return legs
+
+
+def _currency_check(event: Event) -> Any:
+    def check(shift: Shift, player: Player) -> None:
+        if shift.cage.currency != event.currency:
+            raise Refusal(
+                "wrong_currency",
+                _("TO1: event %(code)s is played in %(currency)s.")
+                % {"code": event.code, "currency": event.currency},
+                rule="TO1",
+            )
+
+    return check
+
+
+def _sell(
+    *,
+    event: Event,
+    entry: Entry,
+    kind: str,
+    cage: str,
+    cashier: User,
+    at: datetime,
+) -> Purchase:
+    price = price_of(event=event, kind=kind)
+    receipt = receipt_issue(
+        kind=Receipt.Kind.TOURNAMENT_ENTRY,
+        cage=cage,
+        cashier=cashier,
+        player=entry.player.code,
+        amount_cents=price.total_cents,
+        legs_for=_purchase_legs(event, price),
+        check=_currency_check(event),
+        at=at,
+    )
+    return _purchase_record(
+        event=event,
+        entry=entry,
+        kind=kind,
+        price=price,
+        posting=receipt.transaction,
+        receipt=receipt,
+        by=cashier,
+        note=receipt.no,
+        at=at,
+    )
+
+
+def _purchase_record(
+    *,
+    event: Event,
+    entry: Entry,
+    kind: str,
+    price: Price,
+    posting: Any,
+    receipt: Receipt | None,
+    by: User,
+    note: str,
+    at: datetime,
+) -> Purchase:
+    """The purchase's record and the chips it gives (TO1, TO3)."""
+    purchase = Purchase.objects.create(
+        entry=entry,
+        kind=kind,
+        prize_pool_cents=price.prize_pool_cents,
+        fee_cents=price.fee_cents,
+        staff_fee_cents=price.staff_fee_cents,
+        bounty_cents=price.bounty_cents,
+        chips=price.chips,
+        transaction=posting,
+        receipt=receipt,
+        sold_by=by,
+        at=at,
+    )
+    cause = {
+        Purchase.Kind.BUY_IN: ChipMovement.Cause.ENTRY,
+        Purchase.Kind.REBUY: ChipMovement.Cause.REBUY,
+        Purchase.Kind.ADDON: ChipMovement.Cause.ADDON,
+    }[Purchase.Kind(kind)]
+    ChipMovement.objects.create(
+        event=event,
+        entry=entry,
+        cause=cause,
+        chips=price.chips,
+        note=note,
+        recorded_by=by,
+        at=at,
+    )
+    return purchase
+
+
+def _entry_open(
+    *, event: Event, player: str, level: int, at: datetime, by: User | None
+) -> Entry:
+    """Open ``player``'s next life in the locked ``event`` and draw his seat: the
+    checks of :func:`entry_register` (TO1, TO2, CA2), nothing paid yet."""
+    _open_for_play(event)
+    if level > event.late_registration_level:
+        raise Refusal(
+            "registration_closed",
+            _("TO1: registration closed after level %(level)d.")
+            % {"level": event.late_registration_level},
+            rule="TO1",
+            allowed={"until_level": event.late_registration_level},
+        )
+    lives = Entry.objects.filter(event=event, player__code=player)
+    if lives.filter(status=Entry.Status.ACTIVE).exists():
+        raise Refusal(
+            "already_playing",
+            _("TO1: %(player)s is already playing in this event.") % {"player": player},
+            rule="TO1",
+        )
+    earlier = lives.exclude(status=Entry.Status.REFUNDED).count()
+    if lives.filter(status=Entry.Status.DISQUALIFIED).exists():
+        raise Refusal(
+            "disqualified",
+            _("TO1: %(player)s was disqualified from this event.") % {"player": player},
+            rule="TO1",
+        )
+    if earlier and earlier > event.reentry_max:
+        raise Refusal(
+            "no_reentry_left",
+            _("TO1: this event allows %(max)d re-entries per player.")
+            % {"max": event.reentry_max},
+            rule="TO1",
+            allowed={"reentries": event.reentry_max},
+        )
+    number = (
+        Entry.objects.filter(event=event)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+        or 0
+    ) + 1
+    entrant = Player.objects.filter(code=player).first()
+    if entrant is None:
+        raise Refusal(
+            "player_unknown",
+            _("CA2: player %(code)s isn't registered.") % {"code": player},
+            rule="CA2",
+        )
+    entry = Entry.objects.create(
+        event=event,
+        player=entrant,
+        number=number,
+        kind=Entry.Kind.REENTRY if earlier else Entry.Kind.ENTRY,
+        entered_at=at,
+        entered_level=level,
+    )
+    seat_draw(event=event, entry=entry, by=by, at=at)
+    return entry
+
+
+@retry_on_conflict()
+@transaction.atomic
+def entry_register(
+    *,
+    event: Event,
+    player: str,
+    cage: str,
+    cashier: User,
+    level: int,
+    at: datetime | None = None,
+) -> Entry:
+    """Register ``player`` in ``event`` at the cage and draw his seat (TO1, TO2).
+
+    A player who busted comes back as a re-entry while the event allows one (TO1).
+    Registration closes after the event's late-registration level (TDA "MLR"). The
+    entrant gets the full starting stack and a random seat from a seeded draw the
+    floor's records keep (TO11), or waits as an alternate when every seat is taken
+    (TO2). The buy-in, fees and bounty are one receipt and one posting (TO1, TO8,
+    CA2); the identity rules are the cage's (CA2, CA5).
+
+    Raises :class:`Refusal` (TO1) for a closed event or registration, a player
+    already playing, no re-entry left; the cage's refusals (CA1, CA2, CA5).
+    """
+    level = _level_check(level)
+    at = at or timezone.now()
+    event = _event_locked(event)
+    entry = _entry_open(event=event, player=player, level=level, at=at, by=cashier)
+    _sell(
+        event=event,
+        entry=entry,
+        kind=Purchase.Kind.BUY_IN,
+        cage=cage,
+        cashier=cashier,
+        at=at,
+    )
+    return entry
+
+
+@retry_on_conflict()
+@transaction.atomic
+def rebuy_buy(
+    *,
+    entry: Entry,
+    cage: str,
+    cashier: User,
+    level: int,
+    stack: int,
+    at: datetime | None = None,
+) -> Purchase:
+    """Sell a rebuy to a playing entry (TO1): during the rebuy period, with his stack
+    at or below the limit, within the count. Once sold it stands (TDA R29).
+
+    Raises :class:`Refusal` (TO1) outside those, with what was allowed.
+    """
+    level = _level_check(level)
+    at = at or timezone.now()
+    _event_locked(entry.event)
+    entry = _entry_locked(entry)
+    event = entry.event
+    _open_for_play(event)
+    if not event.rebuy_max:
+        raise Refusal(
+            "no_rebuys", _("TO1: this event has no rebuys (freezeout)."), rule="TO1"
+        )
+    if level > event.rebuy_until_level:
+        raise Refusal(
+            "rebuy_period_over",
+            _("TO1: rebuys ended with level %(level)d.")
+            % {"level": event.rebuy_until_level},
+            rule="TO1",
+            allowed={"until_level": event.rebuy_until_level},
+        )
+    if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
+        raise Invalid("invalid_stack", _("A stack is a whole number of chips."))
+    if stack > event.rebuy_stack_limit:
+        raise Refusal(
+            "stack_above_rebuy_limit",
+            _("TO1: a rebuy is for a stack of at most %(limit)d chips.")
+            % {"limit": event.rebuy_stack_limit},
+            rule="TO1",
+            allowed={"max_stack": event.rebuy_stack_limit},
+        )
+    done = entry.purchases.filter(kind=Purchase.Kind.REBUY).count()
+    if done >= event.rebuy_max:
+        raise Refusal(
+            "no_rebuys_left",
+            _("TO1: %(max)d rebuys per entry.") % {"max": event.rebuy_max},
+            rule="TO1",
+            allowed={"rebuys": event.rebuy_max},
+        )
+    return _sell(
+        event=event,
+        entry=entry,
+        kind=Purchase.Kind.REBUY,
+        cage=cage,
+        cashier=cashier,
+        at=at,
+    )
+
+
+@retry_on_conflict()
+@transaction.atomic
+def addon_buy(
+    *,
+    entry: Entry,
+    cage: str,
+    cashier: User,
+    level: int,
+    at: datetime | None = None,
+) -> Purchase:
+    """Sell the add-on to a playing entry at its level, once (TO1).
+
+    Raises :class:`Refusal` (TO1) for an event without one, another level, a second
+    add-on.
+    """
+    level = _level_check(level)
+    at = at or timezone.now()
+    _event_locked(entry.event)
+    entry = _entry_locked(entry)
+    event = entry.event
+    _open_for_play(event)
+    if event.addon_level is None or not event.addon_chips:
+        raise Refusal("no_addon", _("TO1: this event has no add-on."), rule="TO1")
+    if level != event.addon_level:
+        raise Refusal(
+            "not_addon_time",
+            _("TO1: the add-on is sold at level %(level)d.")
+            % {"level": event.addon_level},
+            rule="TO1",
+            allowed={"level": event.addon_level},
+        )
+    if entry.purchases.filter(kind=Purchase.Kind.ADDON).exists():
+        raise Refusal("addon_taken", _("TO1: one add-on per entry."), rule="TO1")
+    return _sell(
+        event=event,
+        entry=entry,
+        kind=Purchase.Kind.ADDON,
+        cage=cage,
+        cashier=cashier,
+        at=at,
+    )
+
+
+@transaction.atomic
+def event_start(*, event: Event) -> Event:
+    """Start the event: scheduled → running."""
+    event = _event_locked(event)
+    if event.status != Event.Status.SCHEDULED:
+        raise Conflict(
+            "event_not_scheduled",
+            _("Event %(code)s has started already.") % {"code": event.code},
+        )
+    event.status = Event.Status.RUNNING
+    event.save(update_fields=["status"])
+    return event
