@@ -81,7 +81,9 @@ def _already(report: Report) -> str:
         "kind": report.get_kind_display(),
         "period": report.period_label,
         "v": report.version,
-        "at": report.generated_at.isoformat(timespec="seconds"),
+        "at": timezone.localtime(report.generated_at, room_default().tz).isoformat(
+            timespec="seconds"
+        ),
     }
 
 

@@ -56,6 +56,18 @@ def _widths(*, header_texts: list[str], body: list[list[str]]) -> list[float]:
     return widths
 
 
+# Fonts a chart falls back on for Hangul and the other CJK scripts, when the machine
+# has them (Debian's fonts-noto-cjk).
+CJK_FALLBACK = ("Noto Sans CJK KR", "Noto Sans CJK JP", "NanumGothic")
+
+
+def _chart_fonts() -> list[str]:
+    from matplotlib import font_manager
+
+    found = {f.name for f in font_manager.fontManager.ttflist}
+    return ["DejaVu Sans", *(name for name in CJK_FALLBACK if name in found)]
+
+
 def chart_png(chart: dict[str, Any], currency: str) -> bytes:
     """Draw one chart of the document as a PNG (stacked bars or lines)."""
     import matplotlib
@@ -63,6 +75,11 @@ def chart_png(chart: dict[str, Any], currency: str) -> bytes:
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
+    with plt.rc_context({"font.family": _chart_fonts()}):
+        return _chart_drawn(plt, chart, currency)
+
+
+def _chart_drawn(plt: Any, chart: dict[str, Any], currency: str) -> bytes:
     figure, axes = plt.subplots(figsize=(10, 3.6), dpi=110)
     try:
         x = chart["x"]
