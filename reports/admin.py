@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounting.admin import ReadOnlyAdmin
 from core.roles import Role
-from reports.api.views import file_response
+from reports.files import file_response
 from reports.models import Report
 from reports.render import FORMATS
 

@@ -24,7 +24,17 @@ from accounting.selectors import balances_at
 from cardroom.models import StackMovement
 from reports import jackpot_sources, tournaments
 from reports import selectors as q
-from reports.document import BOOL, INT, MONEY, TEXT, Checks, Column, Section
+from reports.document import (
+    BOOL,
+    DATE,
+    DATETIME,
+    INT,
+    MONEY,
+    TEXT,
+    Checks,
+    Column,
+    Section,
+)
 from reports.guards import database_guards
 from reports.selectors import HAND_KINDS, AccountMovements, Period
 
@@ -175,6 +185,90 @@ def daily_audit(
     that left the cached balances alone.
     """
     checks = Checks()
+    previous, snapshot, ledger = _audit_ledger(period, full=full, snapshot=snapshot)
+    progress(_("ledger"))
+    hands = q.hands_by_table(period=period)
+    movements = q.movements_by_table(period=period)
+    slips = q.slips_by_table(period=period)
+    boxes = q.table_accounts(ledger)
+    progress(_("tables"))
+
+    hands_section, chips_section = _tables(
+        hands=hands, movements=movements, slips=slips, boxes=boxes, checks=checks
+    )
+    count_section = _box_counts(
+        period, hands=hands, movements=movements, boxes=boxes, checks=checks
+    )
+    progress(_("box counts"))
+
+    shift_section, drawer_section = _shifts(period, checks)
+    progress(_("cage shifts"))
+
+    funds = _funds_checked(period, ledger, hands, checks)
+    progress(_("jackpot funds"))
+
+    tournament_section = tournaments.audit_section(
+        period=period, ledger=ledger, checks=checks
+    )
+    progress(_("tournaments"))
+
+    exception_sections = _exceptions(period)
+    receivables = _receivables(period)
+    progress(_("exceptions"))
+
+    trial = _trial_balance(ledger, checks, previous, snapshot)
+    progress(_("trial balance"))
+
+    database, schema_changes = database_guards(period)
+    progress(_("database"))
+
+    return _document(
+        kind="daily_audit",
+        title=_("Daily audit"),
+        period=period,
+        now=now,
+        sections=[
+            checks,
+            database,
+            hands_section,
+            chips_section,
+            count_section,
+            shift_section,
+            drawer_section,
+            funds,
+            tournament_section,
+            *exception_sections,
+            receivables,
+            trial,
+            schema_changes,
+        ],
+        charts=[_rake_chart(period)],
+    )
+
+
+def _funds_checked(
+    period: Period,
+    ledger: dict[str, AccountMovements],
+    hands: dict[str, dict[str, int]],
+    checks: Checks,
+) -> Section:
+    """The jackpot funds, checked against the hands' drops and the awards."""
+    funds, drops = jackpot_funds(ledger, checks)
+    hand_drops = sum(h["drop"] for h in hands.values())
+    checks.compare(_("jackpot drops of the hands"), hand_drops, drops)
+    _awards_check(period, ledger, checks)
+    return funds
+
+
+def _audit_ledger(
+    period: Period, *, full: bool, snapshot: BalanceSnapshot | None
+) -> tuple[
+    tuple[str, dict[str, int]] | None,
+    BalanceSnapshot | None,
+    dict[str, AccountMovements],
+]:
+    """The audit of the day before (None with ``full``), the stored snapshot the
+    day opens from, and every account's movements."""
     previous = None if full else q.previous_closings(period=period)
     if full:
         snapshot = None
@@ -188,15 +282,11 @@ def daily_audit(
         since_start=opening is not None or previous is not None,
         opening=opening,
     )
-    progress(_("ledger"))
-    hands = q.hands_by_table(period=period)
-    movements = q.movements_by_table(period=period)
-    slips = q.slips_by_table(period=period)
-    boxes = q.table_accounts(ledger)
-    progress(_("tables"))
+    return previous, snapshot, ledger
 
-    tables = sorted(set(hands) | set(movements) | set(slips) | set(boxes))
-    hands_section = Section(
+
+def _tables_hands_section() -> Section:
+    return Section(
         key="tables_hands",
         title=_("Tables: hands, rake and drop"),
         columns=[
@@ -214,7 +304,10 @@ def daily_audit(
             "booked hands. Time collection (RK6) is from the ledger."
         ),
     )
-    chips_section = Section(
+
+
+def _tables_chips_section() -> Section:
+    return Section(
         key="tables_chips",
         title=_("Tables: buy-ins, fills and credits"),
         columns=[
@@ -230,6 +323,21 @@ def daily_audit(
         ],
         note=_("Buy-ins include top-ups, returns and transfers (BI2, BI5)."),
     )
+
+
+def _tables(
+    *,
+    hands: dict[str, dict[str, int]],
+    movements: dict[str, dict[Any, int]],
+    slips: dict[str, dict[Any, tuple[int, int]]],
+    boxes: dict[str, dict[str, AccountMovements]],
+    checks: Checks,
+) -> tuple[Section, Section]:
+    """Each table's hands, rake and drop, and its buy-ins, fills and credits,
+    checked against its boxes and tray."""
+    tables = sorted(set(hands) | set(movements) | set(slips) | set(boxes))
+    hands_section = _tables_hands_section()
+    chips_section = _tables_chips_section()
     empty: dict[str, AccountMovements] = {}
     for t in tables:
         h = hands.get(t, {})
@@ -278,7 +386,19 @@ def daily_audit(
         ]:
             if records or account:
                 checks.compare(f"{t} {what}", records, account or 0)
+    return hands_section, chips_section
 
+
+def _box_counts(
+    period: Period,
+    *,
+    hands: dict[str, dict[str, int]],
+    movements: dict[str, dict[Any, int]],
+    boxes: dict[str, dict[str, AccountMovements]],
+    checks: Checks,
+) -> Section:
+    """The drop, rake and jackpot boxes counted in the period (CA4)."""
+    empty: dict[str, AccountMovements] = {}
     counts = q.box_counts(period=period)
     count_section = Section(
         key="box_counts",
@@ -291,7 +411,7 @@ def daily_audit(
             Column("counted", _("counted"), MONEY),
             Column("variance", _("variance"), MONEY),
             Column("counted_by", _("counted by")),
-            Column("counted_at", _("counted at")),
+            Column("counted_at", _("counted at"), DATETIME),
         ],
         note=_(
             "Recorded is the box's ledger balance when counted; variance is counted "
@@ -325,75 +445,30 @@ def daily_audit(
         checks.compare(
             f"{c.table} {c.box} box: {_('variance')}", c.variance, c.ledger_variance
         )
-    progress(_("box counts"))
+    return count_section
 
-    shift_section, drawer_section = _shifts(period, checks)
-    progress(_("cage shifts"))
 
-    funds, drops = jackpot_funds(ledger, checks)
-    hand_drops = sum(h["drop"] for h in hands.values())
-    checks.compare(_("jackpot drops of the hands"), hand_drops, drops)
-    _awards_check(period, ledger, checks)
-    progress(_("jackpot funds"))
-
-    tournament_section = tournaments.audit_section(
-        period=period, ledger=ledger, checks=checks
-    )
-    progress(_("tournaments"))
-
-    exception_sections = _exceptions(period)
-    receivables = _receivables(period)
-    progress(_("exceptions"))
-
-    trial = _trial_balance(ledger, checks, previous, snapshot)
-    progress(_("trial balance"))
-
-    database, schema_changes = database_guards(period)
-    progress(_("database"))
-
+def _rake_chart(period: Period) -> dict[str, Any]:
+    """The rake of each hour of the day by table, as a stacked bar chart."""
     by_hour = q.rake_by_hour(period=period)
     hours = _hours(period.room.gaming_day_cutoff_hour)
     chart_tables = sorted({t for t, _h in by_hour})
-    charts = [
-        {
-            "key": "rake_by_hour",
-            "title": _("Rake by hour and table"),
-            "type": "stacked_bar",
-            "x": [f"{h:02d}" for h in hours],
-            "x_label": _("hour (local)"),
-            "y_label": period.room.currency,
-            "series": [
-                {"name": t, "values": [by_hour.get((t, h), 0) for h in hours]}
-                for t in chart_tables
-            ],
-        }
-    ]
-    return _document(
-        kind="daily_audit",
-        title=_("Daily audit"),
-        period=period,
-        now=now,
-        sections=[
-            checks,
-            database,
-            hands_section,
-            chips_section,
-            count_section,
-            shift_section,
-            drawer_section,
-            funds,
-            tournament_section,
-            *exception_sections,
-            receivables,
-            trial,
-            schema_changes,
+    return {
+        "key": "rake_by_hour",
+        "title": _("Rake by hour and table"),
+        "type": "stacked_bar",
+        "x": [f"{h:02d}" for h in hours],
+        "x_label": _("hour (local)"),
+        "y_label": period.room.currency,
+        "series": [
+            {"name": t, "values": [by_hour.get((t, h), 0) for h in hours]}
+            for t in chart_tables
         ],
-        charts=charts,
-    )
+    }
 
 
-def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
-    shifts = Section(
+def _shifts_section() -> Section:
+    return Section(
         key="shifts",
         title=_("Cashier shifts (CA1)"),
         columns=[
@@ -401,13 +476,16 @@ def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
             Column("cage", _("cage")),
             Column("cashier", _("cashier")),
             Column("status", _("status")),
-            Column("opened_at", _("opened")),
-            Column("closed_at", _("closed")),
+            Column("opened_at", _("opened"), DATETIME),
+            Column("closed_at", _("closed"), DATETIME),
             Column("needs_sign_off", _("needs sign-off"), BOOL),
             Column("signed_off_by", _("signed off by")),
         ],
     )
-    drawers = Section(
+
+
+def _drawers_section() -> Section:
+    return Section(
         key="shift_drawers",
         title=_("Shift drawers: float, movements, count, over/short"),
         columns=[
@@ -429,6 +507,11 @@ def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
             "has none yet."
         ),
     )
+
+
+def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
+    shifts = _shifts_section()
+    drawers = _drawers_section()
     for line in q.shifts(period=period):
         s = line.shift
         shifts.add(
@@ -509,7 +592,7 @@ def _receivables(period: Period) -> Section:
             Column("collected", _("paid back"), MONEY),
             Column("open", _("open"), MONEY),
             Column("due", _("due"), MONEY),
-            Column("oldest_due_at", _("due since")),
+            Column("oldest_due_at", _("due since"), DATETIME),
         ],
         note=_(
             "What players got and weren't due, booked by two people (DC2), less "
@@ -538,12 +621,8 @@ def _describe(details: dict[str, Any]) -> str:
     return "; ".join(parts) or str(details.get("detail", ""))
 
 
-def _exceptions(period: Period) -> list[Section]:
-    raised = q.hand_exceptions(period=period)
-    voids = q.voided_hands(period=period)
-    fixes = q.corrections(period=period)
-    holds = q.open_holds()
-    summary = Section(
+def _summary_section() -> Section:
+    return Section(
         key="exceptions_summary",
         title=_("Exceptions of the day"),
         columns=[
@@ -556,19 +635,10 @@ def _exceptions(period: Period) -> list[Section]:
             "voids (RK8), corrections (HS7, HS8, DC2–DC3) and held pots still open."
         ),
     )
-    tally: dict[tuple[str, str], int] = defaultdict(int)
-    for e in raised:
-        tally[(e["kind"], e["status"])] += 1
-    for _v in voids:
-        tally[("void", "booked")] += 1
-    for c in fixes:
-        tally[(f"correction: {c['kind']}", c["status"])] += 1
-    for _h in holds:
-        tally[("held pot", "open")] += 1
-    for (what, status), n in sorted(tally.items()):
-        summary.add(what=what, status=status, count=n)
 
-    exceptions = Section(
+
+def _exceptions_section() -> Section:
+    return Section(
         key="hand_exceptions",
         title=_("Hand exceptions"),
         columns=[
@@ -581,17 +651,10 @@ def _exceptions(period: Period) -> list[Section]:
             Column("resolution", _("resolution")),
         ],
     )
-    for e in raised:
-        exceptions.add(
-            table=e["hand__table__code"],
-            hand_no=e["hand__hand_no"],
-            kind=e["kind"],
-            status=e["status"],
-            details=_describe(e["details"]),
-            resolved_by=e["resolved_by__username"] or "",
-            resolution=e["resolution"],
-        )
-    voided = Section(
+
+
+def _voided_section() -> Section:
+    return Section(
         key="voids",
         title=_("Voided hands (RK8)"),
         columns=[
@@ -606,21 +669,10 @@ def _exceptions(period: Period) -> list[Section]:
             Column("reason", _("reason")),
         ],
     )
-    for v in voids:
-        voided.add(
-            table=v["table__code"],
-            hand_no=v["hand_no"],
-            pots=v["pot_cents"],
-            rake=v["rake_cents"],
-            drop=v["jackpot_drop_cents"],
-            posting=_ref(v["ledger_transaction"]),
-            reversal=_ref(v["ledger_transaction__reversed_by"]),
-            by=v["ledger_transaction__reversed_by__posted_by__username"]
-            or v["ledger_transaction__reversed_by__source"]
-            or "",
-            reason=v["ledger_transaction__reversed_by__memo"] or "",
-        )
-    corrected = Section(
+
+
+def _corrected_section() -> Section:
+    return Section(
         key="corrections",
         title=_("Corrections (HS7, HS8, DC2, DC3)"),
         columns=[
@@ -638,6 +690,72 @@ def _exceptions(period: Period) -> list[Section]:
             Column("reason", _("reason")),
         ],
     )
+
+
+def _held_section() -> Section:
+    return Section(
+        key="open_holds",
+        title=_("Held pots still open (HS8)"),
+        columns=[
+            Column("id", _("id"), INT),
+            Column("table", _("table")),
+            Column("hand_no", _("hand"), INT),
+            Column("gaming_day", _("gaming day"), DATE),
+            Column("held", _("held"), MONEY),
+            Column("released", _("released"), MONEY),
+            Column("still_held", _("still held"), MONEY),
+            Column("posting", _("posting")),
+            Column("reason", _("reason")),
+        ],
+        note=_("Every approved hold not yet released in full, whenever it was made."),
+    )
+
+
+def _exceptions(period: Period) -> list[Section]:
+    raised = q.hand_exceptions(period=period)
+    voids = q.voided_hands(period=period)
+    fixes = q.corrections(period=period)
+    holds = q.open_holds()
+    summary = _summary_section()
+    tally: dict[tuple[str, str], int] = defaultdict(int)
+    for e in raised:
+        tally[(e["kind"], e["status"])] += 1
+    for _v in voids:
+        tally[("void", "booked")] += 1
+    for c in fixes:
+        tally[(f"correction: {c['kind']}", c["status"])] += 1
+    for _h in holds:
+        tally[("held pot", "open")] += 1
+    for (what, status), n in sorted(tally.items()):
+        summary.add(what=what, status=status, count=n)
+
+    exceptions = _exceptions_section()
+    for e in raised:
+        exceptions.add(
+            table=e["hand__table__code"],
+            hand_no=e["hand__hand_no"],
+            kind=e["kind"],
+            status=e["status"],
+            details=_describe(e["details"]),
+            resolved_by=e["resolved_by__username"] or "",
+            resolution=e["resolution"],
+        )
+    voided = _voided_section()
+    for v in voids:
+        voided.add(
+            table=v["table__code"],
+            hand_no=v["hand_no"],
+            pots=v["pot_cents"],
+            rake=v["rake_cents"],
+            drop=v["jackpot_drop_cents"],
+            posting=_ref(v["ledger_transaction"]),
+            reversal=_ref(v["ledger_transaction__reversed_by"]),
+            by=v["ledger_transaction__reversed_by__posted_by__username"]
+            or v["ledger_transaction__reversed_by__source"]
+            or "",
+            reason=v["ledger_transaction__reversed_by__memo"] or "",
+        )
+    corrected = _corrected_section()
     for c in fixes:
         corrected.add(
             id=c["id"],
@@ -653,22 +771,7 @@ def _exceptions(period: Period) -> list[Section]:
             posting=_ref(c["ledger_transaction"]),
             reason=c["reason"],
         )
-    held = Section(
-        key="open_holds",
-        title=_("Held pots still open (HS8)"),
-        columns=[
-            Column("id", _("id"), INT),
-            Column("table", _("table")),
-            Column("hand_no", _("hand"), INT),
-            Column("gaming_day", _("gaming day")),
-            Column("held", _("held"), MONEY),
-            Column("released", _("released"), MONEY),
-            Column("still_held", _("still held"), MONEY),
-            Column("posting", _("posting")),
-            Column("reason", _("reason")),
-        ],
-        note=_("Every approved hold not yet released in full, whenever it was made."),
-    )
+    held = _held_section()
     for h in holds:
         held.add(
             id=h["id"],
@@ -690,24 +793,10 @@ def _ref(transaction_id: int | None) -> str:
     return f"#{transaction_id}" if transaction_id else ""
 
 
-def _trial_balance(
-    ledger: dict[str, AccountMovements],
-    checks: Checks,
-    previous: tuple[str, dict[str, int]] | None,
-    snapshot: BalanceSnapshot | None = None,
+def _trial_balance_section(
+    previous: tuple[str, dict[str, int]] | None, snapshot: BalanceSnapshot | None
 ) -> Section:
-    """Every account's opening, movements and closing, and the checks on them.
-
-    A full audit adds up every entry ever posted and checks each account's cached
-    balance against that sum (DESIGN.md). The others read only their own period's
-    entries (and those after it): each account's opening is the stored snapshot
-    of the balances at the day's opening plus the postings dated before it made
-    since, and its closing must equal the cached balance less the later entries.
-    With an audit of the day before, each opening must also be the closing it
-    stored: a posting dated into an audited day after its audit shows as a
-    difference.
-    """
-    section = Section(
+    return Section(
         key="trial_balance",
         title=_("Trial balance"),
         columns=[
@@ -750,6 +839,26 @@ def _trial_balance(
             )
         ),
     )
+
+
+def _trial_balance(
+    ledger: dict[str, AccountMovements],
+    checks: Checks,
+    previous: tuple[str, dict[str, int]] | None,
+    snapshot: BalanceSnapshot | None = None,
+) -> Section:
+    """Every account's opening, movements and closing, and the checks on them.
+
+    A full audit adds up every entry ever posted and checks each account's cached
+    balance against that sum (DESIGN.md). The others read only their own period's
+    entries (and those after it): each account's opening is the stored snapshot
+    of the balances at the day's opening plus the postings dated before it made
+    since, and its closing must equal the cached balance less the later entries.
+    With an audit of the day before, each opening must also be the closing it
+    stored: a posting dated into an audited day after its audit shows as a
+    difference.
+    """
+    section = _trial_balance_section(previous, snapshot)
     closings = previous[1] if previous is not None else {}
     debit_balances: dict[str, int] = defaultdict(int)
     credit_balances: dict[str, int] = defaultdict(int)
@@ -796,32 +905,15 @@ def _trial_balance(
             closing=a.closing,
             ledger_closing=a.closing_from_cache,
         )
-    for currency in sorted(set(debit_balances) | set(credit_balances)):
-        checks.compare(
-            _("trial balance %(c)s: debit balances = credit balances")
-            % {"c": currency},
-            debit_balances[currency],
-            credit_balances[currency],
-        )
-        if snapshot is not None:
-            checks.compare(
-                _("%(c)s closings = cached balances less later entries (Σ)")
-                % {"c": currency},
-                cached[currency][0],
-                cached[currency][1],
-            )
-        if previous is None and snapshot is not None:
-            continue
-        checks.compare(
-            (
-                _("%(c)s cached balances = sums of entries (Σ of balances)")
-                if previous is None
-                else _("%(c)s openings = previous closings (Σ of balances)")
-            )
-            % {"c": currency},
-            sums[currency][0],
-            sums[currency][1],
-        )
+    _trial_balance_totals(
+        checks,
+        debit_balances,
+        credit_balances,
+        sums,
+        cached,
+        previous=previous,
+        snapshot=snapshot,
+    )
     return section
 
 
@@ -851,7 +943,7 @@ def jackpot_report(
         key="contributions",
         title=_("Contributions per day"),
         columns=[
-            Column("gaming_day", _("gaming day")),
+            Column("gaming_day", _("gaming day"), DATE),
             Column("account", _("account")),
             Column("drops", _("drops"), MONEY),
             Column("other", _("other movements"), MONEY),
@@ -910,24 +1002,50 @@ def jackpot_report(
     )
 
 
+def _trial_balance_totals(
+    checks: Checks,
+    debit_balances: dict[str, int],
+    credit_balances: dict[str, int],
+    sums: dict[str, list[int]],
+    cached: dict[str, list[int]],
+    *,
+    previous: tuple[str, dict[str, int]] | None,
+    snapshot: BalanceSnapshot | None,
+) -> None:
+    """The checks on every currency's balances as a whole."""
+    for currency in sorted(set(debit_balances) | set(credit_balances)):
+        checks.compare(
+            _("trial balance %(c)s: debit balances = credit balances")
+            % {"c": currency},
+            debit_balances[currency],
+            credit_balances[currency],
+        )
+        if snapshot is not None:
+            checks.compare(
+                _("%(c)s closings = cached balances less later entries (Σ)")
+                % {"c": currency},
+                cached[currency][0],
+                cached[currency][1],
+            )
+        if previous is None and snapshot is not None:
+            continue
+        checks.compare(
+            (
+                _("%(c)s cached balances = sums of entries (Σ of balances)")
+                if previous is None
+                else _("%(c)s openings = previous closings (Σ of balances)")
+            )
+            % {"c": currency},
+            sums[currency][0],
+            sums[currency][1],
+        )
+
+
 # --- Player activity ------------------------------------------------------------------
 
 
-def player_activity(
-    *, period: Period, now: datetime, progress: Progress = _quiet
-) -> dict[str, Any]:
-    """Build the player activity of ``period`` for the floor and AML review (CA5)."""
-    cash = q.player_cash(period=period)
-    moves = q.player_movements(period=period)
-    progress(_("cash and buy-ins"))
-    played = q.player_hands(period=period)
-    progress(_("hands"))
-    seated = q.player_time_seated(period=period, now=now)
-    progress(_("time seated"))
-    codes = set(cash) | set(moves) | set(played) | set(seated)
-    names = q.players_named(codes)
-    threshold = settings.CARDROOM_IDENTITY_THRESHOLD_CENTS
-    players = Section(
+def _players_section(threshold: int) -> Section:
+    return Section(
         key="players",
         title=_("Players"),
         columns=[
@@ -954,7 +1072,10 @@ def player_activity(
         )
         % {"t": threshold},
     )
-    review = Section(
+
+
+def _review_section() -> Section:
+    return Section(
         key="ca5_review",
         title=_("Identity threshold reached (CA5)"),
         columns=[
@@ -968,6 +1089,24 @@ def player_activity(
             "Players whose cash transactions reached the threshold, for AML review."
         ),
     )
+
+
+def player_activity(
+    *, period: Period, now: datetime, progress: Progress = _quiet
+) -> dict[str, Any]:
+    """Build the player activity of ``period`` for the floor and AML review (CA5)."""
+    cash = q.player_cash(period=period)
+    moves = q.player_movements(period=period)
+    progress(_("cash and buy-ins"))
+    played = q.player_hands(period=period)
+    progress(_("hands"))
+    seated = q.player_time_seated(period=period, now=now)
+    progress(_("time seated"))
+    codes = set(cash) | set(moves) | set(played) | set(seated)
+    names = q.players_named(codes)
+    threshold = settings.CARDROOM_IDENTITY_THRESHOLD_CENTS
+    players = _players_section(threshold)
+    review = _review_section()
     for code in sorted(codes):
         c, m, h = cash.get(code, {}), moves.get(code, {}), played.get(code, {})
         who = names.get(code, {"name": "", "id_verified": False})

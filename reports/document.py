@@ -2,6 +2,7 @@
 
 Every report is one JSON document; the CSV, XLSX and PDF renderers read nothing else.
 Money columns hold integer cents (``type: money``); the renderers format them.
+Dates and times are ISO text in the room's time (``type: date``, ``datetime``).
 
     {"kind": "daily_audit", "title": …, "period": {…}, "room": {…}, "currency": "EUR",
      "as_of": "…", "sections": [{"key", "title", "note", "columns": [{"key", "title",
@@ -19,6 +20,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 TEXT, INT, MONEY, BOOL = "text", "int", "money", "bool"
+# A gaming day (``2026-11-30``) and a moment on the room's clock with its offset
+# (``2026-11-30 23:15:00+02:00``), both stored as ISO text.
+DATE, DATETIME = "date", "datetime"
 
 
 @dataclass(frozen=True, slots=True)

@@ -109,10 +109,8 @@ def _schema_changes(
     return section, last, len(changes)
 
 
-def database_guards(period: Period) -> list[Section]:
-    """The sections of the daily audit on the database: its guards, and the changes
-    of its schema since the previous audit."""
-    section = Section(
+def _guards_section() -> Section:
+    return Section(
         key=KEY,
         title=_("The database's guards"),
         columns=[
@@ -130,6 +128,12 @@ def database_guards(period: Period) -> list[Section]:
             "audit (a release changes them too)."
         ),
     )
+
+
+def database_guards(period: Period) -> list[Section]:
+    """The sections of the daily audit on the database: its guards, and the changes
+    of its schema since the previous audit."""
+    section = _guards_section()
     previous = _previous(period)
     with connection.cursor() as cursor:
         found = guards.inspect(cursor)

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from accounting.models import Payable
 from jackpots.models import Award, Hit, Month, Pool
 from jackpots.selectors import AWARD_KIND, month_standings
-from reports.document import INT, MONEY, Column, Section
+from reports.document import DATETIME, INT, MONEY, Column, Section
 from reports.selectors import Period
 
 __all__ = [
@@ -38,13 +38,8 @@ def _in(period: Period, field: str) -> Q:
     return Q(**{f"{field}__gte": period.start, f"{field}__lt": period.end})
 
 
-def hits_and_awards(*, period: Period) -> Section:
-    """Hits and months of ``period`` with who decided them, one row per award.
-
-    A hit belongs to the period when its hand ended in it or it was decided in it;
-    a month when it ended, was closed or was decided in it.
-    """
-    section = Section(
+def _hits_awards_section() -> Section:
+    return Section(
         key="hits_awards",
         title=_("Hits and awards"),
         columns=[
@@ -69,6 +64,15 @@ def hits_and_awards(*, period: Period) -> Section:
             "award (BB3, HM2), with the cage's payment (CA6)."
         ),
     )
+
+
+def hits_and_awards(*, period: Period) -> Section:
+    """Hits and months of ``period`` with who decided them, one row per award.
+
+    A hit belongs to the period when its hand ended in it or it was decided in it;
+    a month when it ended, was closed or was decided in it.
+    """
+    section = _hits_awards_section()
     awards = Award.objects.select_related("player", "hand__table", "payable")
     hits = (
         Hit.objects.filter(
@@ -183,7 +187,7 @@ def hand_of_the_month_standings(*, period: Period, month: date) -> Section:
             Column("cards", _("best five")),
             Column("table", _("table")),
             Column("hand_no", _("hand no"), INT),
-            Column("ended_at", _("ended")),
+            Column("ended_at", _("ended"), DATETIME),
         ],
         note=_(
             "Each player's best hand tabled at a showdown in the month, best first; "

@@ -15,18 +15,20 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounting.services import snapshot_at
+from cardroom.models import Room
 from cardroom.services import room_default
-from core.api.errors import ApiError, RuleViolation
 from core.roles import Role, has_role
 from reports import guards
 from reports.builders import BUILDERS
 from reports.document import digest, rows_of
+from reports.errors import Code, forbidden, invalid, refuse
 from reports.models import Report
 from reports.selectors import Period
 
@@ -79,8 +81,46 @@ def _already(report: Report) -> str:
         "kind": report.get_kind_display(),
         "period": report.period_label,
         "v": report.version,
-        "at": report.generated_at.isoformat(timespec="seconds"),
+        "at": timezone.localtime(report.generated_at, room_default().tz).isoformat(
+            timespec="seconds"
+        ),
     }
+
+
+def _check(
+    *,
+    kind: str,
+    first: date,
+    last: date | None,
+    by: User | None,
+    new_version: bool,
+    reason: str,
+) -> date:
+    """Refuse what can't be asked for (see :func:`report_generate`); return the
+    period's last day."""
+    if kind not in BUILDERS:
+        raise invalid(Code.UNKNOWN_REPORT, allowed={"kinds": sorted(BUILDERS)}, k=kind)
+    last = last or first
+    if last < first:
+        raise invalid(Code.INVALID_PERIOD)
+    if new_version:
+        if by is None or not has_role(by, Role.MANAGER):
+            raise forbidden(Code.MANAGER_REQUIRED)
+        if not reason.strip():
+            raise invalid(Code.REASON_REQUIRED)
+    return last
+
+
+def _check_over(period: Period, *, kind: str, now: datetime) -> None:
+    """Refuse a period whose last gaming day hasn't ended (BI8)."""
+    if period.end > now:
+        raise refuse(
+            Code.PERIOD_NOT_OVER,
+            rule="BI8",
+            day=period.last.isoformat(),
+            end=period.end.astimezone(period.room.tz).isoformat(timespec="minutes"),
+            kind=Report.Kind(kind).label,
+        )
 
 
 def report_generate(
@@ -103,88 +143,38 @@ def report_generate(
     next version, saying why (``reason``). ``full`` makes a daily audit add up
     every entry ever posted (:func:`reports.builders.daily_audit`).
 
-    Raises :class:`ApiError` (400) for an unknown kind or a period out of order,
-    (403, ``manager_required``) for a new version asked by anyone but a manager,
-    (400, ``reason_required``) for one without a reason; :class:`RuleViolation`
+    Raises :class:`core.errors.Invalid` (``unknown_report``, ``invalid_period``,
+    ``reason_required``) for an unknown kind, a period out of order or a new
+    version without a reason; :class:`core.errors.Forbidden` (``manager_required``)
+    for a new version asked by anyone but a manager; :class:`core.errors.Refusal`
     (BI8, ``period_not_over``) for a period whose last gaming day hasn't ended.
     """
-    if kind not in BUILDERS:
-        raise ApiError(
-            _("No report kind %(k)s.") % {"k": kind},
-            code="unknown_report",
-            allowed={"kinds": sorted(BUILDERS)},
-        )
-    last = last or first
-    if last < first:
-        raise ApiError(_("The period ends before it starts."), code="invalid_period")
-    if new_version:
-        if by is None or not has_role(by, Role.MANAGER):
-            raise ApiError(
-                _("Only a manager may ask for a new version of a stored report."),
-                code="manager_required",
-                status_code=403,
-            )
-        if not reason.strip():
-            raise ApiError(
-                _("A new version of a report says why."), code="reason_required"
-            )
+    last = _check(
+        kind=kind, first=first, last=last, by=by, new_version=new_version, reason=reason
+    )
     now = now or timezone.now()
     room = room_default()
     period = Period.of(room, first, last)
-    if period.end > now:
-        raise RuleViolation(
-            _(
-                "Gaming day %(day)s ends at %(end)s; its %(kind)s can be made after "
-                "that."
-            )
-            % {
-                "day": last.isoformat(),
-                "end": period.end.astimezone(room.tz).isoformat(timespec="minutes"),
-                "kind": Report.Kind(kind).label,
-            },
-            code="period_not_over",
-            rule="BI8",
-        )
+    _check_over(period, kind=kind, now=now)
     stored = _stored(kind, first, last)
     if stored is not None and not new_version:
         return Outcome(stored, False, _already(stored))
 
     started = time.perf_counter()
-    shown: dict[str, Any] = {"progress": progress} if progress is not None else {}
-    if full and kind == Report.Kind.DAILY_AUDIT:
-        shown["full"] = True
-    elif kind == Report.Kind.DAILY_AUDIT:
-        # Written before the read-only snapshot the report is built in: the
-        # balances stored at the period's opening (the audit starts from them)
-        # and at its end (the next day's opening).
-        shown["snapshot"] = snapshot_at(period.start)
-        snapshot_at(period.end)
-    with _snapshot():
-        data = BUILDERS[kind](period=period, now=now, **shown)
+    data = _build(kind, period, now=now, progress=progress, full=full)
     elapsed = int((time.perf_counter() - started) * 1000)
     try:
-        checks = rows_of(data, "checks")
-    except KeyError:
-        checks = []
-    guards_total, guards_failed = guards.failed(data)
-    try:
-        with transaction.atomic():
-            report = Report.objects.create(
-                kind=kind,
-                period_start=first,
-                period_end=last,
-                version=(stored.version + 1) if stored else 1,
-                reason=reason.strip() if new_version else "",
-                data=data,
-                digest=digest(data),
-                checks_total=len(checks) + guards_total,
-                checks_failed=sum(1 for check in checks if not check["agrees"])
-                + guards_failed,
-                generated_at=now,
-                generated_by=by,
-                source=source,
-                duration_ms=elapsed,
-            )
+        report = _store(
+            kind,
+            period,
+            data,
+            version=(stored.version + 1) if stored else 1,
+            reason=reason.strip() if new_version else "",
+            now=now,
+            by=by,
+            source=source,
+            elapsed=elapsed,
+        )
     except IntegrityError:
         # Another run stored this period (or this version) a moment before us.
         stored = _stored(kind, first, last)
@@ -201,6 +191,73 @@ def report_generate(
             "v": report.version,
         },
     )
+
+
+def report_language(room: Room) -> str:
+    """The language a report is written in: the room's, whoever asks for it, so
+    a period's stored report reads the same from the schedule and from a person."""
+    return room.language or settings.LANGUAGE_CODE
+
+
+def _build(
+    kind: str,
+    period: Period,
+    *,
+    now: datetime,
+    progress: Callable[[str], None] | None,
+    full: bool,
+) -> dict[str, Any]:
+    """Compute the report's document from one snapshot, in the room's language."""
+    shown: dict[str, Any] = {"progress": progress} if progress is not None else {}
+    if full and kind == Report.Kind.DAILY_AUDIT:
+        shown["full"] = True
+    elif kind == Report.Kind.DAILY_AUDIT:
+        # Written before the read-only snapshot the report is built in: the
+        # balances stored at the period's opening (the audit starts from them)
+        # and at its end (the next day's opening).
+        shown["snapshot"] = snapshot_at(period.start)
+        snapshot_at(period.end)
+    language = report_language(period.room)
+    with _snapshot(), translation.override(language):
+        data = BUILDERS[kind](period=period, now=now, **shown)
+    data["language"] = language
+    return data
+
+
+def _store(
+    kind: str,
+    period: Period,
+    data: dict[str, Any],
+    *,
+    version: int,
+    reason: str,
+    now: datetime,
+    by: User | None,
+    source: str,
+    elapsed: int,
+) -> Report:
+    try:
+        checks = rows_of(data, "checks")
+    except KeyError:
+        checks = []
+    guards_total, guards_failed = guards.failed(data)
+    with transaction.atomic():
+        return Report.objects.create(
+            kind=kind,
+            period_start=period.first,
+            period_end=period.last,
+            version=version,
+            reason=reason,
+            data=data,
+            digest=digest(data),
+            checks_total=len(checks) + guards_total,
+            checks_failed=sum(1 for check in checks if not check["agrees"])
+            + guards_failed,
+            generated_at=now,
+            generated_by=by,
+            source=source,
+            duration_ms=elapsed,
+        )
 
 
 def reports_of_last_gaming_day(*, now: datetime | None = None) -> list[Outcome]:

@@ -110,17 +110,8 @@ def audit_section(
     return section
 
 
-def event_report(*, event: Event, now: datetime | None = None) -> dict[str, Any]:
-    """The event's final report as a stored-report document (TO1–TO10)."""
-    now = now or timezone.now()
-    room: Room = event.room
-    first = gaming_day_of(event.starts_at)
-    last = max(first, gaming_day_of(now))
-    period = Period.of(room, first, last)
-    checks = Checks()
-
-    purchases = Purchase.objects.filter(entry__event=event)
-    entries_section = Section(
+def _entries_section() -> Section:
+    return Section(
         key="entries",
         title=_("Entries, rebuys and add-ons (TO1)"),
         columns=[
@@ -134,6 +125,78 @@ def event_report(*, event: Event, now: datetime | None = None) -> dict[str, Any]
         ],
         note=_("Refunded purchases are shown on their own line (TO10)."),
     )
+
+
+def _money_section() -> Section:
+    return Section(
+        key="prize_pool",
+        title=_("Prize pool (TO7)"),
+        columns=[Column("item", _("item")), Column("amount", _("amount"), MONEY)],
+    )
+
+
+def _payouts_section() -> Section:
+    return Section(
+        key="payouts",
+        title=_("Payouts (TO9)"),
+        columns=[
+            Column("place", _("place")),
+            Column("player", _("player")),
+            Column("amount", _("prize"), MONEY),
+            Column("status", _("status")),
+            Column("receipt", _("receipt")),
+            Column("tax_document", _("tax document")),
+        ],
+    )
+
+
+def _deal_section() -> Section:
+    return Section(
+        key="deal",
+        title=_("Deal (TO5)"),
+        columns=[
+            Column("player", _("player")),
+            Column("chips", _("chips"), INT),
+            Column("chip_chop", _("chip chop"), MONEY),
+            Column("icm", _("ICM"), MONEY),
+            Column("agreed", _("agreed"), MONEY),
+            Column("signed", _("signed"), BOOL),
+        ],
+    )
+
+
+def _bounty_section() -> Section:
+    return Section(
+        key="bounties",
+        title=_("Bounties (TO8)"),
+        columns=[
+            Column("winner", _("won by")),
+            Column("busted", _("bounty of")),
+            Column("reason", _("why")),
+            Column("paid", _("paid"), MONEY),
+            Column("added", _("added to his bounty"), MONEY),
+        ],
+    )
+
+
+def _chips_section(period: Period, report: Any) -> Section:
+    return Section(
+        key="chips",
+        title=_("Chip reconciliation (TO3)"),
+        columns=[
+            Column("line", _("line")),
+            Column("cause", _("cause")),
+            Column("chips", _("chips"), INT),
+        ],
+        note=_("Counted: %(at)s.") % {"at": period.local(report.counted_at)}
+        if report.counted_at
+        else _("No count of the field recorded."),
+    )
+
+
+def _entries(purchases: Any) -> Section:
+    """The entries by kind: counts, the prize pool's and the fees' shares, chips."""
+    entries_section = _entries_section()
     rows: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for p in purchases.select_related("entry"):
         kind = str(p.get_kind_display())
@@ -150,14 +213,14 @@ def event_report(*, event: Event, now: datetime | None = None) -> dict[str, Any]
         row["chips"] += p.chips
     for kind, row in rows.items():
         entries_section.add(kind=kind, **row)
+    return entries_section
 
+
+def _pool(event: Event, checks: Checks) -> Section:
+    """The prize pool: buy-ins, the house's overlay, what it holds now (TO3)."""
     pool, overlay = selectors.pool_and_overlay(event=event)
     buy_ins = selectors.buy_ins_cents(event=event)
-    money = Section(
-        key="prize_pool",
-        title=_("Prize pool (TO7)"),
-        columns=[Column("item", _("item")), Column("amount", _("amount"), MONEY)],
-    )
+    money = _money_section()
     money.add(item=_("buy-ins, rebuys and add-ons"), amount=buy_ins)
     money.add(item=_("overlay (the house)"), amount=overlay)
     money.add(item=_("prize pool"), amount=pool)
@@ -165,19 +228,12 @@ def event_report(*, event: Event, now: datetime | None = None) -> dict[str, Any]
         item=_("held in the pool now"), amount=selectors.prize_pool_cents(event=event)
     )
     checks.compare(_("pool = buy-ins + overlay"), buy_ins + overlay, pool)
+    return money
 
-    payouts = Section(
-        key="payouts",
-        title=_("Payouts (TO9)"),
-        columns=[
-            Column("place", _("place")),
-            Column("player", _("player")),
-            Column("amount", _("prize"), MONEY),
-            Column("status", _("status")),
-            Column("receipt", _("receipt")),
-            Column("tax_document", _("tax document")),
-        ],
-    )
+
+def _payouts(event: Event, checks: Checks) -> Section:
+    """The payout sheet's places, paid at the cage, checked against the pool."""
+    payouts = _payouts_section()
     sheet = PayoutSheet.objects.filter(event=event).first()
     if sheet is not None:
         payouts.note = _("Prepared by %(p)s, approved by %(a)s.") % {
@@ -212,19 +268,12 @@ def event_report(*, event: Event, now: datetime | None = None) -> dict[str, Any]
                 0,
                 selectors.prize_pool_cents(event=event),
             )
+    return payouts
 
-    deal_section = Section(
-        key="deal",
-        title=_("Deal (TO5)"),
-        columns=[
-            Column("player", _("player")),
-            Column("chips", _("chips"), INT),
-            Column("chip_chop", _("chip chop"), MONEY),
-            Column("icm", _("ICM"), MONEY),
-            Column("agreed", _("agreed"), MONEY),
-            Column("signed", _("signed"), BOOL),
-        ],
-    )
+
+def _deal(event: Event, period: Period) -> Section:
+    """The signed deal, if the players made one."""
+    deal_section = _deal_section()
     deal = Deal.objects.filter(event=event, status=Deal.Status.SIGNED).first()
     if deal is not None:
         deal_section.note = _("%(method)s, signed %(at)s.") % {
@@ -242,18 +291,12 @@ def event_report(*, event: Event, now: datetime | None = None) -> dict[str, Any]
                 agreed=agreed,
                 signed=entry.pk in signed,
             )
+    return deal_section
 
-    bounty_section = Section(
-        key="bounties",
-        title=_("Bounties (TO8)"),
-        columns=[
-            Column("winner", _("won by")),
-            Column("busted", _("bounty of")),
-            Column("reason", _("why")),
-            Column("paid", _("paid"), MONEY),
-            Column("added", _("added to his bounty"), MONEY),
-        ],
-    )
+
+def _bounties(event: Event, purchases: Any, checks: Checks) -> Section:
+    """The knockouts paid and the bounty pool's check."""
+    bounty_section = _bounty_section()
     knockouts = BountyPayment.objects.filter(event=event).select_related(
         "winner__player", "bust__entry__player"
     )
@@ -278,21 +321,14 @@ def event_report(*, event: Event, now: datetime | None = None) -> dict[str, Any]
         bounties_in - paid - refunded_bounties,
         chart.bounty_pool(event=event.code, currency=event.currency).balance_cents,
     )
+    return bounty_section
 
+
+def _chips(event: Event, period: Period) -> Section:
+    """The chips issued, removed, in play and counted."""
     report = selectors.chip_reconciliation(event=event)
     r = report.reconciliation
-    chips_section = Section(
-        key="chips",
-        title=_("Chip reconciliation (TO3)"),
-        columns=[
-            Column("line", _("line")),
-            Column("cause", _("cause")),
-            Column("chips", _("chips"), INT),
-        ],
-        note=_("Counted: %(at)s.") % {"at": period.local(report.counted_at)}
-        if report.counted_at
-        else _("No count of the field recorded."),
-    )
+    chips_section = _chips_section(period, report)
     for cause, chips in r.issued.items():
         chips_section.add(line=_("issued"), cause=cause, chips=chips)
     for cause, chips in r.removed.items():
@@ -301,7 +337,25 @@ def event_report(*, event: Event, now: datetime | None = None) -> dict[str, Any]
     chips_section.add(line=_("in play"), cause="", chips=r.in_play)
     chips_section.add(line=_("counted"), cause="", chips=r.counted)
     chips_section.add(line=_("difference"), cause="", chips=r.difference)
+    return chips_section
 
+
+def event_report(*, event: Event, now: datetime | None = None) -> dict[str, Any]:
+    """The event's final report as a stored-report document (TO1–TO10)."""
+    now = now or timezone.now()
+    room: Room = event.room
+    first = gaming_day_of(event.starts_at)
+    last = max(first, gaming_day_of(now))
+    period = Period.of(room, first, last)
+    checks = Checks()
+
+    purchases = Purchase.objects.filter(entry__event=event)
+    entries_section = _entries(purchases)
+    money = _pool(event, checks)
+    payouts = _payouts(event, checks)
+    deal_section = _deal(event, period)
+    bounty_section = _bounties(event, purchases, checks)
+    chips_section = _chips(event, period)
     return {
         "kind": "tournament",
         "title": _("Tournament final report: %(name)s") % {"name": event.name},

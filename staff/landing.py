@@ -17,6 +17,7 @@ DEFAULT_LANDING = "admin:index"
 LANDINGS: list[tuple[Role, str]] = [
     (Role.CASHIER, "staff:cage-home"),
     (Role.MANAGER, "staff:approvals"),
+    (Role.AUDITOR, "staff:auditor-home"),
 ]
 
 

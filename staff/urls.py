@@ -1,10 +1,11 @@
 """The staff screens: sign-in, each role's home page, the cage (CA1–CA6), the
-manager's approvals and terminal keys, and the floor (WL1–WL10, DC2, RK8)."""
+manager's approvals and terminal keys, the floor (WL1–WL10, DC2, RK8) and the
+auditor's reports (BI8)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from staff import floor, manager, views
+from staff import auditor, floor, manager, views
 
 app_name = "staff"
 
@@ -60,6 +61,18 @@ urlpatterns = [
         "manager/keys/<str:prefix>/revoke",
         manager.terminal_key_revoke,
         name="terminal-key-revoke",
+    ),
+    path("auditor/", auditor.auditor_home, name="auditor-home"),
+    path("auditor/produce", auditor.report_produce, name="report-produce"),
+    path(
+        "auditor/reports/<int:report_id>",
+        auditor.report_preview,
+        name="report-preview",
+    ),
+    path(
+        "auditor/reports/<int:report_id>/<str:fmt>",
+        auditor.report_download,
+        name="report-download",
     ),
     path("floor/", floor.floor_home, name="floor-home"),
     path("floor/map", floor.floor_map, name="floor-map"),

@@ -59,14 +59,15 @@ def home(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(landing_url(request.user))
 
 
-def role_only(role: Role) -> Callable[[View], View]:
-    """Let in signed-in holders of ``role`` (superusers too); others get 403."""
+def role_only(*roles: Role) -> Callable[[View], View]:
+    """Let in signed-in holders of one of ``roles`` (superusers too); others get
+    403."""
 
     def decorator(view: View) -> View:
         @login_required
         @wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not has_role(request.user, role):
+            if not has_role(request.user, *roles):
                 raise PermissionDenied
             return view(request, *args, **kwargs)
 

@@ -24,8 +24,9 @@ from core.api.errors import ApiError
 from core.api.permissions import IsAuditor, staff
 from reports import services, tournaments
 from reports.document import digest
+from reports.files import file_response
 from reports.models import Report
-from reports.render import FORMATS, render
+from reports.render import FORMATS, render, room_time_text
 from tournaments.models import Event
 
 KINDS = ", ".join(Report.Kind.values)
@@ -220,29 +221,6 @@ class ReportDetailApi(APIView):
         return Response(ReportDataSerializer(report).data)
 
 
-def meta_of(report: Report) -> dict[str, str]:
-    """The identity printed at the head of every file of ``report``."""
-    by = report.generated_by.get_username() if report.generated_by else report.source
-    meta = {
-        "report": f"#{report.pk} {report.get_kind_display()} {report.period_label}",
-        "version": str(report.version),
-        "generated": f"{report.generated_at.isoformat(timespec='seconds')} by {by}",
-        "digest": f"sha256 {report.digest}",
-    }
-    if report.reason:
-        meta["reason"] = report.reason
-    return meta
-
-
-def file_response(report: Report, fmt: str) -> HttpResponse:
-    """Answer ``report`` as a file download in ``fmt`` (csv, xlsx, pdf)."""
-    content = render(report.data, fmt, meta=meta_of(report))
-    response = HttpResponse(content, content_type=FORMATS[fmt])
-    name = f"{report.kind}-{report.period_label}-v{report.version}.{fmt}"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    return response
-
-
 class ReportFileApi(APIView):
     """A stored report as a CSV, XLSX or PDF file (the PDF with its charts)."""
 
@@ -312,7 +290,11 @@ class TournamentReportApi(APIView):
         data = tournaments.event_report(event=found)
         meta = {
             "report": f"{found.code} {found.name}",
-            "generated": f"{data['as_of']} by {staff(request).get_username()}",
+            "generated": _("%(at)s by %(who)s")
+            % {
+                "at": room_time_text(data, data["as_of"]),
+                "who": staff(request).get_username(),
+            },
             "digest": f"sha256 {digest(data)}",
         }
         response = HttpResponse(render(data, fmt, meta=meta), content_type=FORMATS[fmt])

@@ -125,3 +125,26 @@ def test_each_role_opens_the_floor_pages_the_table_gives_it(make_staff):
     }
     assert len(floor) == len(FLOOR_PAGES)
     assert wrong_answers(signed_in(make_staff), FLOOR_PAGES) == []
+
+
+# Every page of the auditor's reports: the auditors' and the managers' (the API's
+# IsAuditor).
+AUDITOR = ("auditor", "manager")
+AUDITOR_PAGES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("GET", "/auditor/"): AUDITOR,
+    ("POST", "/auditor/produce"): AUDITOR,
+    ("GET", "/auditor/reports/1"): AUDITOR,
+    ("GET", "/auditor/reports/1/pdf"): AUDITOR,
+}
+
+
+def test_each_role_opens_the_auditor_pages_the_table_gives_it(make_staff):
+    from staff import urls
+
+    pages = {
+        str(p.pattern)
+        for p in urls.urlpatterns
+        if str(p.pattern).startswith("auditor/")
+    }
+    assert len(pages) == len(AUDITOR_PAGES)
+    assert wrong_answers(signed_in(make_staff), AUDITOR_PAGES) == []

@@ -25,9 +25,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from core.api.errors import ApiError
-from reports.api.views import meta_of
+from core.errors import ApplicationError
 from reports.builders import steps
+from reports.files import meta_of
 from reports.models import Report
 from reports.render import FORMATS, render
 from reports.services import Outcome, month_bounds, report_generate
@@ -137,7 +137,7 @@ class Command(BaseCommand):
                         progress=advance,
                         full=options["full"],
                     )
-                except ApiError as error:
+                except ApplicationError as error:
                     raise CommandError(str(error.detail)) from error
                 progress.update(sections, completed=steps(kind))
                 progress.update(days, advance=1)

@@ -105,7 +105,8 @@ def test_the_report_downloads_as_csv_xlsx_and_a_pdf_that_renders(
     played_day, auditor, tmp_path
 ):
     """CSV with cents, XLSX with a sheet per section, and a PDF whose first page
-    (title, chart) renders to a picture that is not blank."""
+    holds the day's totals, its second the chart, both renders that are not
+    blank."""
     report_id = make(auditor).json()["report"]["id"]
     data = Report.objects.get().data
 
@@ -114,16 +115,16 @@ def test_the_report_downloads_as_csv_xlsx_and_a_pdf_that_renders(
     lines = list(csv.reader(io.StringIO(answer.content.decode())))
     start = lines.index(["section", "tables_hands", "Tables: hands, rake and drop"])
     header = lines[start + 1]
-    assert "rake_cents" in header
+    assert "rake (cents)" in header
     rows = {line[0]: line for line in lines[start + 2 : start + 4]}
     expected = {r["table"]: r for r in rows_of(data, "tables_hands")}
-    assert int(rows["A1"][header.index("rake_cents")]) == expected["A1"]["rake"]
+    assert int(rows["A1"][header.index("rake (cents)")]) == expected["A1"]["rake"]
 
     answer = auditor.get(f"/api/v1/reports/{report_id}/xlsx")
     assert answer.status_code == 200
     book = load_workbook(io.BytesIO(answer.content))
     assert "Trial balance" in book.sheetnames
-    sheet = book["Tables hands, rake and drop"]
+    sheet = book["Tables hands rake and drop"]
     titles = [c.value for c in sheet[1]]
     a1 = next(r for r in sheet.iter_rows(min_row=2, values_only=True) if r[0] == "A1")
     assert a1[titles.index("rake")] * 100 == expected["A1"]["rake"]
@@ -133,17 +134,20 @@ def test_the_report_downloads_as_csv_xlsx_and_a_pdf_that_renders(
     assert answer.content.startswith(b"%PDF")
     pdf = pypdfium2.PdfDocument(answer.content)
     assert len(pdf) >= 2
-    page = pdf[0]
-    text = page.get_textpage().get_text_range()
+    text = pdf[0].get_textpage().get_text_range()
     assert "Daily audit" in text and DAY.isoformat() in text
-    image = page.render(scale=1.5).to_pil().convert("RGB")
-    image.save(tmp_path / "page1.png")
-    width, height = image.size
-    grey = image.convert("L").histogram()
-    assert sum(grey[:200]) > 0.01 * width * height, "the first page is blank"
+    rake = sum(r["rake"] for r in rows_of(data, "tables_hands"))
+    assert "Totals" in text and f"rake {rake // 100:,}.{rake % 100:02d} EUR" in text
+    assert "Europe/Helsinki" in text
+    for n in (0, 1):
+        image = pdf[n].render(scale=1.5).to_pil().convert("RGB")
+        image.save(tmp_path / f"page{n + 1}.png")
+        width, height = image.size
+        grey = image.convert("L").histogram()
+        assert sum(grey[:200]) > 0.01 * width * height, f"page {n + 1} is blank"
     # The chart's bars are in colour; text and rules are black and grey.
     hue = image.convert("HSV").split()[1].histogram()  # saturation
-    assert sum(hue[100:]) > 0.002 * width * height, "no chart on the first page"
+    assert sum(hue[100:]) > 0.002 * width * height, "no chart on the second page"
 
     wrong = auditor.get(f"/api/v1/reports/{report_id}/doc")
     assert wrong.status_code == 404

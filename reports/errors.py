@@ -1,0 +1,36 @@
+"""What the reports refuse, as codes and one table of their texts (core.errors).
+
+The texts are message templates, translated when the error is read, so a Finnish
+or Korean caller reads them in his language.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from core.errors import Forbidden, Invalid, Refusal, gettext_noop, refuser
+
+
+class Code(StrEnum):
+    UNKNOWN_REPORT = "unknown_report"
+    INVALID_PERIOD = "invalid_period"
+    MANAGER_REQUIRED = "manager_required"
+    REASON_REQUIRED = "reason_required"
+    PERIOD_NOT_OVER = "period_not_over"
+
+
+TEXTS = {
+    Code.UNKNOWN_REPORT: gettext_noop("No report kind %(k)s."),
+    Code.INVALID_PERIOD: gettext_noop("The period ends before it starts."),
+    Code.MANAGER_REQUIRED: gettext_noop(
+        "Only a manager may ask for a new version of a stored report."
+    ),
+    Code.REASON_REQUIRED: gettext_noop("A new version of a report says why."),
+    Code.PERIOD_NOT_OVER: gettext_noop(
+        "Gaming day %(day)s ends at %(end)s; its %(kind)s can be made after that."
+    ),
+}
+
+refuse = refuser(TEXTS, Refusal)
+invalid = refuser(TEXTS, Invalid)
+forbidden = refuser(TEXTS, Forbidden)
