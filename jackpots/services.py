@@ -38,6 +38,7 @@ from accounting.models import Account, Player, Transaction
 from accounting.services import Leg, retry_on_conflict, transaction_post
 from cardroom.models import Hand, HandException, HandSeat, Room
 from core.api.errors import ApiError, Conflict, RuleViolation
+from core.errors import ApplicationError
 from core.roles import Role, has_role
 from jackpots import selectors
 from jackpots.domain.months import (
@@ -1328,7 +1329,7 @@ def months_close_due(
                 closed.append(
                     month_close(pool=pool, month=month, source=source, now=now)
                 )
-        except ApiError as error:
+        except ApplicationError as error:
             # One pool's refusal doesn't hold up the others; it is retried next hour.
             log.error("jackpots.month.not_closed", pool=pool.pk, error=str(error))
     return closed
