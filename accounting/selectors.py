@@ -71,18 +71,6 @@ def balances_at(*, snapshot: BalanceSnapshot) -> dict[int, int]:
     return balances
 
 
-def account_balance(*, account: Account, at: datetime | None = None) -> int:
-    """Return ``account``'s balance in its normal sign, from its entries.
-
-    With ``at``, only transactions posted at or before that moment count.
-    """
-    entries = Entry.objects.filter(account=account)
-    if at is not None:
-        entries = entries.filter(transaction__posted_at__lte=at)
-    total = entries.aggregate(s=Sum("amount_cents"))["s"] or 0
-    return total if account.type in DEBIT_NORMAL else -total
-
-
 @dataclass(frozen=True, slots=True)
 class TrialBalanceLine:
     code: str

@@ -7,7 +7,6 @@ refusal a person reads is friendly, and the database stays the last word.
 
 from __future__ import annotations
 
-import functools
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -18,9 +17,16 @@ from typing import ParamSpec, TypeVar
 from django.contrib.auth.models import User
 from django.db import IntegrityError, OperationalError, connection, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from psycopg import errors as pg_errors
 
+from accounting.errors import (
+    Code,
+    InsufficientFunds,
+    LedgerError,
+    conflict,
+    insufficient,
+    ledger_refuse,
+)
 from accounting.models import (
     Account,
     AccountType,
@@ -29,23 +35,11 @@ from accounting.models import (
     Entry,
     Transaction,
 )
-from core.api.errors import ApiError, Conflict, RuleViolation
 from core.db import rows
+from core.work import retried
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
-
-class LedgerError(RuleViolation):
-    """A posting the ledger refuses (unbalanced, mixed currencies, overdrawn…)."""
-
-    default_code = "ledger_refused"
-
-
-class InsufficientFunds(LedgerError):
-    """The posting would take an account flagged non-negative below zero."""
-
-    default_code = "insufficient_funds"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +81,11 @@ def account_get_or_open(
         currency,
         non_negative,
     ):
-        raise LedgerError(
-            _("Account %(code)s exists as %(type)s in %(currency)s.")
-            % {"code": code, "type": account.type, "currency": account.currency},
-            code="account_mismatch",
+        raise ledger_refuse(
+            Code.ACCOUNT_MISMATCH,
+            code=code,
+            type=account.type,
+            currency=account.currency,
         )
     return account
 
@@ -101,32 +96,10 @@ def retry_on_conflict(
     """Retry the whole atomic unit on deadlock or serialization failure.
 
     Must wrap the outermost ``transaction.atomic``: a retry inside a rolled-back
-    transaction would be pointless.
+    transaction would be pointless (:func:`core.work.retried`, the unit of work's
+    retry).
     """
-
-    def decorate(func: Callable[P, R]) -> Callable[P, R]:
-        @functools.wraps(func)
-        def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            for attempt in range(attempts):
-                try:
-                    return func(*args, **kwargs)
-                except OperationalError as exc:
-                    retryable = isinstance(
-                        exc.__cause__,
-                        pg_errors.DeadlockDetected | pg_errors.SerializationFailure,
-                    )
-                    if (
-                        not retryable
-                        or attempt == attempts - 1
-                        or (connection.in_atomic_block)
-                    ):
-                        raise
-                    time.sleep(0.005 * 2**attempt)
-            raise AssertionError("unreachable")
-
-        return wrapper
-
-    return decorate
+    return retried(attempts)
 
 
 def _net(legs: Iterable[Leg]) -> list[tuple[Account, int]]:
@@ -139,7 +112,7 @@ def _net(legs: Iterable[Leg]) -> list[tuple[Account, int]]:
     accounts: dict[int, Account] = {}
     for leg in legs:
         if isinstance(leg.amount_cents, bool) or not isinstance(leg.amount_cents, int):
-            raise LedgerError(_("Amounts are integer cents."), code="not_cents")
+            raise ledger_refuse(Code.NOT_CENTS)
         sums[leg.account.pk] += leg.amount_cents
         accounts[leg.account.pk] = leg.account
     return [(accounts[pk], sums[pk]) for pk in sorted(sums) if sums[pk]]
@@ -155,20 +128,13 @@ def _normal(account: Account, amount_cents: int) -> int:
 
 def _check(netted: list[tuple[Account, int]]) -> None:
     if len(netted) < 2:
-        raise LedgerError(
-            _("A transaction moves money between at least two accounts."),
-            code="too_few_entries",
-        )
+        raise ledger_refuse(Code.TOO_FEW_ENTRIES)
     per_currency: dict[str, int] = defaultdict(int)
     for account, amount in netted:
         per_currency[account.currency] += amount
     unbalanced = {c: s for c, s in per_currency.items() if s}
     if unbalanced:
-        raise LedgerError(
-            _("The entries don't balance: %(sums)s.") % {"sums": unbalanced},
-            code="unbalanced",
-            allowed={"sum": 0},
-        )
+        raise ledger_refuse(Code.UNBALANCED, allowed={"sum": 0}, sums=unbalanced)
 
 
 def _insufficient(
@@ -187,16 +153,12 @@ def _insufficient(
         if account.non_negative and balance is not None:
             if balance + _normal(account, amount) >= 0:
                 continue
-            return InsufficientFunds(
-                _("%(account)s holds %(balance)d; it can't give %(amount)d.")
-                % {
-                    "account": account.code,
-                    "balance": balance,
-                    "amount": -_normal(account, amount),
-                },
-                allowed={"max": balance},
+            return insufficient(
+                account=account.code,
+                balance=balance,
+                amount=-_normal(account, amount),
             )
-    return InsufficientFunds(_("An account would go below zero."))
+    return insufficient()
 
 
 def _overdrawn(exc: IntegrityError) -> bool:
@@ -362,11 +324,7 @@ def _same_or_conflict(
     have = sorted(existing.entries.values_list("account_id", "amount_cents"))
     want = sorted((account.pk, amount) for account, amount in netted)
     if have != want:
-        raise Conflict(
-            _("Posting %(key)s was already made with other amounts.")
-            % {"key": existing.external_id},
-            code="posting_conflict",
-        )
+        raise conflict(Code.POSTING_CONFLICT, key=existing.external_id)
     return existing
 
 
@@ -385,32 +343,17 @@ def transaction_reverse(
     already reversed or is itself a reversal, or when the approver is the requester.
     """
     if not reason.strip():
-        raise LedgerError(
-            _("DC2: a reversal says why."), code="reason_required", rule="DC2"
-        )
+        raise ledger_refuse(Code.REASON_REQUIRED, rule="DC2")
     if (
         approved_by is not None
         and requested_by is not None
         and (approved_by.pk == requested_by.pk)
     ):
-        raise LedgerError(
-            _("DC2: money corrections need two different staff."),
-            code="four_eyes",
-            rule="DC2",
-        )
+        raise ledger_refuse(Code.FOUR_EYES, rule="DC2")
     if original.reverses_id is not None:
-        raise LedgerError(
-            _("DC2: a reversal is corrected by a new posting, not reversed."),
-            code="reversal_of_reversal",
-            rule="DC2",
-        )
+        raise ledger_refuse(Code.REVERSAL_OF_REVERSAL, rule="DC2")
     if Transaction.objects.filter(reverses=original).exists():
-        raise ApiError(
-            _("DC2: transaction %(id)d is already reversed.") % {"id": original.pk},
-            code="already_reversed",
-            rule="DC2",
-            status_code=409,
-        )
+        raise conflict(Code.ALREADY_REVERSED, rule="DC2", id=original.pk)
     legs = [
         Leg(entry.account, -entry.amount_cents)
         for entry in original.entries.select_related("account")
@@ -428,12 +371,7 @@ def transaction_reverse(
         )
     except IntegrityError as exc:
         if isinstance(exc.__cause__, pg_errors.UniqueViolation):
-            raise ApiError(
-                _("DC2: transaction %(id)d is already reversed.") % {"id": original.pk},
-                code="already_reversed",
-                rule="DC2",
-                status_code=409,
-            ) from exc
+            raise conflict(Code.ALREADY_REVERSED, rule="DC2", id=original.pk) from exc
         raise
 
 

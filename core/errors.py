@@ -80,9 +80,10 @@ class ApplicationError(Exception):
 
     @property
     def detail(self) -> str:
-        """The message in the active language, with its parameters filled in."""
+        """The message in the active language, with its parameters (and ``rule``)
+        filled in."""
         text = _translate(self.template)
-        return text % self.params if self.params else text
+        return text % {"rule": self.rule, **self.params} if self.params else text
 
     @detail.setter
     def detail(self, value: str) -> None:
@@ -103,6 +104,9 @@ class ApplicationError(Exception):
                 "allowed": self.allowed,
             }
         }
+
+    def __str__(self) -> str:
+        return self.detail
 
     def __repr__(self) -> str:
         return (
@@ -152,21 +156,29 @@ def refuser(
     texts: Mapping[Any, str],
     kind: type[E] = Refusal,  # type: ignore[assignment]
 ) -> Callable[..., E]:
-    """Return ``refuse(code, *, rule=None, allowed=None, **params)`` over a table.
+    """Return ``refuse(code, *, rule=None, allowed=None, text=None, **params)``.
 
     ``refuse`` builds (it doesn't raise) an error of ``kind`` whose detail is the
-    code's text; keyword arguments other than ``rule`` and ``allowed`` fill it.
+    code's text in ``texts``, or ``text`` (another template of the app's table, for
+    a code that several refusals share); keyword arguments other than ``rule``,
+    ``allowed`` and ``text`` fill it.
     """
 
     def refuse(
         code: StrEnum,
+        /,
         *,
         rule: str | None = None,
         allowed: dict[str, Any] | None = None,
+        text: str | None = None,
         **params: Any,
     ) -> E:
         return kind(
-            code, texts[code], rule=rule, allowed=allowed, params=params or None
+            code,
+            texts[code] if text is None else text,
+            rule=rule,
+            allowed=allowed,
+            params=params or None,
         )
 
     return refuse

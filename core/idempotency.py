@@ -9,9 +9,9 @@ Responses other than 2xx are not stored and roll the attempt back, so the caller
 may fix the cause and retry with the same key.
 
 The claim and the write share one database transaction, so a deadlock or a
-serialization failure in the write can only be retried from the claim: the
-wrapper does that (up to ``core.db.retry.ATTEMPTS`` times), as the services'
-own retry does for a request without a key.
+serialization failure in the write can only be retried from the claim:
+:func:`core.work.unit_of_work` does that (up to ``core.db.retry.ATTEMPTS``
+times), as the services' own retry does for a request without a key.
 """
 
 from __future__ import annotations
@@ -19,19 +19,17 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import time
 from collections.abc import Callable
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import OperationalError, connection, transaction
 from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.api.errors import ApiError
-from core.db.retry import ATTEMPTS, backoff, retryable
 from core.models import IdempotencyRecord
+from core.work import Key, unit_of_work
 
 HEADER = "Idempotency-Key"
 REPLAY_HEADER = "Idempotent-Replayed"
@@ -53,23 +51,7 @@ def request_fingerprint(request: Request) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def _claim(scope: str, key: str, fingerprint: str, request: Request) -> int | None:
-    """Insert the record; return its id, or None if the key was already used."""
-    table = IdempotencyRecord._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"""INSERT INTO {table}
-                  (scope, key, method, path, request_hash, created_at)
-                VALUES (%s, %s, %s, %s, %s, now())
-                ON CONFLICT (scope, key) DO NOTHING RETURNING id""",  # noqa: S608
-            [scope, key, request.method, request.path[:512], fingerprint],
-        )
-        row = cursor.fetchone()
-    return row[0] if row else None
-
-
-def _replay(scope: str, key: str, fingerprint: str) -> Response:
-    record = IdempotencyRecord.objects.get(scope=scope, key=key)
+def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
     if record.request_hash != fingerprint:
         raise ApiError(
             _("This Idempotency-Key was used with another request."),
@@ -81,8 +63,22 @@ def _replay(scope: str, key: str, fingerprint: str) -> Response:
     return response
 
 
+def _stored(response: Response) -> tuple[int, Any] | None:
+    """A 2xx answer to keep under the key; others are not kept."""
+    if not 200 <= response.status_code < 300:
+        return None
+    body = json.loads(json.dumps(response.data, cls=DjangoJSONEncoder))
+    return response.status_code, body
+
+
 def idempotent(view_method: Callable[..., Response]) -> Callable[..., Response]:
-    """Make a DRF view's POST idempotent by its ``Idempotency-Key`` header."""
+    """Make a DRF view's POST idempotent by its ``Idempotency-Key`` header.
+
+    With a key the view runs in :func:`core.work.unit_of_work`: the claim, the
+    view's writes and the stored answer in one transaction, retried from the
+    claim on a deadlock or a serialization failure. Without one the view runs as
+    it is, each service call its own unit of work.
+    """
 
     @functools.wraps(view_method)
     def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
@@ -95,29 +91,12 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., Response]:
                 % {"n": MAX_KEY_LENGTH},
                 code="invalid_idempotency_key",
             )
-        scope, fingerprint = caller_scope(request), request_fingerprint(request)
-        for attempt in range(ATTEMPTS):
-            try:
-                with transaction.atomic():
-                    record_id = _claim(scope, key, fingerprint, request)
-                    if record_id is None:
-                        return _replay(scope, key, fingerprint)
-                    response = view_method(self, request, *args, **kwargs)
-                    if 200 <= response.status_code < 300:
-                        body = json.loads(
-                            json.dumps(response.data, cls=DjangoJSONEncoder)
-                        )
-                        IdempotencyRecord.objects.filter(pk=record_id).update(
-                            status_code=response.status_code, response_body=body
-                        )
-                    else:
-                        transaction.set_rollback(True)
-                return response
-            except OperationalError as error:
-                last = attempt == ATTEMPTS - 1
-                if not retryable(error) or last or connection.in_atomic_block:
-                    raise
-                time.sleep(backoff(attempt))
-        raise AssertionError("unreachable")
+        claimed = Key(caller_scope(request), key, request_fingerprint(request), request)
+        return unit_of_work(
+            lambda: view_method(self, request, *args, **kwargs),
+            key=claimed,
+            replay=lambda record: _replay(record, claimed.fingerprint),
+            answer=_stored,
+        )
 
     return wrapper

@@ -3,7 +3,8 @@
 Every form that moves money carries a key made when the form is rendered
 (:func:`form_key`, a hidden field). Posting it claims the key in
 ``core.models.IdempotencyRecord`` in the same database transaction as the booking,
-with the page to go to afterwards (the receipt) stored as the answer. A second post
+with the page to go to afterwards (the receipt) stored as the answer
+(:func:`core.work.unit_of_work`, which also runs it again on a deadlock). A second post
 of the same form (a double click, a reload, a retry after a lost answer) waits for
 the first to commit and is sent to the same page, booking nothing; the key with
 other values is refused. A refusal rolls the claim back: the cashier corrects the
@@ -17,13 +18,13 @@ import json
 import secrets
 from collections.abc import Callable
 
-from django.db import transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from core.errors import Conflict
-from core.idempotency import MAX_KEY_LENGTH, _claim
+from core.idempotency import MAX_KEY_LENGTH
 from core.models import IdempotencyRecord
+from core.work import Key, unit_of_work
 
 FIELD = "once"
 _NOT_HASHED = {FIELD, "csrfmiddlewaretoken"}
@@ -63,16 +64,16 @@ def book_once(request: HttpRequest, book: Callable[[], str]) -> tuple[str, bool]
             "form_key_missing",
             _("This form has expired; open the page again and send it from there."),
         )
-    scope, fingerprint = f"user:{request.user.pk}", _fingerprint(request)
-    with transaction.atomic():
-        record_id = _claim(scope, key, fingerprint, request)  # type: ignore[arg-type]
-        if record_id is None:
-            record = IdempotencyRecord.objects.get(scope=scope, key=key)
-            if record.request_hash != fingerprint or not record.response_body:
-                raise _reused()
-            return str(record.response_body["redirect"]), False
-        url = book()
-        IdempotencyRecord.objects.filter(pk=record_id).update(
-            status_code=303, response_body={"redirect": url}
-        )
-    return url, True
+    claimed = Key(f"user:{request.user.pk}", key, _fingerprint(request), request)
+
+    def replay(record: IdempotencyRecord) -> tuple[str, bool]:
+        if record.request_hash != claimed.fingerprint or not record.response_body:
+            raise _reused()
+        return str(record.response_body["redirect"]), False
+
+    return unit_of_work(
+        lambda: (book(), True),
+        key=claimed,
+        replay=replay,
+        answer=lambda done: (303, {"redirect": done[0]}),
+    )

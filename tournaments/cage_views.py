@@ -31,9 +31,10 @@ from django.views.decorators.clickjacking import xframe_options_sameorigin
 from accounting.models import Receipt, Shift
 from core.api.permissions import staff
 from core.errors import ApplicationError, Invalid, Refusal
-from core.idempotency import MAX_KEY_LENGTH, _claim
+from core.idempotency import MAX_KEY_LENGTH
 from core.models import IdempotencyRecord
 from core.roles import Role, has_role
+from core.work import claim
 from tournaments import floor, selectors, services
 from tournaments.domain.clock import Status
 from tournaments.models import Entry, Event, Payout, PayoutSheet, Purchase
@@ -107,7 +108,7 @@ def _once(request: HttpRequest, book: Callable[[], str]) -> HttpResponse:
         return HttpResponseRedirect(request.path)
     scope, fingerprint = f"user:{request.user.pk}", _fingerprint(request)
     with transaction.atomic():
-        claimed = _claim(scope, key, fingerprint, request)  # type: ignore[arg-type]
+        claimed = claim(scope, key, fingerprint, request)
         if claimed is None:
             record = IdempotencyRecord.objects.get(scope=scope, key=key)
             body = record.response_body or {}

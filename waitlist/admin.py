@@ -26,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from cardroom.models import StackMovement
 from core.api.errors import ApiError
 from core.api.permissions import staff
+from core.errors import ApplicationError
 from core.roles import Role, has_role
 from waitlist import selectors, services
 from waitlist.models import (
@@ -67,7 +68,7 @@ def _run(request: HttpRequest, action: Any, done: str) -> None:
     """Run a service for the admin; show its refusal as the API would say it."""
     try:
         action()
-    except ApiError as error:
+    except ApplicationError as error:
         rule = (
             f"{error.rule}: "
             if error.rule and not str(error.detail).startswith(error.rule)

@@ -7,13 +7,12 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Q
-from django.utils.translation import gettext as _
 
 from accounting.models import Account, Player
 from cardroom.models import Game, Room, SeatSession, Table
-from core.api.errors import ApiError
 from waitlist.domain.board import board_name
 from waitlist.domain.seating import Candidate, Kind, TableLoad, queue_order
+from waitlist.errors import NO_SUCH_GAME, Code, missing
 from waitlist.models import ACTIVE, Entry, KeptApart, Lockup, TableBreak, WaitingList
 
 POOL_CODE = r"^jackpot:[^:]+:pool$"
@@ -137,7 +136,7 @@ def queue(waiting_list: WaitingList, *, kinds: tuple[str, ...] = ()) -> list[Ent
 def list_by_key(key: str) -> WaitingList:
     """Return the list named ``NLHE-100-200`` (game code and blinds).
 
-    Raises :class:`ApiError` (404) when the room deals no such game.
+    Raises :class:`NotFound` (404) when the room deals no such game.
     """
     code, _sep, stakes = key.partition("-")
     small, _sep, big = stakes.partition("-")
@@ -147,9 +146,7 @@ def list_by_key(key: str) -> WaitingList:
             code=code, small_blind_cents=int(small), big_blind_cents=int(big)
         ).first()
     if game is None:
-        raise ApiError(
-            _("No game %(g)s.") % {"g": key}, code="not_found", status_code=404
-        )
+        raise missing(Code.NOT_FOUND, text=NO_SUCH_GAME, g=key)
     waiting_list, _created = WaitingList.objects.get_or_create(game=game)
     return waiting_list
 

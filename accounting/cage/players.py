@@ -9,33 +9,28 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounting.cage.days import gaming_day_of
 from accounting.domain.cage import identity_allowance
+from accounting.errors import Code, conflict, invalid, refuse
 from accounting.models import (
     CA5_DEFAULT_THRESHOLD_CENTS,
     Cage,
     CashTransaction,
     Player,
 )
-from core.api.errors import ApiError, Conflict, RuleViolation
+from core.work import lock_check
 
 
 def player_get(*, code: str, rule: str = "CA2") -> Player:
     """Return the registered player ``code``.
 
-    Raises :class:`RuleViolation` (code ``player_not_registered``, the caller's
+    Raises :class:`core.errors.Refusal` (``player_not_registered``, the caller's
     ``rule``: CA2 at the cage, BI10 at a table) when nobody is registered under it.
     """
     player = Player.objects.filter(code=code).first()
     if player is None:
-        raise RuleViolation(
-            _("%(rule)s: player %(code)s is not registered; register him first.")
-            % {"rule": rule, "code": code},
-            code="player_not_registered",
-            rule=rule,
-        )
+        raise refuse(Code.PLAYER_NOT_REGISTERED, rule=rule, code=code)
     return player
 
 
@@ -55,10 +50,7 @@ def player_register(
     Raises :class:`Conflict` (409) when ``code`` is already registered.
     """
     if Player.objects.filter(code=code).exists():
-        raise Conflict(
-            _("Player %(code)s is already registered.") % {"code": code},
-            code="player_exists",
-        )
+        raise conflict(Code.PLAYER_EXISTS, code=code)
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -75,10 +67,7 @@ def player_register(
             )
     except IntegrityError as exc:
         # Another desk registered the same code a moment before us.
-        raise Conflict(
-            _("Player %(code)s is already registered.") % {"code": code},
-            code="player_exists",
-        ) from exc
+        raise conflict(Code.PLAYER_EXISTS, code=code) from exc
 
 
 @transaction.atomic
@@ -91,13 +80,10 @@ def player_identity_verify(
 ) -> Player:
     """Record that ``verified_by`` checked the player's identity document (CA5).
 
-    Raises :class:`ApiError` (400) without a document type and number.
+    Raises :class:`core.errors.Invalid` (400) without a document type and number.
     """
     if not document_type or not document_number.strip():
-        raise ApiError(
-            _("An identity check records the document's type and number."),
-            code="document_required",
-        )
+        raise invalid(Code.DOCUMENT_REQUIRED)
     player = Player.objects.select_for_update().get(pk=player.pk)
     player.id_verified = True
     player.id_document_type = document_type
@@ -149,10 +135,11 @@ def cash_activity_check(
     ``CARDROOM_IDENTITY_THRESHOLD_CENTS`` or €2,000. ``gaming_day`` is the room's
     business date of ``at`` (BI8); without it, the one the settings give.
 
-    Raises :class:`RuleViolation` (rule CA5, code ``identity_required``, allowed
+    Raises :class:`core.errors.Refusal` (rule CA5, ``identity_required``, allowed
     ``{"max": …}`` the most still possible today without an ID) when the player has
     no verified identity and the gaming day's cash total would reach the threshold.
     """
+    lock_check("the player's row")
     locked = Player.objects.select_for_update().get(pk=player.pk)
     if locked.id_verified:
         return
@@ -166,16 +153,12 @@ def cash_activity_check(
     )
     assert allowed is not None
     if amount_cents > allowed:
-        raise RuleViolation(
-            _(
-                "CA5: a player's cash transactions reaching %(threshold)d cents in a "
-                "gaming day need a verified identity document; without one, at "
-                "most %(max)d more today."
-            )
-            % {"threshold": threshold, "max": allowed},
-            code="identity_required",
+        raise refuse(
+            Code.IDENTITY_REQUIRED,
             rule="CA5",
             allowed={"max": allowed},
+            threshold=threshold,
+            max=allowed,
         )
 
 

@@ -19,33 +19,46 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from psycopg import errors as pg_errors
 
-from accounting import chart
 from accounting.cage.common import cage_get, cents_check
 from accounting.cage.players import cash_activity_record, player_get
-from accounting.cage.shifts import drawer_accounts, shift_open_get
+from accounting.cage.shifts import shift_open_get
+from accounting.domain import cage_postings
 from accounting.domain.cage import receipt_no
+from accounting.domain.postings import Plan
+from accounting.errors import (
+    AWARD_FOUR_EYES,
+    PAYER_FOUR_EYES,
+    Code,
+    conflict,
+    refuse,
+)
 from accounting.models import Cage, Payable, Player, Receipt, Shift, Transaction
+from accounting.posting import plan_post
 from accounting.services import Leg, retry_on_conflict, transaction_post
-from core.api.errors import Conflict, RuleViolation
+from core.errors import Conflict
+from core.work import lock_check
 
 LegsFor = Callable[[Shift, Player, int], list[Leg]]
+PlanFor = Callable[[Shift, Player, int], Plan]
 
 
 def receipt_number_take(cage: Cage) -> int:
     """Take the next receipt number of ``cage``, read under the caller's row lock.
 
     The counter moves in the caller's database transaction: if that rolls back, so
-    does the counter, and the number is given again (CA2).
+    does the counter, and the number is given again (CA2). Raises
+    :class:`RuntimeError` outside a transaction.
     """
+    lock_check("the cage's receipt counter")
     Cage.objects.filter(pk=cage.pk).update(next_receipt_no=F("next_receipt_no") + 1)
     return cage.next_receipt_no
 
@@ -57,15 +70,21 @@ def issue_receipt(
     cashier: User,
     player_code: str,
     amount_cents: int,
-    legs_for: LegsFor,
     at: datetime | None,
+    legs_for: LegsFor | None = None,
+    plan_for: PlanFor | None = None,
     payable: Payable | None = None,
     check: Callable[[Shift, Player], None] | None = None,
     reverses: Transaction | None = None,
     approved_by: User | None = None,
     memo: str = "",
 ) -> Receipt:
-    """Issue one numbered receipt: locks, checks, number, posting, record."""
+    """Issue one numbered receipt: locks, checks, number, posting, record.
+
+    The posting is ``plan_for(shift, player, amount)``'s plan
+    (:mod:`accounting.domain.cage_postings`), or the ledger legs another app's
+    ``legs_for`` gives (:func:`receipt_issue`).
+    """
     cents_check(amount_cents, name="amount")
     at = at or timezone.now()
     cage = cage_get(code=cage_code, lock=True)
@@ -84,17 +103,24 @@ def issue_receipt(
     )
     number = receipt_number_take(cage)
     no = receipt_no(cage.code, number)
-    posting = transaction_post(
-        kind=kind,
-        legs=legs_for(shift, player, amount_cents),
-        posted_by=cashier,
-        reference=no,
-        external_id=f"receipt:{cage.code}:{number}",
-        posted_at=at,
-        reverses=reverses,
-        approved_by=approved_by,
-        memo=memo,
-    )
+    booking: dict[str, Any] = {
+        "posted_by": cashier,
+        "reference": no,
+        "external_id": f"receipt:{cage.code}:{number}",
+        "posted_at": at,
+        "reverses": reverses,
+        "approved_by": approved_by,
+        "memo": memo,
+    }
+    if plan_for is not None:
+        plan = plan_for(shift, player, amount_cents)
+        assert plan.kind == kind, "a receipt's posting is of its kind"
+        posting = plan_post(plan, currency=cage.currency, **booking)
+    else:
+        assert legs_for is not None, "a receipt posts a plan or legs"
+        posting = transaction_post(
+            kind=kind, legs=legs_for(shift, player, amount_cents), **booking
+        )
     return Receipt.objects.create(
         cage=cage,
         number=number,
@@ -150,16 +176,11 @@ def receipt_issue(
     )
 
 
-def _exchange(shift: Shift, player: Player, cents: int) -> list[Leg]:
-    """Legs of a purchase of ``cents`` (negate for a redemption)."""
-    currency = shift.cage.currency
-    cash, chips = drawer_accounts(shift)
-    return [
-        Leg(cash, cents),
-        Leg(chart.player_chips(player=player.code, currency=currency), -cents),
-        Leg(chips, -cents),
-        Leg(chart.chip_float(currency=currency), cents),
-    ]
+def _exchange(shift: Shift, player: Player, cents: int) -> Plan:
+    """The plan of a purchase of ``cents`` (negated: a redemption)."""
+    return cage_postings.exchange_plan(
+        cage=shift.cage.code, shift=shift.pk, player=player.code, cents=cents
+    )
 
 
 @retry_on_conflict()
@@ -174,7 +195,7 @@ def chip_purchase(
 ) -> Receipt:
     """Sell ``amount_cents`` of chips for cash to a registered player (CA2).
 
-    Raises :class:`RuleViolation` for no open shift (CA1), an unregistered player
+    Raises :class:`Refusal` for no open shift (CA1), an unregistered player
     (CA2), the identity threshold (CA5), :class:`Refusal` (DC3) when he owes a
     receivable past its terms; :class:`InsufficientFunds` when the drawer hasn't
     the chips. A refusal writes nothing and takes no receipt number.
@@ -188,7 +209,7 @@ def chip_purchase(
         cashier=cashier,
         player_code=player,
         amount_cents=amount_cents,
-        legs_for=_exchange,
+        plan_for=_exchange,
         at=at,
         check=lambda _shift, who: receivable_check(player=who, now=at),
     )
@@ -206,7 +227,7 @@ def chip_redemption(
 ) -> Receipt:
     """Cash a registered player's chips (CA2).
 
-    Raises :class:`RuleViolation` for no open shift (CA1), an unregistered player
+    Raises :class:`Refusal` for no open shift (CA1), an unregistered player
     (CA2), the identity threshold (CA5); :class:`InsufficientFunds` (422,
     ``insufficient_funds``, allowed ``max``) when the player holds fewer chips or
     the drawer less cash. A refusal writes nothing and takes no receipt number.
@@ -217,7 +238,7 @@ def chip_redemption(
         cashier=cashier,
         player_code=player,
         amount_cents=amount_cents,
-        legs_for=lambda shift, who, cents: _exchange(shift, who, -cents),
+        plan_for=lambda shift, who, cents: _exchange(shift, who, -cents),
         at=at,
     )
 
@@ -237,22 +258,14 @@ def payable_create(
     """Record an approved award owed to ``player``, to be paid at the cage (CA6).
 
     The caller (jackpots, BB5/HM3) has booked the award into ``awards_payable`` and
-    passes that posting as ``booking``. Raises :class:`RuleViolation` (CA6) without
+    passes that posting as ``booking``. Raises :class:`Refusal` (CA6) without
     an approver or when the approver made the award himself.
     """
     cents_check(amount_cents, name="amount")
     if approved_by is None:
-        raise RuleViolation(
-            _("CA6: an award is paid only once a manager approved it."),
-            code="award_not_approved",
-            rule="CA6",
-        )
+        raise refuse(Code.AWARD_NOT_APPROVED, rule="CA6")
     if created_by is not None and created_by.pk == approved_by.pk:
-        raise RuleViolation(
-            _("CA6: an award is approved by another person than who made it."),
-            code="four_eyes",
-            rule="CA6",
-        )
+        raise refuse(Code.FOUR_EYES, rule="CA6", text=AWARD_FOUR_EYES)
     return Payable.objects.create(
         player=player,
         amount_cents=amount_cents,
@@ -266,11 +279,7 @@ def payable_create(
 
 
 def _already_paid(payable: Payable) -> Conflict:
-    return Conflict(
-        _("CA6: award %(ref)s is already paid.") % {"ref": payable.reference},
-        code="already_paid",
-        rule="CA6",
-    )
+    return conflict(Code.ALREADY_PAID, rule="CA6", ref=payable.reference)
 
 
 @retry_on_conflict()
@@ -288,7 +297,7 @@ def payable_pay(
 
     ``player`` is the id the cashier read from the player's identity; it must be
     the award's. Raises :class:`Conflict` (409, CA6, ``already_paid``) for an
-    award already paid; :class:`RuleViolation` (CA6) for another player, no
+    award already paid; :class:`Refusal` (CA6) for another player, no
     signature, an award the cashier approved himself or in another currency;
     (CA1) without an open shift, (CA5) above the identity threshold.
     """
@@ -300,37 +309,18 @@ def payable_pay(
         if locked.status == Payable.Status.PAID:
             raise _already_paid(locked)
         if locked.player_id != who.pk:
-            raise RuleViolation(
-                _("CA6: this award is owed to another player."),
-                code="wrong_player",
-                rule="CA6",
-            )
+            raise refuse(Code.WRONG_PLAYER, rule="CA6")
         if not player_signed:
-            raise RuleViolation(
-                _("CA6: the player signs the receipt of an award payout."),
-                code="signature_required",
-                rule="CA6",
-            )
+            raise refuse(Code.SIGNATURE_REQUIRED, rule="CA6")
         if locked.approved_by_id == cashier.pk:
-            raise RuleViolation(
-                _("CA6: the cashier paying an award can't be its approver."),
-                code="four_eyes",
-                rule="CA6",
-            )
+            raise refuse(Code.FOUR_EYES, rule="CA6", text=PAYER_FOUR_EYES)
         if locked.currency != shift.cage.currency:
-            raise RuleViolation(
-                _("CA6: this award is in %(currency)s; pay it at a cage in it.")
-                % {"currency": locked.currency},
-                code="wrong_currency",
-                rule="CA6",
-            )
+            raise refuse(Code.WRONG_CURRENCY, rule="CA6", currency=locked.currency)
 
-    def legs(shift: Shift, who: Player, cents: int) -> list[Leg]:
-        cash, _chips = drawer_accounts(shift)
-        return [
-            Leg(chart.awards_payable(currency=shift.cage.currency), cents),
-            Leg(cash, -cents),
-        ]
+    def payout(shift: Shift, who: Player, cents: int) -> Plan:
+        return cage_postings.award_payout_plan(
+            cage=shift.cage.code, shift=shift.pk, cents=cents
+        )
 
     at = at or timezone.now()
     try:
@@ -341,7 +331,7 @@ def payable_pay(
                 cashier=cashier,
                 player_code=player,
                 amount_cents=payable.amount_cents,
-                legs_for=legs,
+                plan_for=payout,
                 at=at,
                 payable=payable,
                 check=check,

@@ -18,15 +18,14 @@ from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from accounting import chart
 from accounting.cage.receipts import issue_receipt
-from accounting.cage.shifts import drawer_accounts
+from accounting.domain import cage_postings
+from accounting.domain.postings import Plan
 from accounting.domain.receivables import Movement, Standing, standing
+from accounting.errors import Code, refuse
 from accounting.models import Account, Entry, Player, Receipt, Shift
-from accounting.services import Leg, retry_on_conflict
-from core.errors import Refusal
+from accounting.services import retry_on_conflict
 
 PREFIX = "receivable:"
 
@@ -103,26 +102,20 @@ def receivable_check(*, player: Player, now: datetime | None = None) -> None:
     """
     s = receivable_standing(player=player, now=now)
     if s.due > 0:
-        raise Refusal(
-            "receivable_open",
-            _(
-                "DC3: %(p)s owes %(open)d (due: %(due)d); he pays it back at the"
-                " cage before he buys in."
-            )
-            % {"p": player.code, "open": s.open, "due": s.due},
+        raise refuse(
+            Code.RECEIVABLE_OPEN,
             rule="DC3",
             allowed={"open": s.open, "due": s.due},
+            p=player.code,
+            open=s.open,
+            due=s.due,
         )
 
 
-def _collection_legs(shift: Shift, player: Player, cents: int) -> list[Leg]:
-    cash, _chips = drawer_accounts(shift)
-    return [
-        Leg(cash, cents),
-        Leg(
-            chart.receivables(player=player.code, currency=shift.cage.currency), -cents
-        ),
-    ]
+def _collection(shift: Shift, player: Player, cents: int) -> Plan:
+    return cage_postings.collection_plan(
+        cage=shift.cage.code, shift=shift.pk, player=player.code, cents=cents
+    )
 
 
 @retry_on_conflict()
@@ -151,12 +144,13 @@ def receivable_collect(
         Player.objects.select_for_update().filter(pk=who.pk).first()
         s = receivable_standing(player=who, now=at)
         if amount_cents > s.open:
-            raise Refusal(
-                "above_open",
-                _("DC3: %(p)s owes %(open)d; %(a)d is more than is open.")
-                % {"p": who.code, "open": s.open, "a": amount_cents},
+            raise refuse(
+                Code.ABOVE_OPEN,
                 rule="DC3",
                 allowed={"min": 1, "max": s.open},
+                p=who.code,
+                open=s.open,
+                a=amount_cents,
             )
 
     return issue_receipt(
@@ -165,7 +159,7 @@ def receivable_collect(
         cashier=cashier,
         player_code=player,
         amount_cents=amount_cents,
-        legs_for=_collection_legs,
+        plan_for=_collection,
         at=at,
         check=check,
     )

@@ -8,11 +8,11 @@ from datetime import date, datetime
 from itertools import groupby
 
 from django.db.models import QuerySet, Sum
-from django.utils.translation import gettext as _
 
 from accounting import chart
 from accounting.cage.shifts import drawer_accounts
 from accounting.domain.cage import DrawerMovements, receipt_no_parse
+from accounting.errors import Code, missing
 from accounting.models import (
     BoxCount,
     Cage,
@@ -22,7 +22,6 @@ from accounting.models import (
     Shift,
     TableSlip,
 )
-from core.api.errors import ApiError
 
 
 def vault_balances(*, cage: Cage) -> tuple[int, int]:
@@ -182,7 +181,8 @@ def drawer_running_balance(*, shift: Shift) -> list[DrawerRow]:
 def receipt_get(*, no: str) -> Receipt:
     """Return the receipt printed as ``no`` (``MAIN-000123``).
 
-    Raises :class:`ApiError` (404, ``receipt_not_found``) when there is none.
+    Raises :class:`core.errors.NotFound` (404, ``receipt_not_found``) when there is
+    none.
     """
     try:
         cage, number = receipt_no_parse(no)
@@ -197,11 +197,7 @@ def receipt_get(*, no: str) -> Receipt:
             .first()
         )
     if receipt is None:
-        raise ApiError(
-            _("No receipt %(no)s.") % {"no": no},
-            code="receipt_not_found",
-            status_code=404,
-        )
+        raise missing(Code.RECEIPT_NOT_FOUND, no=no)
     return receipt
 
 
@@ -220,10 +216,3 @@ def payable_list(
 def box_counts_of_day(*, gaming_day: date) -> QuerySet[BoxCount]:
     """Return the box counts of a gaming day with their variances, per table (CA4)."""
     return BoxCount.objects.filter(gaming_day=gaming_day).order_by("table", "box")
-
-
-def shifts_waiting_for_sign_off() -> QuerySet[Shift]:
-    """Return the shifts whose over/short waits for a supervisor (CA1)."""
-    return Shift.objects.filter(status=Shift.Status.PENDING_SIGN_OFF).select_related(
-        "cage", "cashier"
-    )

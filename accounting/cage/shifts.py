@@ -29,10 +29,22 @@ from django.utils.translation import gettext as _
 from accounting import chart
 from accounting.cage.common import cents_check
 from accounting.cage.days import gaming_day_of
+from accounting.domain import cage_postings
 from accounting.domain.cage import Variance, needs_sign_off
+from accounting.errors import (
+    NOTHING_TO_FUND,
+    NOTHING_TO_WITHDRAW,
+    Code,
+    conflict,
+    forbidden,
+    invalid,
+    refuse,
+)
 from accounting.models import Account, Cage, Shift, Transaction
-from accounting.services import Leg, retry_on_conflict, transaction_post
-from core.api.errors import ApiError, Conflict, RuleViolation
+from accounting.posting import plan_post
+from accounting.services import retry_on_conflict
+from core.errors import Refusal
+from core.work import lock_check
 
 
 def drawer_accounts(shift: Shift) -> tuple[Account, Account]:
@@ -47,9 +59,11 @@ def drawer_accounts(shift: Shift) -> tuple[Account, Account]:
 def shift_open_get(*, cage: Cage, cashier: User) -> Shift:
     """Return the cashier's open shift at ``cage``, its row locked (CA1).
 
-    Every cage transaction belongs to it. Raises :class:`RuleViolation` (rule CA1,
-    code ``no_open_shift``) when the cashier has none.
+    Every cage transaction belongs to it. Raises :class:`Refusal` (rule CA1,
+    code ``no_open_shift``) when the cashier has none, :class:`RuntimeError`
+    outside a transaction.
     """
+    lock_check("a shift's row")
     shift = (
         Shift.objects.select_for_update()
         .select_related("cage")
@@ -57,35 +71,31 @@ def shift_open_get(*, cage: Cage, cashier: User) -> Shift:
         .first()
     )
     if shift is None:
-        raise RuleViolation(
-            _(
-                "CA1: %(user)s has no open shift at cage %(cage)s; open one with a "
-                "counted float first."
-            )
-            % {"user": cashier.get_username(), "cage": cage.code},
-            code="no_open_shift",
+        raise refuse(
+            Code.NO_OPEN_SHIFT,
             rule="CA1",
+            user=cashier.get_username(),
+            cage=cage.code,
         )
     return shift
 
 
 def _vault_move(
-    *, cage: Cage, cash_cents: int, chips_cents: int, sign: int, **posting: Any
+    *,
+    cage: Cage,
+    cash_cents: int,
+    chips_cents: int,
+    sign: int,
+    kind: str,
+    **posting: Any,
 ) -> Transaction:
     """Post house cash (against house capital) and chip stock (against the chip
     float) into the vault (``sign`` 1) or out of it (-1)."""
-    currency = cage.currency
-    return transaction_post(
-        legs=[
-            Leg(chart.cage_cash(cage=cage.code, currency=currency), sign * cash_cents),
-            Leg(chart.house_capital(currency=currency), -sign * cash_cents),
-            Leg(
-                chart.cage_chips(cage=cage.code, currency=currency), sign * chips_cents
-            ),
-            Leg(chart.chip_float(currency=currency), -sign * chips_cents),
-        ],
-        reference=f"cage {cage.code}",
-        **posting,
+    plan = cage_postings.vault_plan(
+        kind=kind, cage=cage.code, cash=cash_cents, chips=chips_cents, sign=sign
+    )
+    return plan_post(
+        plan, currency=cage.currency, reference=f"cage {cage.code}", **posting
     )
 
 
@@ -102,12 +112,12 @@ def cage_vault_fund(
     """Put house cash and new chip stock into the cage's vault.
 
     Cash comes from ``house_capital``; chips enter the house's inventory against
-    ``chip_float``. Raises :class:`ApiError` (400) for negative or no amounts.
+    ``chip_float``. Raises :class:`Invalid` (400) for negative or no amounts.
     """
     cents_check(cash_cents, name="cash", positive=False)
     cents_check(chips_cents, name="chips", positive=False)
     if not cash_cents and not chips_cents:
-        raise ApiError(_("Nothing to put in the vault."), code="invalid_amount")
+        raise invalid(Code.INVALID_AMOUNT, text=NOTHING_TO_FUND)
     return _vault_move(
         cage=cage,
         cash_cents=cash_cents,
@@ -132,17 +142,15 @@ def cage_vault_withdraw(
     """Take house cash out of the vault (to the bank) or retire chip stock: the
     reverse of :func:`cage_vault_fund`, with the reason in ``memo``.
 
-    Raises :class:`ApiError` (400) for negative or no amounts or no memo;
+    Raises :class:`Invalid` (400) for negative or no amounts or no memo;
     :class:`InsufficientFunds` (the ledger's) for more than the vault holds.
     """
     cents_check(cash_cents, name="cash", positive=False)
     cents_check(chips_cents, name="chips", positive=False)
     if not cash_cents and not chips_cents:
-        raise ApiError(_("Nothing to take from the vault."), code="invalid_amount")
+        raise invalid(Code.INVALID_AMOUNT, text=NOTHING_TO_WITHDRAW)
     if not (memo or "").strip():
-        raise ApiError(
-            _("Say where the vault's money goes (the memo)."), code="memo_required"
-        )
+        raise invalid(Code.MEMO_REQUIRED)
     return _vault_move(
         cage=cage,
         cash_cents=cash_cents,
@@ -154,13 +162,12 @@ def cage_vault_withdraw(
     )
 
 
-def _already_open(shift_id: int | None) -> RuleViolation:
-    return RuleViolation(
-        _("CA1: a cashier has one open shift per cage; close shift %(id)s first.")
-        % {"id": shift_id},
-        code="shift_already_open",
+def _already_open(shift_id: int | None) -> Refusal:
+    return refuse(
+        Code.SHIFT_ALREADY_OPEN,
         rule="CA1",
         allowed={"open_shift": shift_id},
+        id=shift_id,
     )
 
 
@@ -176,9 +183,9 @@ def shift_open(
 ) -> Shift:
     """Open the cashier's shift at ``cage`` with a counted float (CA1).
 
-    The float moves vault → drawer. Raises :class:`RuleViolation` (CA1) when the
+    The float moves vault → drawer. Raises :class:`Refusal` (CA1) when the
     cashier already has an open shift there, :class:`InsufficientFunds` when the
-    vault doesn't hold the float, :class:`ApiError` (400) for negative amounts.
+    vault doesn't hold the float, :class:`Invalid` (400) for negative amounts.
     """
     cents_check(cash_cents, name="cash", positive=False)
     cents_check(chips_cents, name="chips", positive=False)
@@ -201,21 +208,14 @@ def shift_open(
     except IntegrityError as exc:
         # The same cashier opened one at this cage a moment before (unique index).
         raise _already_open(None) from exc
-    cash, chips = drawer_accounts(shift)
+    drawer_accounts(shift)  # opened with the shift, even on an empty float
     if cash_cents or chips_cents:
-        transaction_post(
-            kind="shift_open",
-            legs=[
-                Leg(cash, cash_cents),
-                Leg(
-                    chart.cage_cash(cage=cage.code, currency=cage.currency), -cash_cents
-                ),
-                Leg(chips, chips_cents),
-                Leg(
-                    chart.cage_chips(cage=cage.code, currency=cage.currency),
-                    -chips_cents,
-                ),
-            ],
+        plan = cage_postings.shift_open_plan(
+            cage=cage.code, shift=shift.pk, cash=cash_cents, chips=chips_cents
+        )
+        plan_post(
+            plan,
+            currency=cage.currency,
             posted_by=cashier,
             reference=f"shift {shift.pk}",
             external_id=f"shift:{shift.pk}:open",
@@ -225,6 +225,7 @@ def shift_open(
 
 
 def _locked(shift: Shift) -> Shift:
+    lock_check("a shift's row")
     return Shift.objects.select_for_update().select_related("cage").get(pk=shift.pk)
 
 
@@ -234,12 +235,16 @@ def _post_variance(
     """Post one count difference between the drawer and over/short (CA1)."""
     if not variance:
         return
-    transaction_post(
-        kind="over_short",
-        legs=[
-            Leg(drawer, variance),
-            Leg(chart.over_short(currency=shift.cage.currency), -variance),
-        ],
+    plan = cage_postings.over_short_plan(
+        cage=shift.cage.code,
+        shift=shift.pk,
+        what=what,
+        variance=variance,
+        balances={drawer.code: drawer.balance_cents},
+    )
+    plan_post(
+        plan,
+        currency=shift.cage.currency,
         posted_by=by,
         reference=f"shift {shift.pk}",
         memo=_("%(what)s count difference at close") % {"what": what},
@@ -259,20 +264,16 @@ def _drawer_return(shift: Shift, *, by: User, at: datetime) -> None:
     ), "the drawer's balance differs from its count"
     if not cash.balance_cents and not chips.balance_cents:
         return
-    transaction_post(
-        kind="shift_close",
-        legs=[
-            Leg(cash, -cash.balance_cents),
-            Leg(
-                chart.cage_cash(cage=cage.code, currency=cage.currency),
-                cash.balance_cents,
-            ),
-            Leg(chips, -chips.balance_cents),
-            Leg(
-                chart.cage_chips(cage=cage.code, currency=cage.currency),
-                chips.balance_cents,
-            ),
-        ],
+    plan = cage_postings.drawer_return_plan(
+        cage=cage.code,
+        shift=shift.pk,
+        cash=cash.balance_cents,
+        chips=chips.balance_cents,
+        balances={cash.code: cash.balance_cents, chips.code: chips.balance_cents},
+    )
+    plan_post(
+        plan,
+        currency=cage.currency,
         posted_by=by,
         reference=f"shift {shift.pk}",
         external_id=f"shift:{shift.pk}:return",
@@ -297,26 +298,17 @@ def shift_close(
     differences added) the drawer returns to the vault and the shift is closed;
     above it the shift waits for :func:`shift_sign_off`.
 
-    Raises :class:`ApiError` (403, CA1) for another cashier's shift,
-    :class:`Conflict` (409, CA1) when the shift isn't open, :class:`ApiError` (400)
+    Raises :class:`Forbidden` (403, CA1) for another cashier's shift,
+    :class:`Conflict` (409, CA1) when the shift isn't open, :class:`Invalid` (400)
     for negative counts.
     """
     cents_check(cash_cents, name="cash", positive=False)
     cents_check(chips_cents, name="chips", positive=False)
     shift = _locked(shift)
     if shift.cashier_id != cashier.pk:
-        raise ApiError(
-            _("CA1: only the shift's own cashier counts and closes it."),
-            code="not_your_shift",
-            rule="CA1",
-            status_code=403,
-        )
+        raise forbidden(Code.NOT_YOUR_SHIFT, rule="CA1")
     if shift.status != Shift.Status.OPEN:
-        raise Conflict(
-            _("CA1: shift %(id)d is already closed.") % {"id": shift.pk},
-            code="shift_not_open",
-            rule="CA1",
-        )
+        raise conflict(Code.SHIFT_NOT_OPEN, rule="CA1", id=shift.pk)
     cash, chips = drawer_accounts(shift)
     cash_variance = Variance(expected=cash.balance_cents, counted=cash_cents)
     chips_variance = Variance(expected=chips.balance_cents, counted=chips_cents)
@@ -366,24 +358,20 @@ def shift_sign_off(
     The supervisor (the API lets only managers call it) must be another person than
     the cashier; then the drawer returns to the vault and the shift is closed.
 
-    Raises :class:`RuleViolation` (CA1, ``own_shift``) when the supervisor is the
+    Raises :class:`Refusal` (CA1, ``own_shift``) when the supervisor is the
     shift's cashier, :class:`Conflict` (409, CA1) when the shift isn't waiting for
     a sign-off.
     """
     shift = _locked(shift)
     if shift.status != Shift.Status.PENDING_SIGN_OFF:
-        raise Conflict(
-            _("CA1: shift %(id)d isn't waiting for a sign-off (it is %(status)s).")
-            % {"id": shift.pk, "status": shift.get_status_display()},
-            code="not_pending_sign_off",
+        raise conflict(
+            Code.NOT_PENDING_SIGN_OFF,
             rule="CA1",
+            id=shift.pk,
+            status=shift.get_status_display(),
         )
     if shift.cashier_id == supervisor.pk:
-        raise RuleViolation(
-            _("CA1: a cashier can't sign off his own shift; ask another supervisor."),
-            code="own_shift",
-            rule="CA1",
-        )
+        raise refuse(Code.OWN_SHIFT, rule="CA1")
     at = at or timezone.now()
     _drawer_return(shift, by=supervisor, at=at)
     shift.status = Shift.Status.CLOSED

@@ -25,37 +25,28 @@ from datetime import date, datetime
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from accounting import chart
 from accounting.cage.common import cage_get, cents_check
-from accounting.cage.shifts import drawer_accounts, shift_open_get
+from accounting.cage.shifts import shift_open_get
+from accounting.domain import cage_postings
+from accounting.errors import SLIP_REASON_REQUIRED, Code, conflict, refuse
 from accounting.models import Account, BoxCount, Cage, TableSlip
-from accounting.services import Leg, retry_on_conflict, transaction_post
-from core.api.errors import Conflict, RuleViolation
+from accounting.posting import account_for, plan_post
+from accounting.services import retry_on_conflict
+from core.errors import Conflict, Refusal
 
 
-def _same_person() -> RuleViolation:
-    return RuleViolation(
-        _(
-            "CA3: a fill or credit is signed by a floor person and issued by a "
-            "cashier, two different people."
-        ),
-        code="same_person",
-        rule="CA3",
-    )
+def _same_person() -> Refusal:
+    return refuse(Code.SAME_PERSON, rule="CA3")
 
 
 def _not_pending(slip: TableSlip) -> Conflict:
-    return Conflict(
-        _("CA3: %(kind)s %(id)d is %(status)s already.")
-        % {
-            "kind": slip.get_kind_display(),
-            "id": slip.pk,
-            "status": slip.get_status_display(),
-        },
-        code=f"slip_already_{slip.status}",
+    return conflict(
+        Code(f"slip_already_{slip.status}"),
         rule="CA3",
+        kind=slip.get_kind_display(),
+        id=slip.pk,
+        status=slip.get_status_display(),
     )
 
 
@@ -91,7 +82,7 @@ def slip_issue(
 ) -> TableSlip:
     """Issue a requested fill or credit from the cashier's open shift (CA3).
 
-    Raises :class:`RuleViolation` (CA3, ``same_person``) when the cashier is the
+    Raises :class:`Refusal` (CA3, ``same_person``) when the cashier is the
     floor person who requested it, (CA1) without an open shift at the slip's cage;
     :class:`Conflict` (409, CA3) when it was issued or cancelled already;
     :class:`InsufficientFunds` when the drawer (fill) or the tray (credit) hasn't
@@ -103,16 +94,17 @@ def slip_issue(
         raise _not_pending(slip)
     if slip.requested_by_id == cashier.pk:
         raise _same_person()
-    _cash, chips = drawer_accounts(shift)
-    tray = chart.table_tray(table=slip.table, currency=shift.cage.currency)
-    sign = 1 if slip.kind == TableSlip.Kind.FILL else -1
-    at = at or timezone.now()
-    slip.transaction = transaction_post(
+    plan = cage_postings.slip_plan(
         kind=slip.kind,
-        legs=[
-            Leg(tray, sign * slip.amount_cents),
-            Leg(chips, -sign * slip.amount_cents),
-        ],
+        cage=shift.cage.code,
+        shift=shift.pk,
+        table=slip.table,
+        cents=slip.amount_cents,
+    )
+    at = at or timezone.now()
+    slip.transaction = plan_post(
+        plan,
+        currency=shift.cage.currency,
         posted_by=cashier,
         approved_by=slip.requested_by,
         reference=f"{slip.kind} {slip.pk} {slip.table}",
@@ -139,16 +131,12 @@ def slip_cancel(
     mistake, or no longer needed. No chips moved, so nothing is posted; the slip
     stays on record as cancelled.
 
-    Raises :class:`RuleViolation` (CA3, ``reason_required``) without a reason;
+    Raises :class:`Refusal` (CA3, ``reason_required``) without a reason;
     :class:`Conflict` (409, CA3) when it was issued or cancelled already.
     """
     reason = (reason or "").strip()
     if not reason:
-        raise RuleViolation(
-            _("CA3: say why the slip is cancelled."),
-            code="reason_required",
-            rule="CA3",
-        )
+        raise refuse(Code.REASON_REQUIRED, rule="CA3", text=SLIP_REASON_REQUIRED)
     slip = TableSlip.objects.select_for_update().get(pk=slip.pk)
     if slip.status != TableSlip.Status.PENDING:
         raise _not_pending(slip)
@@ -158,14 +146,6 @@ def slip_cancel(
     slip.cancel_reason = reason
     slip.save(update_fields=["status", "cancelled_by", "cancelled_at", "cancel_reason"])
     return slip
-
-
-def _box_account(box: BoxCount.Box, table: str, currency: str) -> Account:
-    if box == BoxCount.Box.DROP:
-        return chart.table_drop_box(table=table, currency=currency)
-    if box == BoxCount.Box.RAKE:
-        return chart.table_rake_box(table=table, currency=currency)
-    return chart.table_jackpot_box(table=table, currency=currency)
 
 
 @retry_on_conflict()
@@ -185,7 +165,7 @@ def box_count_record(
     The recorded amount is the box account's ledger balance; the variance
     (counted − recorded) is stored for the reports and booked to over/short.
 
-    Raises :class:`RuleViolation` (CA1) without an open shift at ``cage``;
+    Raises :class:`Refusal` (CA1) without an open shift at ``cage``;
     :class:`Conflict` (409, CA4) when that box was counted for that day already.
     """
     cents_check(counted_cents, name="counted", positive=False)
@@ -194,24 +174,23 @@ def box_count_record(
     if BoxCount.objects.filter(table=table, box=box, gaming_day=gaming_day).exists():
         raise _counted_already(table, box, gaming_day)
     currency = cage_row.currency
-    account = _box_account(box, table, currency)
+    account = account_for(cage_postings.box_account(box, table), currency=currency)
     # Lock the box's account so no hand books into it between reading and emptying.
     recorded = Account.objects.select_for_update().get(pk=account.pk).balance_cents
-    vault = (
-        chart.cage_cash(cage=cage_row.code, currency=currency)
-        if box == BoxCount.Box.DROP
-        else chart.cage_chips(cage=cage_row.code, currency=currency)
-    )
     at = at or timezone.now()
     posting = None
     if recorded or counted_cents:
-        posting = transaction_post(
-            kind=f"{box}_count",
-            legs=[
-                Leg(account, -recorded),
-                Leg(vault, counted_cents),
-                Leg(chart.over_short(currency=currency), recorded - counted_cents),
-            ],
+        plan = cage_postings.box_count_plan(
+            cage=cage_row.code,
+            table=table,
+            box=box,
+            recorded=recorded,
+            counted=counted_cents,
+            balances={account.code: recorded},
+        )
+        posting = plan_post(
+            plan,
+            currency=currency,
             posted_by=cashier,
             reference=f"{box} box {table} {gaming_day.isoformat()}",
             external_id=f"count:{table}:{box}:{gaming_day.isoformat()}",
@@ -237,9 +216,10 @@ def box_count_record(
 
 
 def _counted_already(table: str, box: str, gaming_day: date) -> Conflict:
-    return Conflict(
-        _("CA4: the %(box)s box of %(table)s was counted for %(day)s already.")
-        % {"box": box, "table": table, "day": gaming_day.isoformat()},
-        code="counted_already",
+    return conflict(
+        Code.COUNTED_ALREADY,
         rule="CA4",
+        box=box,
+        table=table,
+        day=gaming_day.isoformat(),
     )

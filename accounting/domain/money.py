@@ -1,7 +1,13 @@
-"""Money as integer minor units, and exact splits.
+"""Exact splits of integer cents, and :class:`Money` for showing an amount.
 
-Plain Python with no Django import: the ledger, the hand engine and the jackpots all
-use these, so a cent is never created or lost by rounding.
+Plain Python with no Django import. The value type of the application is the
+integer cent: services, plans, the ledger and the API take and return ``int``
+cents (with the currency beside them: the cage's, the room's). The splits here
+(:func:`ratio_split`, :func:`rate_of`) are what the hand engine, the jackpots and
+the tournaments share, so a cent is never created or lost by rounding.
+:class:`Money` is not passed between layers: it formats an amount for people
+(the admin, the cage's templates, the reports' texts) and guards the arithmetic
+done on one while doing so.
 """
 
 from __future__ import annotations
@@ -10,16 +16,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 
+from core.errors import Invalid
 
-class MoneyError(ValueError):
-    """A money value was built or combined in a way that would lose exactness."""
+
+class MoneyError(Invalid, ValueError):
+    """A money value was built or combined in a way that would lose exactness:
+    malformed input (400, ``invalid_amount``) if it ever reaches the edge."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__("invalid_amount", detail)
 
 
 @dataclass(frozen=True, slots=True, order=False)
 class Money:
-    """An amount of one currency in its minor unit (cents).
+    """An amount of one currency in its minor unit (cents), for showing it.
 
-    Refuses floats, decimals and mixed currencies: ``Money(2400, "EUR")`` is €24.00.
+    Refuses floats, decimals and mixed currencies: ``str(Money(2400, "EUR"))`` is
+    ``24.00 EUR``. Code that moves money passes the ``int`` cents, not this.
     """
 
     cents: int

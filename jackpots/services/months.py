@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from accounting.services import retry_on_conflict
 from core.api.errors import ApiError, Conflict, RuleViolation
 from core.roles import Role
+from core.errors import ApplicationError
 from jackpots import selectors
 from jackpots.domain.months import (
     month_bounds,
@@ -166,7 +167,7 @@ def months_close_due(
                 closed.append(
                     month_close(pool=pool, month=month, source=source, now=now)
                 )
-        except ApiError as error:
+        except ApplicationError as error:
             # One pool's refusal doesn't hold up the others; it is retried next hour.
             log.error("jackpots.month.not_closed", pool=pool.pk, error=str(error))
     return closed

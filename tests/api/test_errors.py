@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from accounting.errors import LedgerError
+from core import errors
+from core.api.errors import exception_handler
 from core.roles import Role
 
 pytestmark = pytest.mark.django_db
@@ -53,3 +56,30 @@ def test_wrong_method_is_405(api):
     answer = api.get("/api/v1/auth/login")
     assert answer.status_code == 405
     assert answer.json()["error"]["code"] == "method_not_allowed"
+
+
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [
+        (errors.Invalid("bad", "Unreadable."), 400),
+        (errors.Refusal("refused", "By a rule.", rule="CA1"), 422),
+        (errors.Refusal("refused", "By no rule."), 400),
+        (errors.NotFound("missing", "Nothing."), 404),
+        (errors.Conflict("taken", "Recorded otherwise.", rule="CA3"), 409),
+        (errors.Forbidden("not_yours", "Someone else's.", rule="CA1"), 403),
+        (LedgerError("not_cents", "Amounts are integer cents."), 422),
+    ],
+    ids=lambda v: type(v).__name__ if isinstance(v, Exception) else str(v),
+)
+def test_every_application_error_kind_has_its_status(error, status):
+    """The one handler maps each kind of core.errors to its status and shape."""
+    answer = exception_handler(error, {})
+    assert answer is not None and answer.status_code == status
+    assert answer.data == {
+        "error": {
+            "code": error.code,
+            "rule": error.rule,
+            "detail": error.detail,
+            "allowed": None,
+        }
+    }

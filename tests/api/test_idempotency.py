@@ -125,3 +125,35 @@ def test_concurrent_duplicates_write_once(staff_client):
     assert answers[0].json() == answers[1].json()
     assert Group.objects.filter(name="race").count() == 1
     assert IdempotencyRecord.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_request_retried_after_a_serialization_failure_books_once(staff_client):
+    """PostgreSQL aborts the first attempt (40001) after the key was claimed and
+    the row written: the unit of work runs again from the claim, and one row and
+    one record stay."""
+    from django.db import OperationalError
+    from psycopg import errors as pg_errors
+
+    client = staff_client(Role.CASHIER)
+    attempts = []
+
+    def abort_the_first() -> None:
+        attempts.append(1)
+        if len(attempts) == 1:
+            Group.objects.create(name="lost")
+            error = OperationalError("could not serialize access")
+            error.__cause__ = pg_errors.SerializationFailure()
+            raise error
+
+    idempotency_urls.HOOK.append(abort_the_first)
+    try:
+        answer = post(client, "retried")
+    finally:
+        idempotency_urls.HOOK.clear()
+    assert answer.status_code == 201, answer.content
+    assert len(attempts) == 2
+    written = Group.objects.filter(name__in=["lost", "retried"])
+    assert list(written.values_list("name", flat=True)) == ["retried"]
+    assert IdempotencyRecord.objects.count() == 1
+    assert post(client, "retried")["Idempotent-Replayed"] == "true"

@@ -9,19 +9,18 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
-from django.db import transaction
 from django.db.models import Model, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounting.models import Player
 from cardroom.models import Game, Table
-from core.api.errors import RuleViolation
+from core.work import lock_check
 from waitlist import selectors
 from waitlist.domain.seating import (
     Kind,
     kept_apart,
 )
+from waitlist.errors import Code, refuse
 from waitlist.models import (
     Bar,
     Entry,
@@ -118,8 +117,7 @@ def locked(rows: QuerySet[M]) -> list[M]:
     cycle. Raises :class:`RuntimeError` outside a transaction, where a row lock would
     end with the statement that took it.
     """
-    if not transaction.get_connection(rows.db).in_atomic_block:
-        raise RuntimeError("row locks are taken inside a transaction")
+    lock_check("a waiting-list row", using=rows.db)
     return list(rows.select_for_update(of=("self",)).order_by("pk"))
 
 
@@ -139,12 +137,12 @@ def lock_entries(entries: QuerySet[Entry]) -> list[Entry]:
 
 def seat_exists(table: Table, seat: int) -> None:
     if not 1 <= seat <= table.seats:
-        raise RuleViolation(
-            _("Seat %(s)d doesn't exist at this table (1–%(n)d).")
-            % {"s": seat, "n": table.seats},
-            code="no_such_seat",
+        raise refuse(
+            Code.NO_SUCH_SEAT,
             rule="HS1",
             allowed={"min": 1, "max": table.seats},
+            s=seat,
+            n=table.seats,
         )
 
 
@@ -159,15 +157,12 @@ def bar_of(player: Player, game: Game, now: datetime) -> Bar | None:
 def refuse_if_barred(player: Player, game: Game, now: datetime) -> None:
     bar = bar_of(player, game, now)
     if bar is not None:
-        raise RuleViolation(
-            _(
-                "WL7: %(p)s refused a must-move and can't play or list this game"
-                " until %(t)s."
-            )
-            % {"p": player.code, "t": timezone.localtime(bar.until).strftime("%H:%M")},
-            code="barred_from_game",
+        raise refuse(
+            Code.BARRED_FROM_GAME,
             rule="WL7",
             allowed={"until": iso(bar.until)},
+            p=player.code,
+            t=timezone.localtime(bar.until).strftime("%H:%M"),
         )
 
 
@@ -175,12 +170,7 @@ def refuse_if_kept_apart(player: Player, others: Iterable[str]) -> None:
     pairs = selectors.apart_pairs([player.pk])
     partner = next((o for o in others if kept_apart(player.code, [o], pairs)), None)
     if partner is not None:
-        raise RuleViolation(
-            _("WL9: the house keeps %(p)s and %(o)s out of the same game.")
-            % {"p": player.code, "o": partner},
-            code="kept_apart",
-            rule="WL9",
-        )
+        raise refuse(Code.KEPT_APART, rule="WL9", p=player.code, o=partner)
 
 
 def first_free(state: selectors.TableState) -> int | None:

@@ -12,13 +12,13 @@ from django.utils.translation import gettext as _
 
 from cardroom import services as floor
 from cardroom.models import SeatSession, Table
-from core.api.errors import ApiError, Conflict, RuleViolation
 from waitlist import selectors
 from waitlist.domain.seating import (
     Kind,
     bar_until,
     lockup_due,
 )
+from waitlist.errors import Code, conflict, missing, refuse
 from waitlist.models import (
     ACTIVE,
     Bar,
@@ -325,11 +325,7 @@ def locked_entry(entry_id: int, now: datetime) -> Entry:
     and return the entry locked."""
     entry = Entry.objects.filter(pk=entry_id).first()
     if entry is None:
-        raise ApiError(
-            _("No waiting list entry %(id)s.") % {"id": entry_id},
-            code="not_found",
-            status_code=404,
-        )
+        raise missing(Code.NOT_FOUND, id=entry_id)
     others = Entry.objects.filter(
         player=entry.player_id, status=Entry.Status.CALLED
     ).values_list("waiting_list_id", flat=True)
@@ -343,14 +339,10 @@ def must_be_called(entry: Entry) -> None:
     if entry.status == Entry.Status.CALLED:
         return
     if entry.end == Entry.End.NO_SHOW:
-        raise RuleViolation(
-            _("WL2: the call ran out at %(t)s; the player left the list.")
-            % {"t": timezone.localtime(entry.expires_at).strftime("%H:%M:%S")},
-            code="call_expired",
+        raise refuse(
+            Code.CALL_EXPIRED,
             rule="WL2",
             allowed={"expires_at": iso(entry.expires_at)},
+            t=timezone.localtime(entry.expires_at).strftime("%H:%M:%S"),
         )
-    raise Conflict(
-        _("The entry is %(s)s, not called.") % {"s": entry.get_status_display()},
-        code="not_called",
-    )
+    raise conflict(Code.NOT_CALLED, s=entry.get_status_display())

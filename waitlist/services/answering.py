@@ -10,10 +10,10 @@ from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
-from core.api.errors import Conflict
 from waitlist.domain.seating import (
     Kind,
 )
+from waitlist.errors import Code, conflict
 from waitlist.models import (
     ACTIVE,
     Entry,
@@ -47,7 +47,7 @@ def entry_answer(
     Yes: he is on his way; the 5 minutes still run until he sits down. No: he
     leaves the list (WL5); a must-move player who says no leaves the must-move game
     with his stack and is barred from it for 60 minutes (WL7). Raises
-    :class:`RuleViolation` (WL2) when the call ran out, :class:`Conflict` when he
+    :class:`Refusal` (WL2) when the call ran out, :class:`Conflict` when he
     isn't called.
     """
     now = now or timezone.now()
@@ -118,10 +118,7 @@ def entry_remove(
     now = now or timezone.now()
     entry = locked_entry(entry_id, now)
     if entry.status not in ACTIVE:
-        raise Conflict(
-            _("The entry is %(s)s already.") % {"s": entry.get_status_display()},
-            code="not_on_list",
-        )
+        raise conflict(Code.NOT_ON_LIST, s=entry.get_status_display())
     end_entry(entry, status=Entry.Status.REMOVED, end=Entry.End.REMOVED, now=now)
     record_event(
         Event.Kind.REMOVED,

@@ -12,8 +12,8 @@ from accounting.models import Player
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from cardroom.models import SeatSession, Table
-from core.api.errors import ApiError, Conflict, RuleViolation
 from waitlist import selectors
+from waitlist.errors import NO_FREE_SEAT, Code, conflict, missing, refuse
 from waitlist.models import (
     Event,
 )
@@ -43,7 +43,7 @@ def table_balance(
     table's minimum. Both tables deal the same game at the same stakes, and the
     table he leaves has at least two players more than the one he goes to (the move
     makes them more even); the house keeps pairs apart there too (WL9). He goes to
-    ``to_seat`` or the lowest free seat. Raises :class:`RuleViolation` (BI7, WL9)
+    ``to_seat`` or the lowest free seat. Raises :class:`Refusal` (BI7, WL9)
     and :class:`Conflict` when the seat is taken or held.
     """
     now = now or timezone.now()
@@ -52,18 +52,13 @@ def table_balance(
     here, there = _check_balance(source, target)
     code = here.seated.get(seat)
     if code is None:
-        raise ApiError(
-            _("Nobody sits in seat %(s)d.") % {"s": seat},
-            code="seat_empty",
-            status_code=404,
-        )
+        raise missing(Code.SEAT_EMPTY, s=seat)
     new_seat = to_seat if to_seat is not None else first_free(there)
     if new_seat is None or new_seat not in there.free_seats:
-        raise Conflict(
-            _("No free seat at %(t)s.") % {"t": target.code}
+        raise (
+            conflict(Code.SEAT_TAKEN, text=NO_FREE_SEAT, t=target.code)
             if new_seat is None
-            else _("Seat %(s)d is taken or held.") % {"s": new_seat},
-            code="seat_taken",
+            else conflict(Code.SEAT_TAKEN, s=new_seat)
         )
     player = Player.objects.get(code=code)
     refuse_if_kept_apart(player, there.seated.values())
@@ -102,30 +97,16 @@ def _check_balance(
     """Refuse tables of two games and a move that doesn't even them out (BI7);
     return the seats of the table left and of the one joined."""
     if target.pk == source.pk or target.game_id != source.game_id:
-        raise RuleViolation(
-            _(
-                "BI7: tables are balanced within one game; %(t)s doesn't deal the"
-                " game of %(s)s."
-            )
-            % {"t": target.code, "s": source.code},
-            code="not_the_same_game",
-            rule="BI7",
-        )
+        raise refuse(Code.NOT_THE_SAME_GAME, rule="BI7", t=target.code, s=source.code)
     there, here = selectors.table_state(target), selectors.table_state(source)
     if here.players < there.players + 2:
-        raise RuleViolation(
-            _(
-                "BI7: balancing moves a player from the fuller table; %(s)s has"
-                " %(n)d, %(t)s %(m)d."
-            )
-            % {
-                "s": source.code,
-                "n": here.players,
-                "t": target.code,
-                "m": there.players,
-            },
-            code="tables_balanced",
+        raise refuse(
+            Code.TABLES_BALANCED,
             rule="BI7",
             allowed={"min": there.players + 2, "max": None},
+            s=source.code,
+            n=here.players,
+            t=target.code,
+            m=there.players,
         )
     return here, there

@@ -13,10 +13,10 @@ from django.utils.translation import gettext as _
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from cardroom.models import SeatSession, Table
-from core.api.errors import Conflict, RuleViolation
 from waitlist import selectors
 from waitlist.domain.calls import CallPlan, call_plan, tables_to_call
 from waitlist.domain.seating import Kind, Opening, call_deadline
+from waitlist.errors import NO_OPEN_SEAT_AT, Code, conflict, refuse
 from waitlist.models import (
     Entry,
     Event,
@@ -133,7 +133,7 @@ def list_call(
     their main game (WL7), seat changes of players in the game (WL10), the list
     (WL1); players kept apart from someone at the table are passed over (WL9). The
     call holds the seat for 5 minutes. Raises :class:`Conflict` when the table has
-    no free seat, :class:`RuleViolation` (WL1, WL3) for a table of another game or
+    no free seat, :class:`Refusal` (WL1, WL3) for a table of another game or
     one being broken.
     """
     now = now or timezone.now()
@@ -147,7 +147,7 @@ def list_call(
         _check_named(wl, table_code, seat, names, states)
     order = tables_to_call((load for load, _state in loads), named=table_code)
     if not order:
-        raise Conflict(_("No open seat in this game to call for."), code="no_open_seat")
+        raise conflict(Code.NO_OPEN_SEAT)
     # Try each table in turn: plan (pure), then book what it decided.
     skipped: list[dict[str, Any]] = []
     for code in order:
@@ -173,26 +173,14 @@ def _check_named(
     that doesn't exist (HS1) or a table without the open seat asked for."""
     table = floor.table_get_open(table_code, lock=False)
     if table.game_id != wl.game_id:
-        raise RuleViolation(
-            _("Table %(t)s deals another game.") % {"t": table.code},
-            code="wrong_game",
-            rule="WL1",
-        )
+        raise refuse(Code.WRONG_GAME, rule="WL1", t=table.code)
     if table.code not in names:
-        raise RuleViolation(
-            _("WL3: table %(t)s is being broken; it takes no players.")
-            % {"t": table.code},
-            code="table_breaking",
-            rule="WL3",
-        )
+        raise refuse(Code.TABLE_BREAKING, rule="WL3", t=table.code)
     if seat is not None:
         seat_exists(table, seat)
     free = states[table.code].free_seats
     if not free or (seat is not None and seat not in free):
-        raise Conflict(
-            _("No open seat to call at %(t)s.") % {"t": table.code},
-            code="no_open_seat",
-        )
+        raise conflict(Code.NO_OPEN_SEAT, text=NO_OPEN_SEAT_AT, t=table.code)
 
 
 def _pass_over(

@@ -10,11 +10,11 @@ from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
-from core.api.errors import RuleViolation
 from waitlist import selectors
 from waitlist.domain.seating import (
     Kind,
 )
+from waitlist.errors import Code, refuse
 from waitlist.models import (
     ACTIVE,
     Entry,
@@ -45,7 +45,7 @@ def entry_join(
     """Put a player on a game's list (WL1).
 
     He may be on several lists and may list while seated in another game. Raises
-    :class:`RuleViolation`: WL1 when he is on this list already, WL10 when he plays
+    :class:`Refusal`: WL1 when he is on this list already, WL10 when he plays
     this game already (he asks the floor for a seat change), WL7 while a refused
     must-move bars him from the game, BI10 for an unregistered player.
     """
@@ -55,21 +55,11 @@ def entry_join(
     player = floor.player_get(player_code)
     refuse_if_barred(player, wl.game, now)
     if wl.entries.filter(player=player, status__in=ACTIVE).exists():
-        raise RuleViolation(
-            _("WL1: %(p)s is on this list already.") % {"p": player.code},
-            code="already_listed",
-            rule="WL1",
-        )
+        raise refuse(Code.ALREADY_LISTED, rule="WL1", p=player.code)
     session = selectors.open_session(player)
     if session is not None and session.game_id == wl.game_id:
-        raise RuleViolation(
-            _(
-                "WL10: %(p)s already plays this game at %(t)s; the floor can change"
-                " his seat or table."
-            )
-            % {"p": player.code, "t": session.table.code},
-            code="already_in_game",
-            rule="WL10",
+        raise refuse(
+            Code.ALREADY_IN_GAME, rule="WL10", p=player.code, t=session.table.code
         )
     entry = Entry.objects.create(
         waiting_list=wl,

@@ -6,12 +6,11 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
-from core.api.errors import ApiError, Conflict
 from waitlist import selectors
+from waitlist.errors import NO_SUCH_LOCKUP, Code, conflict, missing
 from waitlist.models import (
     Event,
     Lockup,
@@ -55,9 +54,7 @@ def lockup_take(
     player = floor.player_get(player_code) if player_code else None
     seat_exists(table, seat)
     if seat not in selectors.table_state(table).free_seats:
-        raise Conflict(
-            _("Seat %(s)d is taken or held.") % {"s": seat}, code="seat_taken"
-        )
+        raise conflict(Code.SEAT_TAKEN, s=seat)
     lockup = Lockup.objects.create(
         table=table,
         seat=seat,
@@ -90,7 +87,7 @@ def lockup_release(
     now = now or timezone.now()
     lockup = Lockup.objects.select_related("table__game").filter(pk=lockup_id).first()
     if lockup is None:
-        raise ApiError(_("No such lockup."), code="not_found", status_code=404)
+        raise missing(Code.NOT_FOUND, text=NO_SUCH_LOCKUP)
     if lockup.table.game is not None:
         (wl,) = lock_lists([list_for_game(lockup.table.game).pk])
         refresh(wl, now)
@@ -100,6 +97,6 @@ def lockup_release(
         .get(pk=lockup_id)
     )
     if lockup.released_at is not None:
-        raise Conflict(_("This lockup was released already."), code="released")
+        raise conflict(Code.RELEASED)
     release(lockup, Lockup.Release.FLOOR, now, actor)
     return lockup

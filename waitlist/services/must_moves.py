@@ -11,7 +11,14 @@ from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
-from core.api.errors import ApiError, Conflict, RuleViolation
+from waitlist.errors import (
+    MUST_MOVE_ENDED,
+    NO_SUCH_MUST_MOVE,
+    Code,
+    conflict,
+    missing,
+    refuse,
+)
 from waitlist.models import (
     Event,
     MustMove,
@@ -42,7 +49,7 @@ def must_move_start(
     """Make ``table_code`` a must-move game feeding the main game ``main_code`` (WL7).
 
     Its players go on the main game's queue in list order and move there, keeping
-    their stacks, as seats open. Raises :class:`RuleViolation` (WL7) unless both
+    their stacks, as seats open. Raises :class:`Refusal` (WL7) unless both
     are open tables of the same game and the main game feeds no other.
     """
     now = now or timezone.now()
@@ -53,19 +60,11 @@ def must_move_start(
     (wl,) = lock_lists([list_for_game(main.game).pk])
     refresh(wl, now)
     if table.pk == main.pk or table.game_id != main.game_id:
-        raise RuleViolation(
-            _("WL7: a must-move game feeds another table of the same game."),
-            code="not_same_game",
-            rule="WL7",
-        )
+        raise refuse(Code.NOT_SAME_GAME, rule="WL7")
     if MustMove.objects.filter(
         Q(table=main) | Q(main=table) | Q(table=table), ended_at__isnull=True
     ).exists():
-        raise RuleViolation(
-            _("WL7: one of these tables is in a must-move already."),
-            code="must_move_exists",
-            rule="WL7",
-        )
+        raise refuse(Code.MUST_MOVE_EXISTS, rule="WL7")
     must_move = MustMove.objects.create(
         table=table, main=main, started_at=now, started_by=actor.by
     )
@@ -98,10 +97,10 @@ def must_move_end(
         .first()
     )
     if must_move is None:
-        raise ApiError(_("No such must-move."), code="not_found", status_code=404)
+        raise missing(Code.NOT_FOUND, text=NO_SUCH_MUST_MOVE)
     (wl,) = lock_lists([list_for_game(must_move.main.game).pk])
     must_move = MustMove.objects.select_for_update().get(pk=must_move_id)
     if must_move.ended_at is not None:
-        raise Conflict(_("This must-move has ended already."), code="ended")
+        raise conflict(Code.ENDED, text=MUST_MOVE_ENDED)
     end_must_move(must_move, wl, now, actor)
     return must_move

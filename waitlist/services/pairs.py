@@ -6,10 +6,9 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from cardroom import services as floor
-from core.api.errors import ApiError, Conflict, RuleViolation
+from waitlist.errors import NO_SUCH_PAIR, Code, conflict, missing, refuse
 from waitlist.models import (
     Event,
     KeptApart,
@@ -31,23 +30,17 @@ def apart_keep(
 ) -> KeptApart:
     """Keep two players out of the same game from now on (WL9).
 
-    Raises :class:`RuleViolation` (WL9) for one player twice or a pair kept apart
+    Raises :class:`Refusal` (WL9) for one player twice or a pair kept apart
     already, and (DC2) without a reason.
     """
     now = now or timezone.now()
     a, b = sorted((floor.player_get(c) for c in player_codes), key=lambda p: p.pk)
     if a.pk == b.pk:
-        raise RuleViolation(
-            _("WL9: a pair is two different players."), code="same_player", rule="WL9"
-        )
+        raise refuse(Code.SAME_PLAYER, rule="WL9")
     if not reason.strip():
-        raise RuleViolation(_("Say why."), code="reason_required", rule="DC2")
+        raise refuse(Code.REASON_REQUIRED, rule="DC2")
     if KeptApart.objects.filter(player_a=a, player_b=b, ended_at__isnull=True).exists():
-        raise RuleViolation(
-            _("WL9: these players are kept apart already."),
-            code="kept_apart_already",
-            rule="WL9",
-        )
+        raise refuse(Code.KEPT_APART_ALREADY, rule="WL9")
     pair = KeptApart.objects.create(
         player_a=a, player_b=b, reason=reason, created_at=now, created_by=actor.by
     )
@@ -71,9 +64,9 @@ def apart_end(
     now = now or timezone.now()
     pair = KeptApart.objects.select_for_update().filter(pk=pair_id).first()
     if pair is None:
-        raise ApiError(_("No such pair."), code="not_found", status_code=404)
+        raise missing(Code.NOT_FOUND, text=NO_SUCH_PAIR)
     if pair.ended_at is not None:
-        raise Conflict(_("This pair is not kept apart any more."), code="ended")
+        raise conflict(Code.ENDED)
     pair.ended_at, pair.ended_by = now, actor.by
     pair.save(update_fields=["ended_at", "ended_by"])
     record_event(

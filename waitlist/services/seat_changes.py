@@ -10,11 +10,11 @@ from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
-from core.api.errors import RuleViolation
 from waitlist import selectors
 from waitlist.domain.seating import (
     Kind,
 )
+from waitlist.errors import ALREADY_WAITS, NO_OTHER_SEAT, Code, refuse
 from waitlist.models import (
     ACTIVE,
     Entry,
@@ -47,7 +47,7 @@ def seat_change_request(
 
     When a seat opens there, he is called before new players from the list; the
     floor grants the change as a house move, so he keeps his stack. Raises
-    :class:`RuleViolation`: WL10 when he doesn't play this game (new players join the
+    :class:`Refusal`: WL10 when he doesn't play this game (new players join the
     list), WL9 when a player kept apart from him sits there, WL1 when he already
     waits in this game.
     """
@@ -58,37 +58,24 @@ def seat_change_request(
     player = floor.player_get(player_code)
     session = selectors.open_session(player)
     if session is None or session.game_id != table.game_id:
-        raise RuleViolation(
-            _("WL10: %(p)s doesn't play this game; new players join the list.")
-            % {"p": player.code},
-            code="not_in_game",
-            rule="WL10",
-        )
+        raise refuse(Code.NOT_IN_GAME, rule="WL10", p=player.code)
     if seat is not None and (
         not 1 <= seat <= table.seats
         or (session.table_id == table.pk and session.seat == seat)
     ):
-        raise RuleViolation(
-            _("Seat %(s)d is no other seat at this table.") % {"s": seat},
-            code="no_such_seat",
+        raise refuse(
+            Code.NO_SUCH_SEAT,
             rule="WL10",
             allowed={"min": 1, "max": table.seats},
+            text=NO_OTHER_SEAT,
+            s=seat,
         )
     if selectors.is_broken(table):
-        raise RuleViolation(
-            _("WL3: table %(t)s is being broken; it takes no players.")
-            % {"t": table.code},
-            code="table_breaking",
-            rule="WL3",
-        )
+        raise refuse(Code.TABLE_BREAKING, rule="WL3", t=table.code)
     state = selectors.table_state(table)
     refuse_if_kept_apart(player, [p for p in state.seated.values() if p != player.code])
     if wl.entries.filter(player=player, status__in=ACTIVE).exists():
-        raise RuleViolation(
-            _("WL1: %(p)s already waits in this game.") % {"p": player.code},
-            code="already_listed",
-            rule="WL1",
-        )
+        raise refuse(Code.ALREADY_LISTED, rule="WL1", text=ALREADY_WAITS, p=player.code)
     entry = Entry.objects.create(
         waiting_list=wl,
         player=player,

@@ -12,11 +12,11 @@ from django.utils.translation import gettext as _
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from cardroom.models import SeatSession, StackMovement, Table
-from core.api.errors import ApiError, Conflict, RuleViolation
 from waitlist import selectors
 from waitlist.domain.seating import (
     Kind,
 )
+from waitlist.errors import Code, conflict, invalid, refuse
 from waitlist.models import (
     Entry,
     Event,
@@ -64,9 +64,9 @@ def entry_seat(
     apply BI1–BI7 and WL6. His other calls go back to waiting; a lockup he held at
     the table is released.
 
-    Raises :class:`RuleViolation` for WL2 (the call ran out), WL7 (barred), WL9
+    Raises :class:`Refusal` for WL2 (the call ran out), WL7 (barred), WL9
     (kept apart) and the buy-in rules, :class:`Conflict` when the seat is taken or
-    he isn't called, :class:`ApiError` (400) when a new player has no amount.
+    he isn't called, :class:`Invalid` (400) when a new player has no amount.
     """
     now = now or timezone.now()
     # Lock and check.
@@ -125,7 +125,7 @@ def entry_seat(
 def _origin(entry: Entry, table: Table) -> tuple[SeatSession | None, bool]:
     """Return where he sits now and whether the floor moves him for the house (BI7).
 
-    Raises :class:`RuleViolation` (WL6) when he already sits at this table and
+    Raises :class:`Refusal` (WL6) when he already sits at this table and
     isn't moved within it.
     """
     origin = selectors.open_session(entry.player)
@@ -136,12 +136,7 @@ def _origin(entry: Entry, table: Table) -> tuple[SeatSession | None, bool]:
         and origin.stack_cents > 0
     )
     if origin is not None and origin.table_id == table.pk and not house:
-        raise RuleViolation(
-            _("WL6: %(p)s already sits at %(t)s.")
-            % {"p": entry.player.code, "t": table.code},
-            code="already_seated",
-            rule="WL6",
-        )
+        raise refuse(Code.ALREADY_SEATED, rule="WL6", p=entry.player.code, t=table.code)
     return origin, house
 
 
@@ -159,9 +154,7 @@ def _check_seat(
     )
     held_for_him = his_lockups.filter(seat=seat).exists()
     if seat != entry.call_seat and seat not in state.free_seats and not held_for_him:
-        raise Conflict(
-            _("Seat %(s)d is taken or held.") % {"s": seat}, code="seat_taken"
-        )
+        raise conflict(Code.SEAT_TAKEN, s=seat)
     refuse_if_kept_apart(player, [p for p in state.seated.values() if p != player.code])
     return his_lockups
 
@@ -183,7 +176,7 @@ def _sit(
 
     A house move takes his stack as the ledger holds it (BI7); otherwise he leaves
     the seat he had and buys in, with his stack capped at the maximum (BI5 (c))
-    when the floor gives no amount. Raises :class:`ApiError` (400) for a player
+    when the floor gives no amount. Raises :class:`Invalid` (400) for a player
     who brings no stack and no amount.
     """
     assert table.game is not None
@@ -200,10 +193,7 @@ def _sit(
         )
     if not house and amount is None:
         if stack == 0:
-            raise ApiError(
-                _("A player who brings no stack buys in: give amount and method."),
-                code="amount_required",
-            )
+            raise invalid(Code.AMOUNT_REQUIRED)
         top = table.game.max_buy_in_cents
         amount = stack if top is None else min(stack, top)  # BI5 (c): capped
         method = method or StackMovement.Method.CHIPS

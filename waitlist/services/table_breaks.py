@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from cardroom.models import SeatSession, Table
-from core.api.errors import Conflict
 from waitlist import selectors
 from waitlist.domain.breaks import Seats, Step, break_plan
 from waitlist.domain.seating import Kind, TableLoad, draw
+from waitlist.errors import BEING_BROKEN, Code, conflict
 from waitlist.models import (
     ACTIVE,
     Entry,
@@ -79,10 +79,7 @@ def table_break(
     (wl,) = lock_lists([list_for_game(table.game).pk])
     refresh(wl, now)
     if selectors.is_broken(table):
-        raise Conflict(
-            _("Table %(t)s is being broken already.") % {"t": table.code},
-            code="table_breaking",
-        )
+        raise conflict(Code.TABLE_BREAKING, text=BEING_BROKEN, t=table.code)
     # Draw, and end what waited for the table.
     sessions = {
         s.player.code: s

@@ -12,14 +12,12 @@ from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from cardroom.domain.games import GAMES
 from cardroom.models import Hand, HandSeat, Policy, SeatSession, Table
-from core.api.errors import RuleViolation
 from waitlist.domain.seating import (
     Kind,
 )
 from waitlist.domain.time import (
     Collection,
     SeatFacts,
-    TimeRefused,
     blind_seats,
     time_charges,
     time_policy,
@@ -92,7 +90,7 @@ def time_collect(
     everyone pays; otherwise a new player skips it until his blind, or his first
     hand in stud games (RK6). Booked once per period through the floor's
     ``seat_time_charge``; asking again in the same period returns the first
-    collection. Raises :class:`RuleViolation` (RK6) when the game isn't raked by
+    collection. Raises :class:`TimeRefused` (RK6) when the game isn't raked by
     time or its policy has no usable ``time`` section.
     """
     now = now or timezone.now()
@@ -102,10 +100,7 @@ def time_collect(
     (wl,) = lock_lists([list_for_game(game).pk])
     refresh(wl, now)
     policy = game.current_policy()
-    try:
-        terms = time_policy(policy.document)
-    except TimeRefused as error:
-        raise RuleViolation(error.detail, code=error.code, rule=error.rule) from error
+    terms = time_policy(policy.document)
     start, end = terms.period(now.astimezone(table.room.tz))
     done = TimeCollection.objects.filter(table=table, period_start=start).first()
     if done is not None:

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounting import chart
 from accounting.models import Account, Transaction
-from accounting.selectors import account_balance, trial_balance
+from accounting.selectors import trial_balance
 from accounting.services import (
     InsufficientFunds,
     LedgerError,
@@ -21,7 +21,8 @@ from accounting.services import (
     transaction_post,
     transaction_reverse,
 )
-from core.api.errors import ApiError, Conflict
+from core.errors import ApplicationError, Conflict
+from tests.integration.cage.helpers import account_balance
 
 
 def buy_chips(player: str, cents: int, **kwargs) -> Transaction:
@@ -92,7 +93,7 @@ class TestPosting:
                 ],
                 source="test",
             )
-        assert refused.value.error_code == "too_few_entries"
+        assert refused.value.code == "too_few_entries"
         assert not Transaction.objects.exists()
 
     def test_float_amounts_are_refused(self):
@@ -187,7 +188,7 @@ class TestReversal:
         reversal = transaction_reverse(
             original=original, requested_by=alice, reason="x"
         )
-        with pytest.raises(ApiError) as twice:
+        with pytest.raises(ApplicationError) as twice:
             transaction_reverse(original=original, requested_by=bob, reason="again")
         assert twice.value.status_code == 409
         with pytest.raises(LedgerError):

@@ -18,7 +18,7 @@ import pytest
 from django.db import IntegrityError, connection, transaction
 
 from accounting.models import Account, AccountType, BalanceFold, Entry
-from accounting.selectors import account_balance, balance_expression
+from accounting.selectors import balance_expression
 from accounting.services import (
     Leg,
     account_get_or_open,
@@ -26,6 +26,7 @@ from accounting.services import (
     transaction_post,
 )
 from tests import roles as db_roles
+from tests.integration.cage.helpers import account_balance
 from tests.roles import APP, SUPERUSER, Roles
 
 COMMITTED = pytest.mark.django_db(transaction=True)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.contrib.auth.models import User
+from django.db.models import Sum
 
 from accounting import cage as services
 from accounting import chart
 from accounting.models import (
+    DEBIT_NORMAL,
     Account,
     BoxCount,
     Cage,
@@ -18,9 +22,20 @@ from accounting.models import (
     TableSlip,
     Transaction,
 )
-from accounting.selectors import account_balance, trial_balance
+from accounting.selectors import trial_balance
 from accounting.services import Leg, transaction_post
 from core.roles import Role
+
+
+def account_balance(*, account: Account, at: datetime | None = None) -> int:
+    """``account``'s balance in its normal sign, summed from its entries (the
+    oracle the cached balances are checked against); with ``at``, only the
+    transactions posted by then."""
+    entries = Entry.objects.filter(account=account)
+    if at is not None:
+        entries = entries.filter(transaction__posted_at__lte=at)
+    total = entries.aggregate(s=Sum("amount_cents"))["s"] or 0
+    return total if account.type in DEBIT_NORMAL else -total
 
 
 def snapshot() -> dict[str, object]:

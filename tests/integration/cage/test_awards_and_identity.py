@@ -12,7 +12,7 @@ from accounting import chart
 from accounting.cage.receipts import receipt_number_take
 from accounting.models import Cage, CashTransaction, Payable, Receipt
 from accounting.selectors import trial_balance
-from core.api.errors import Conflict, RuleViolation
+from core.errors import Conflict, Refusal
 from core.roles import Role
 
 from .conftest import FLOAT
@@ -52,7 +52,7 @@ def test_an_award_is_paid_once_from_the_drawer(award, shift, cashier):
     before = snapshot()
     with pytest.raises(Conflict) as refused:
         pay(award, cashier)
-    assert (refused.value.rule, refused.value.error_code) == ("CA6", "already_paid")
+    assert (refused.value.rule, refused.value.code) == ("CA6", "already_paid")
     assert snapshot() == before
     assert trial_balance().balanced
 
@@ -91,9 +91,9 @@ def test_a_payout_needs_the_awards_player_and_his_signature(
     """Another player's id, or no signature: refused (CA6), nothing moves."""
     services.player_register(code="P-3003", name="Someone Else", id_verified=True)
     before = snapshot()
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         pay(award, cashier, **change)
-    assert (refused.value.rule, refused.value.error_code) == ("CA6", code)
+    assert (refused.value.rule, refused.value.code) == ("CA6", code)
     assert snapshot() == before
 
 
@@ -102,15 +102,15 @@ def test_an_award_needs_an_approver_other_than_its_maker_and_payer(
 ):
     """No approver, approving one's own, or paying one's own approval: CA6."""
     before = snapshot()
-    with pytest.raises(RuleViolation) as unapproved:
+    with pytest.raises(Refusal) as unapproved:
         services.payable_create(
             player=player, amount_cents=1_000, reference="promo", approved_by=None
         )
-    assert (unapproved.value.rule, unapproved.value.error_code) == (
+    assert (unapproved.value.rule, unapproved.value.code) == (
         "CA6",
         "award_not_approved",
     )
-    with pytest.raises(RuleViolation) as own:
+    with pytest.raises(Refusal) as own:
         services.payable_create(
             player=player,
             amount_cents=1_000,
@@ -126,9 +126,9 @@ def test_an_award_needs_an_approver_other_than_its_maker_and_payer(
     award = services.payable_create(
         player=player, amount_cents=1_000, reference="promo", approved_by=boss
     )
-    with pytest.raises(RuleViolation) as self_paid:
+    with pytest.raises(Refusal) as self_paid:
         pay(award, boss)
-    assert (self_paid.value.rule, self_paid.value.error_code) == ("CA6", "four_eyes")
+    assert (self_paid.value.rule, self_paid.value.code) == ("CA6", "four_eyes")
 
 
 def test_cash_reaching_the_threshold_needs_a_verified_id(
@@ -138,16 +138,16 @@ def test_cash_reaching_the_threshold_needs_a_verified_id(
     buy = {"cage": "MAIN", "cashier": cashier, "player": unverified.code}
     services.chip_purchase(amount_cents=150_000, **buy)
     before = snapshot()
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         services.chip_purchase(amount_cents=50_000, **buy)
-    assert (refused.value.rule, refused.value.error_code) == (
+    assert (refused.value.rule, refused.value.code) == (
         "CA5",
         "identity_required",
     )
     assert refused.value.allowed == {"max": 49_999}
     assert snapshot() == before
     # Redemptions are cash transactions too.
-    with pytest.raises(RuleViolation):
+    with pytest.raises(Refusal):
         services.chip_redemption(amount_cents=50_000, **buy)
     services.chip_purchase(amount_cents=49_999, **buy)
     services.player_identity_verify(
@@ -176,7 +176,7 @@ def test_the_threshold_counts_per_gaming_day_and_for_table_buy_ins(
         at=night,
         threshold_cents=200_000,
     )
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         services.cash_activity_check(
             player=unverified,
             amount_cents=10_000,
@@ -207,7 +207,7 @@ def test_a_room_passes_its_own_gaming_day(unverified):
         gaming_day=room_night,
     )
     assert CashTransaction.objects.get().gaming_day == room_night
-    with pytest.raises(RuleViolation):
+    with pytest.raises(Refusal):
         services.cash_activity_check(
             player=unverified, amount_cents=50_000, at=at, gaming_day=room_night
         )

@@ -28,10 +28,10 @@ def test_a_failure_after_the_counter_moved_gives_the_number_back(
     cage, shift, cashier, player, monkeypatch
 ):
     """A posting that fails after the number was taken leaves no gap (CA2)."""
-    real_post = receipts_module.transaction_post
+    real_post = receipts_module.plan_post
     seen_counter: list[int] = []
 
-    def failing_post(**kwargs):
+    def failing_post(plan, **kwargs):
         # The counter has already moved inside this database transaction.
         seen_counter.append(Cage.objects.get(pk=cage.pk).next_receipt_no)
         raise RuntimeError("injected failure after the counter increment")
@@ -39,12 +39,12 @@ def test_a_failure_after_the_counter_moved_gives_the_number_back(
     buy = {"cage": "MAIN", "cashier": cashier, "player": "P-1001"}
     services.chip_purchase(amount_cents=10_000, **buy)
     before = snapshot()
-    monkeypatch.setattr(receipts_module, "transaction_post", failing_post)
+    monkeypatch.setattr(receipts_module, "plan_post", failing_post)
     with pytest.raises(RuntimeError):
         services.chip_purchase(amount_cents=20_000, **buy)
     assert seen_counter == [3], "the failure came after the counter moved"
     assert snapshot() == before
-    monkeypatch.setattr(receipts_module, "transaction_post", real_post)
+    monkeypatch.setattr(receipts_module, "plan_post", real_post)
     services.chip_purchase(amount_cents=30_000, **buy)
     services.chip_redemption(amount_cents=5_000, **buy)
     assert numbers(cage) == [1, 2, 3]
@@ -62,7 +62,7 @@ def test_a_refused_redemption_takes_no_number(cage, shift, cashier, player):
     with pytest.raises(InsufficientFunds) as refused:
         services.chip_redemption(amount_cents=10_001, **buy)
     assert refused.value.status_code == 422
-    assert refused.value.error_code == "insufficient_funds"
+    assert refused.value.code == "insufficient_funds"
     assert refused.value.allowed == {"max": 10_000}
     assert snapshot() == before
     services.chip_redemption(amount_cents=10_000, **buy)

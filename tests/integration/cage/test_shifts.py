@@ -10,7 +10,7 @@ from accounting import chart
 from accounting.cage.selectors import shift_report
 from accounting.models import Shift
 from accounting.selectors import trial_balance
-from core.api.errors import ApiError, Conflict, RuleViolation
+from core.errors import ApplicationError, Conflict, Refusal
 from core.roles import Role
 
 from .conftest import FLOAT, VAULT
@@ -34,17 +34,17 @@ def test_opening_moves_the_counted_float_from_the_vault(cage, cashier):
 def test_a_float_the_vault_doesnt_hold_is_refused(cage, cashier):
     """The vault can't go below zero: nothing is opened."""
     before = snapshot()
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         services.shift_open(
             cage=cage, cashier=cashier, cash_cents=VAULT + 1, chips_cents=0
         )
-    assert refused.value.error_code == "insufficient_funds"
+    assert refused.value.code == "insufficient_funds"
     assert snapshot() == before
 
 
 def test_one_open_shift_per_cashier_and_cage(cage, cashier, shift):
     """A second open shift is refused by the service (CA1) and by the database."""
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         services.shift_open(cage=cage, cashier=cashier, cash_cents=0, chips_cents=0)
     assert refused.value.rule == "CA1"
     assert refused.value.allowed == {"open_shift": shift.pk}
@@ -96,9 +96,9 @@ def test_above_the_threshold_waits_for_another_persons_sign_off(
     assert chart.over_short().balance_cents == -2_500
     # The cashier can't sign his own (the API also needs the manager role).
     before = snapshot()
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         services.shift_sign_off(shift=shift, supervisor=cashier)
-    assert (refused.value.rule, refused.value.error_code) == ("CA1", "own_shift")
+    assert (refused.value.rule, refused.value.code) == ("CA1", "own_shift")
     assert snapshot() == before
     signed = services.shift_sign_off(shift=shift, supervisor=manager, note="tip box")
     assert signed.status == Shift.Status.CLOSED
@@ -127,7 +127,7 @@ def test_the_threshold_adds_cash_and_chip_differences(cage, shift, cashier):
 def test_only_the_shifts_cashier_closes_it_once(cage, shift, cashier, make_staff):
     """Another cashier can't close it (403); a closed shift can't close again."""
     other = make_staff("olli", Role.CASHIER)
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(ApplicationError) as refused:
         services.shift_close(shift=shift, cashier=other, cash_cents=0, chips_cents=0)
     assert (refused.value.status_code, refused.value.rule) == (403, "CA1")
     services.shift_close(
@@ -146,11 +146,11 @@ def test_after_close_no_cage_transaction_without_a_new_shift(
     services.shift_close(
         shift=shift, cashier=cashier, cash_cents=FLOAT, chips_cents=FLOAT
     )
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         services.chip_purchase(
             cage="MAIN", cashier=cashier, player="P-1001", amount_cents=1_000
         )
-    assert (refused.value.rule, refused.value.error_code) == ("CA1", "no_open_shift")
+    assert (refused.value.rule, refused.value.code) == ("CA1", "no_open_shift")
     again = services.shift_open(
         cage=cage, cashier=cashier, cash_cents=0, chips_cents=10_000
     )

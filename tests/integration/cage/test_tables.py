@@ -11,7 +11,7 @@ from accounting import cage as services
 from accounting import chart
 from accounting.models import BoxCount, TableSlip, Transaction
 from accounting.selectors import trial_balance
-from core.api.errors import Conflict, RuleViolation
+from core.errors import Conflict, Refusal
 from core.roles import Role
 
 from .conftest import FLOAT, VAULT
@@ -67,9 +67,9 @@ def test_the_same_person_cant_sign_and_issue(cage, shift, make_staff):
         requested_by=both,
     )
     before = snapshot()
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         services.slip_issue(slip=slip, cashier=both)
-    assert (refused.value.rule, refused.value.error_code) == ("CA3", "same_person")
+    assert (refused.value.rule, refused.value.code) == ("CA3", "same_person")
     assert snapshot() == before
 
 
@@ -99,9 +99,9 @@ def test_a_credit_the_tray_doesnt_hold_is_refused(cage, shift, cashier, floor_pe
         amount_cents=5_000,
         requested_by=floor_person,
     )
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         services.slip_issue(slip=slip, cashier=cashier)
-    assert refused.value.error_code == "insufficient_funds"
+    assert refused.value.code == "insufficient_funds"
     slip.refresh_from_db()
     assert slip.status == TableSlip.Status.PENDING
 
@@ -188,7 +188,7 @@ def test_a_box_is_counted_once_a_gaming_day(cage, shift, cashier):
 
 def test_a_count_needs_an_open_shift(cage, cashier):
     """The count team works in a shift too (CA1)."""
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         services.box_count_record(
             cage="MAIN",
             cashier=cashier,

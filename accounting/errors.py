@@ -1,0 +1,191 @@
+"""The ledger's and the cage's refusals: their codes and their texts, in one table.
+
+Pure (no Django, no DRF): services, ``accounting.cage`` and the posting plans of
+``accounting.domain`` raise them; the API's exception handler maps them to their
+statuses, and ``detail`` is translated when it is read (:mod:`core.errors`).
+A code several refusals share has one text in :data:`TEXTS` and the others beside
+it, passed as ``text=``.
+
+>>> error = refuse(Code.IDENTITY_REQUIRED, rule="CA5", threshold=200000, max=0)
+>>> (error.code, error.status_code)
+('identity_required', 422)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any
+
+from core.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Refusal,
+    refuser,
+)
+from core.errors import gettext_noop as _
+
+
+class Code(StrEnum):
+    # The ledger (accounting.services)
+    ACCOUNT_MISMATCH = "account_mismatch"
+    NOT_CENTS = "not_cents"
+    TOO_FEW_ENTRIES = "too_few_entries"
+    UNBALANCED = "unbalanced"
+    INSUFFICIENT_FUNDS = "insufficient_funds"
+    POSTING_CONFLICT = "posting_conflict"
+    REASON_REQUIRED = "reason_required"
+    FOUR_EYES = "four_eyes"
+    REVERSAL_OF_REVERSAL = "reversal_of_reversal"
+    ALREADY_REVERSED = "already_reversed"
+    # The cage (accounting.cage)
+    INVALID_AMOUNT = "invalid_amount"
+    CAGE_NOT_FOUND = "cage_not_found"
+    NO_OPEN_SHIFT = "no_open_shift"
+    MEMO_REQUIRED = "memo_required"
+    SHIFT_ALREADY_OPEN = "shift_already_open"
+    NOT_YOUR_SHIFT = "not_your_shift"
+    SHIFT_NOT_OPEN = "shift_not_open"
+    NOT_PENDING_SIGN_OFF = "not_pending_sign_off"
+    OWN_SHIFT = "own_shift"
+    SAME_PERSON = "same_person"
+    SLIP_ALREADY_ISSUED = "slip_already_issued"
+    SLIP_ALREADY_CANCELLED = "slip_already_cancelled"
+    COUNTED_ALREADY = "counted_already"
+    PLAYER_NOT_REGISTERED = "player_not_registered"
+    PLAYER_EXISTS = "player_exists"
+    DOCUMENT_REQUIRED = "document_required"
+    IDENTITY_REQUIRED = "identity_required"
+    AWARD_NOT_APPROVED = "award_not_approved"
+    ALREADY_PAID = "already_paid"
+    WRONG_PLAYER = "wrong_player"
+    SIGNATURE_REQUIRED = "signature_required"
+    WRONG_CURRENCY = "wrong_currency"
+    RECEIPT_NOT_FOUND = "receipt_not_found"
+    RECEIVABLE_OPEN = "receivable_open"
+    ABOVE_OPEN = "above_open"
+
+
+TEXTS = {
+    Code.ACCOUNT_MISMATCH: _("Account %(code)s exists as %(type)s in %(currency)s."),
+    Code.NOT_CENTS: _("Amounts are integer cents."),
+    Code.TOO_FEW_ENTRIES: _("A transaction moves money between at least two accounts."),
+    Code.UNBALANCED: _("The entries don't balance: %(sums)s."),
+    Code.INSUFFICIENT_FUNDS: _(
+        "%(account)s holds %(balance)d; it can't give %(amount)d."
+    ),
+    Code.POSTING_CONFLICT: _("Posting %(key)s was already made with other amounts."),
+    Code.REASON_REQUIRED: _("DC2: a reversal says why."),
+    Code.FOUR_EYES: _("DC2: money corrections need two different staff."),
+    Code.REVERSAL_OF_REVERSAL: _(
+        "DC2: a reversal is corrected by a new posting, not reversed."
+    ),
+    Code.ALREADY_REVERSED: _("DC2: transaction %(id)d is already reversed."),
+    Code.INVALID_AMOUNT: _("%(name)s must be integer cents."),
+    Code.CAGE_NOT_FOUND: _("No cage %(code)s."),
+    Code.NO_OPEN_SHIFT: _(
+        "CA1: %(user)s has no open shift at cage %(cage)s; open one with a "
+        "counted float first."
+    ),
+    Code.MEMO_REQUIRED: _("Say where the vault's money goes (the memo)."),
+    Code.SHIFT_ALREADY_OPEN: _(
+        "CA1: a cashier has one open shift per cage; close shift %(id)s first."
+    ),
+    Code.NOT_YOUR_SHIFT: _("CA1: only the shift's own cashier counts and closes it."),
+    Code.SHIFT_NOT_OPEN: _("CA1: shift %(id)d is already closed."),
+    Code.NOT_PENDING_SIGN_OFF: _(
+        "CA1: shift %(id)d isn't waiting for a sign-off (it is %(status)s)."
+    ),
+    Code.OWN_SHIFT: _(
+        "CA1: a cashier can't sign off his own shift; ask another supervisor."
+    ),
+    Code.SAME_PERSON: _(
+        "CA3: a fill or credit is signed by a floor person and issued by a "
+        "cashier, two different people."
+    ),
+    Code.SLIP_ALREADY_ISSUED: _("CA3: %(kind)s %(id)d is %(status)s already."),
+    Code.SLIP_ALREADY_CANCELLED: _("CA3: %(kind)s %(id)d is %(status)s already."),
+    Code.COUNTED_ALREADY: _(
+        "CA4: the %(box)s box of %(table)s was counted for %(day)s already."
+    ),
+    Code.PLAYER_NOT_REGISTERED: _(
+        "%(rule)s: player %(code)s is not registered; register him first."
+    ),
+    Code.PLAYER_EXISTS: _("Player %(code)s is already registered."),
+    Code.DOCUMENT_REQUIRED: _(
+        "An identity check records the document's type and number."
+    ),
+    Code.IDENTITY_REQUIRED: _(
+        "CA5: a player's cash transactions reaching %(threshold)d cents in a "
+        "gaming day need a verified identity document; without one, at "
+        "most %(max)d more today."
+    ),
+    Code.AWARD_NOT_APPROVED: _(
+        "CA6: an award is paid only once a manager approved it."
+    ),
+    Code.ALREADY_PAID: _("CA6: award %(ref)s is already paid."),
+    Code.WRONG_PLAYER: _("CA6: this award is owed to another player."),
+    Code.SIGNATURE_REQUIRED: _("CA6: the player signs the receipt of an award payout."),
+    Code.WRONG_CURRENCY: _(
+        "CA6: this award is in %(currency)s; pay it at a cage in it."
+    ),
+    Code.RECEIPT_NOT_FOUND: _("No receipt %(no)s."),
+    Code.RECEIVABLE_OPEN: _(
+        "DC3: %(p)s owes %(open)d (due: %(due)d); he pays it back at the"
+        " cage before he buys in."
+    ),
+    Code.ABOVE_OPEN: _("DC3: %(p)s owes %(open)d; %(a)d is more than is open."),
+}
+
+# Other texts of codes above (``text=``).
+OVERDRAWN = _("An account would go below zero.")
+NOT_POSITIVE = _("%(name)s must be more than zero.")
+NEGATIVE = _("%(name)s can't be negative.")
+NOTHING_TO_FUND = _("Nothing to put in the vault.")
+NOTHING_TO_WITHDRAW = _("Nothing to take from the vault.")
+SLIP_REASON_REQUIRED = _("CA3: say why the slip is cancelled.")
+AWARD_FOUR_EYES = _("CA6: an award is approved by another person than who made it.")
+PAYER_FOUR_EYES = _("CA6: the cashier paying an award can't be its approver.")
+
+
+class LedgerError(Refusal):
+    """A posting the ledger refuses (unbalanced, mixed currencies, overdrawn…): 422
+    whether or not it names a rule."""
+
+    @property
+    def status_code(self) -> int:
+        return self.status
+
+
+class InsufficientFunds(LedgerError):
+    """The posting would take an account flagged non-negative below zero."""
+
+
+refuse: Callable[..., Refusal] = refuser(TEXTS)
+conflict = refuser(TEXTS, Conflict)
+missing = refuser(TEXTS, NotFound)
+invalid = refuser(TEXTS, Invalid)
+forbidden = refuser(TEXTS, Forbidden)
+ledger_refuse = refuser(TEXTS, LedgerError)
+
+
+def insufficient(
+    *, account: str | None = None, balance: int = 0, amount: int = 0
+) -> InsufficientFunds:
+    """The ledger's refusal of an overdraft: of ``account`` (holding ``balance``,
+    asked for ``amount``) with the most it can give, or of an account unnamed."""
+    if account is None:
+        return InsufficientFunds(Code.INSUFFICIENT_FUNDS, OVERDRAWN)
+    params: dict[str, Any] = {
+        "account": account,
+        "balance": balance,
+        "amount": amount,
+    }
+    return InsufficientFunds(
+        Code.INSUFFICIENT_FUNDS,
+        TEXTS[Code.INSUFFICIENT_FUNDS],
+        allowed={"max": balance},
+        params=params,
+    )
