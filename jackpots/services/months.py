@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
 from core.api.errors import ApiError, Conflict, RuleViolation
-from core.roles import Role
 from core.errors import ApplicationError
+from core.roles import Role
 from jackpots import selectors
 from jackpots.domain.months import (
     month_bounds,
