@@ -189,6 +189,7 @@ class Account(models.Model):
 
     class Meta:
         verbose_name = _("account")
+        verbose_name_plural = _("accounts")
         ordering = ["code"]
         constraints = [
             # A summed account's floor is checked by ledger_entry_apply against the
@@ -285,6 +286,7 @@ class Transaction(models.Model):
 
     class Meta:
         verbose_name = _("ledger transaction")
+        verbose_name_plural = _("ledger transactions")
         ordering = ["-posted_at", "-id"]
         # The postings made since a balance snapshot, whatever their date.
         indexes = [models.Index(fields=["xact_id"], name="transaction_by_xact")]
@@ -389,6 +391,7 @@ class BalanceSnapshot(models.Model):
 
     class Meta:
         verbose_name = _("balance snapshot")
+        verbose_name_plural = _("balance snapshots")
         ordering = ["-at"]
         triggers = [append_only("balance_snapshot")]
 
@@ -411,6 +414,7 @@ class BalanceFold(models.Model):
 
     class Meta:
         verbose_name = _("balance fold")
+        verbose_name_plural = _("balance folds")
         ordering = ["-id"]
 
     def __str__(self) -> str:
@@ -476,6 +480,7 @@ class Player(models.Model):
 
     class Meta:
         verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = ["code"]
         constraints = [
             models.CheckConstraint(
@@ -527,6 +532,7 @@ class Cage(models.Model):
 
     class Meta:
         verbose_name = _("cage")
+        verbose_name_plural = _("cages")
         ordering = ["code"]
         constraints = [
             models.CheckConstraint(
@@ -589,6 +595,7 @@ class Shift(models.Model):
 
     class Meta:
         verbose_name = _("cashier shift")
+        verbose_name_plural = _("cashier shifts")
         ordering = ["-opened_at", "-id"]
         constraints = [
             models.UniqueConstraint(
@@ -726,6 +733,7 @@ class Payable(models.Model):
 
     class Meta:
         verbose_name = _("award payable")
+        verbose_name_plural = _("award payables")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -819,6 +827,7 @@ class Receipt(models.Model):
 
     class Meta:
         verbose_name = _("receipt")
+        verbose_name_plural = _("receipts")
         ordering = ["cage", "-number"]
         constraints = [
             models.UniqueConstraint(
@@ -895,6 +904,7 @@ class CashTransaction(models.Model):
 
     class Meta:
         verbose_name = _("cash transaction")
+        verbose_name_plural = _("cash transactions")
         ordering = ["-at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -962,6 +972,7 @@ class TableSlip(models.Model):
 
     class Meta:
         verbose_name = _("fill or credit slip")
+        verbose_name_plural = _("fill or credit slips")
         ordering = ["-requested_at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -1083,6 +1094,7 @@ class BoxCount(models.Model):
 
     class Meta:
         verbose_name = _("box count")
+        verbose_name_plural = _("box counts")
         ordering = ["-gaming_day", "table", "box"]
         constraints = [
             models.UniqueConstraint(

@@ -41,6 +41,7 @@ class Room(models.Model):
 
     class Meta:
         verbose_name = _("room")
+        verbose_name_plural = _("rooms")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(gaming_day_cutoff_hour__lte=23),
@@ -74,6 +75,7 @@ class Game(models.Model):
 
     class Meta:
         verbose_name = _("game")
+        verbose_name_plural = _("games")
         constraints = [
             models.UniqueConstraint(
                 fields=["room", "code", "small_blind_cents", "big_blind_cents"],
@@ -133,6 +135,7 @@ class Policy(models.Model):
 
     class Meta:
         verbose_name = _("policy version")
+        verbose_name_plural = _("policy versions")
         constraints = [
             models.UniqueConstraint(
                 fields=["game", "version"], name="policy_unique_version"
@@ -175,6 +178,7 @@ class Table(models.Model):
 
     class Meta:
         verbose_name = _("table")
+        verbose_name_plural = _("tables")
         ordering = ["code"]
         constraints = [
             models.CheckConstraint(
@@ -269,6 +273,7 @@ class SeatSession(models.Model):
 
     class Meta:
         verbose_name = _("seat session")
+        verbose_name_plural = _("seat sessions")
         constraints = [
             models.UniqueConstraint(
                 fields=["player"],
@@ -337,6 +342,7 @@ class StackMovement(models.Model):
 
     class Meta:
         verbose_name = _("stack movement")
+        verbose_name_plural = _("stack movements")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(amount_cents__gt=0), name="movement_positive"
@@ -389,6 +395,7 @@ class Hand(models.Model):
 
     class Meta:
         verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         ordering = ["table", "hand_no"]
         constraints = [
             models.UniqueConstraint(
@@ -429,6 +436,7 @@ class HandSeat(models.Model):
 
     class Meta:
         verbose_name = _("hand seat")
+        verbose_name_plural = _("hand seats")
         constraints = [
             models.UniqueConstraint(fields=["hand", "seat"], name="hand_seat_unique"),
             models.CheckConstraint(
@@ -482,6 +490,7 @@ class HandException(models.Model):
 
     class Meta:
         verbose_name = _("hand exception")
+        verbose_name_plural = _("hand exceptions")
 
     def __str__(self) -> str:
         return f"{self.hand} {self.kind}"
@@ -566,6 +575,7 @@ class Correction(models.Model):
 
     class Meta:
         verbose_name = _("correction")
+        verbose_name_plural = _("corrections")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(amount_cents__gt=0), name="correction_positive"

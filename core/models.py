@@ -26,6 +26,7 @@ class IdempotencyRecord(models.Model):
 
     class Meta:
         verbose_name = _("idempotency record")
+        verbose_name_plural = _("idempotency records")
         constraints = [
             models.UniqueConstraint(
                 fields=["scope", "key"], name="idempotency_unique_scope_key"

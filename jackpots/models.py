@@ -111,6 +111,7 @@ class Pool(models.Model):
 
     class Meta:
         verbose_name = _("jackpot pool")
+        verbose_name_plural = _("jackpot pools")
         ordering = ["room", "pk"]
         constraints = [
             models.UniqueConstraint(
@@ -197,7 +198,10 @@ class CategoryVersion(models.Model):
     )
     min_participants = models.PositiveSmallIntegerField(_("minimum participants"))
     min_pot_cents = models.BigIntegerField(_("minimum pot"), default=0)
-    payout_percent = models.PositiveSmallIntegerField(_("pays (% of the pool)"))
+    payout_percent = models.PositiveSmallIntegerField(
+        # xgettext:no-python-format
+        _("pays (% of the pool)")
+    )
     loser_part = models.PositiveSmallIntegerField(_("loser's part"))
     winner_part = models.PositiveSmallIntegerField(_("winner's part"))
     table_part = models.PositiveSmallIntegerField(_("table's part"))
@@ -207,6 +211,7 @@ class CategoryVersion(models.Model):
 
     class Meta:
         verbose_name = _("category version")
+        verbose_name_plural = _("category versions")
         ordering = ["category", "-version"]
         constraints = [
             models.UniqueConstraint(
@@ -266,6 +271,7 @@ class QualifiedHand(models.Model):
 
     class Meta:
         verbose_name = _("qualified hand")
+        verbose_name_plural = _("qualified hands")
 
     def __str__(self) -> str:
         return str(self.hand_id)
@@ -282,6 +288,7 @@ class SweepCursor(models.Model):
 
     class Meta:
         verbose_name = _("qualification sweep cursor")
+        verbose_name_plural = _("qualification sweep cursors")
 
     def __str__(self) -> str:
         return f"{self.name} @ {self.last_hand_id}"
@@ -340,6 +347,7 @@ class Hit(models.Model):
 
     class Meta:
         verbose_name = _("bad-beat hit")
+        verbose_name_plural = _("bad-beat hits")
         ordering = ["-hand_ended_at", "-pk"]
         constraints = [
             models.UniqueConstraint(
@@ -427,7 +435,8 @@ class Hit(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{_('Bad beat')} #{self.pk} {self.hand}"
+        label = _("Bad beat")
+        return f"{label} #{self.pk} {self.hand}"
 
 
 class Month(models.Model):
@@ -650,6 +659,7 @@ class Award(models.Model):
 
     class Meta:
         verbose_name = _("jackpot award")
+        verbose_name_plural = _("jackpot awards")
         ordering = ["pk"]
         constraints = [
             models.CheckConstraint(
@@ -741,6 +751,7 @@ class Transfer(models.Model):
 
     class Meta:
         verbose_name = _("jackpot transfer")
+        verbose_name_plural = _("jackpot transfers")
         ordering = ["-decided_at", "-pk"]
         constraints = [
             models.CheckConstraint(

@@ -62,6 +62,7 @@ class Report(models.Model):
 
     class Meta:
         verbose_name = _("report")
+        verbose_name_plural = _("reports")
         ordering = ["-period_end", "kind", "-version"]
         constraints = [
             models.UniqueConstraint(

@@ -40,6 +40,7 @@ class ShiftCount(models.Model):
 
     class Meta:
         verbose_name = _("shift count")
+        verbose_name_plural = _("shift counts")
         constraints = [
             models.UniqueConstraint(
                 fields=["shift", "moment"], name="shift_count_once_per_moment"

@@ -46,6 +46,7 @@ class ClockChange(models.Model):
 
     class Meta:
         verbose_name = _("clock change")
+        verbose_name_plural = _("clock changes")
         ordering = ["event", "at", "pk"]
         constraints = [
             models.CheckConstraint(
@@ -107,6 +108,7 @@ class SeatMove(models.Model):
 
     class Meta:
         verbose_name = _("seat move")
+        verbose_name_plural = _("seat moves")
         ordering = ["event", "at", "pk"]
         constraints = [
             models.CheckConstraint(

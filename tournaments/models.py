@@ -38,6 +38,7 @@ class Structure(models.Model):
 
     class Meta:
         verbose_name = _("blind structure")
+        verbose_name_plural = _("blind structures")
         ordering = ["code"]
         triggers = [never_deleted("structure")]
 
@@ -74,6 +75,7 @@ class Level(models.Model):
 
     class Meta:
         verbose_name = _("level")
+        verbose_name_plural = _("levels")
         ordering = ["structure", "number"]
         constraints = [
             models.UniqueConstraint(
@@ -229,6 +231,7 @@ class Event(models.Model):
 
     class Meta:
         verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         ordering = ["-starts_at", "code"]
         constraints = [
             models.CheckConstraint(
@@ -313,6 +316,7 @@ class EventTable(models.Model):
 
     class Meta:
         verbose_name = _("tournament table")
+        verbose_name_plural = _("tournament tables")
         ordering = ["event", "break_order"]
         constraints = [
             models.UniqueConstraint(
@@ -462,6 +466,7 @@ class Purchase(models.Model):
 
     class Meta:
         verbose_name = _("tournament purchase")
+        verbose_name_plural = _("tournament purchases")
         ordering = ["entry", "at", "id"]
         constraints = [
             models.CheckConstraint(
@@ -535,6 +540,7 @@ class Refund(models.Model):
 
     class Meta:
         verbose_name = _("tournament refund")
+        verbose_name_plural = _("tournament refunds")
         ordering = ["-at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -574,6 +580,7 @@ class RefundApproval(models.Model):
 
     class Meta:
         verbose_name = _("tournament refund approval")
+        verbose_name_plural = _("tournament refund approvals")
         ordering = ["-at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -633,6 +640,7 @@ class ChipMovement(models.Model):
 
     class Meta:
         verbose_name = _("chip movement")
+        verbose_name_plural = _("chip movements")
         ordering = ["event", "at", "id"]
         constraints = [
             models.CheckConstraint(
@@ -680,6 +688,7 @@ class ChipRace(models.Model):
 
     class Meta:
         verbose_name = _("chip race")
+        verbose_name_plural = _("chip races")
         ordering = ["event", "at"]
         triggers = [append_only("chip_race")]
 
@@ -704,6 +713,7 @@ class ChipCount(models.Model):
 
     class Meta:
         verbose_name = _("chip count")
+        verbose_name_plural = _("chip counts")
         ordering = ["event", "-at"]
         triggers = [append_only("chip_count")]
 
@@ -744,6 +754,7 @@ class Bust(models.Model):
 
     class Meta:
         verbose_name = _("bust")
+        verbose_name_plural = _("busts")
         ordering = ["event", "-place_low"]
         constraints = [
             models.CheckConstraint(
@@ -803,6 +814,7 @@ class BountyPayment(models.Model):
 
     class Meta:
         verbose_name = _("bounty payment")
+        verbose_name_plural = _("bounty payments")
         ordering = ["event", "at"]
         constraints = [
             models.CheckConstraint(
@@ -858,6 +870,7 @@ class Deal(models.Model):
 
     class Meta:
         verbose_name = _("deal")
+        verbose_name_plural = _("deals")
         ordering = ["event", "-recorded_at"]
         constraints = [
             models.UniqueConstraint(
@@ -902,6 +915,7 @@ class DealSignature(models.Model):
 
     class Meta:
         verbose_name = _("deal signature")
+        verbose_name_plural = _("deal signatures")
         constraints = [
             models.UniqueConstraint(
                 fields=["deal", "entry"], name="deal_signed_once_per_player"
@@ -955,6 +969,7 @@ class PayoutSheet(models.Model):
 
     class Meta:
         verbose_name = _("payout sheet")
+        verbose_name_plural = _("payout sheets")
         constraints = [
             models.CheckConstraint(
                 condition=models.Q(pool_cents__gte=0) & models.Q(overlay_cents__gte=0),
@@ -1060,6 +1075,7 @@ class Payout(models.Model):
 
     class Meta:
         verbose_name = _("payout")
+        verbose_name_plural = _("payouts")
         ordering = ["sheet", "place_high", "id"]
         constraints = [
             models.UniqueConstraint(

@@ -11,7 +11,7 @@ from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.module_loading import import_string
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, npgettext
 from django.views.decorators.http import require_GET
 
 from cardroom.models import Room
@@ -80,7 +80,7 @@ def board_page(request: HttpRequest) -> HttpResponse:
             # Both forms: the script picks one by the number it shows.
             "seats_free": [ngettext("seat free", "seats free", n) for n in (1, 2)],
             "full": str(_("full")),
-            "players": [ngettext("player", "players", n) for n in (1, 2)],
+            "players": [npgettext("board", "player", "players", n) for n in (1, 2)],
             "waiting": str(_("Waiting list")),
             "nobody": str(_("Nobody waiting")),
             "called": str(_("called")),

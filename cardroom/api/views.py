@@ -37,6 +37,7 @@ from cardroom.domain.hand_record import HandRecord, Seat, parse_hand
 from cardroom.models import (
     GAME_CODES,
     Correction,
+    Game,
     HandVoid,
     StackMovement,
     StackReview,
@@ -50,9 +51,9 @@ from core.api.fields import (
 )
 from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.api.schema import ErrorSerializer
-from core.errors import Refusal
+from core.errors import Forbidden, Refusal
 from core.idempotency import idempotent
-from core.roles import Role
+from core.roles import Role, has_role
 
 TerminalOrFloor = terminal_or_role(Role.FLOOR, Role.MANAGER)
 TerminalOrStaffReader = terminal_or_role(Role.FLOOR, Role.MANAGER, Role.AUDITOR)
@@ -114,10 +115,41 @@ class TableDetailApi(APIView):
         return Response(self.OutputSerializer(obj).data)
 
 
-class TableOpenApi(APIView):
-    """Open a table for the current gaming day with its game and policy (manager)."""
+def _sets_up(v: dict[str, Any]) -> bool:
+    """Whether opening a table as ``v`` asks would set up the room: a game, stakes,
+    buy-ins or a policy that the room doesn't hold yet."""
+    game = (
+        Game.objects.filter(
+            code=v["game"],
+            small_blind_cents=v["small_blind"],
+            big_blind_cents=v["big_blind"],
+            min_buy_in_cents=v["min_buy_in"],
+            max_buy_in_cents=v.get("max_buy_in"),
+        )
+        .order_by("pk")
+        .first()
+    )
+    if game is None:
+        return True
+    current = game.policies.order_by("-version").first()
+    return current is None or current.document != v["policy"]
 
-    permission_classes = [IsManager]
+
+class TableOpenApi(APIView):
+    """Open a table for the current gaming day with its game and policy.
+
+    The floor opens and closes tables as the night needs them (the floor screen
+    does, issue "staff screens"); setting the room up is a manager's (API.md,
+    "Floor set-up (manager)"; RULES.md: every house default is configuration
+    "editable by a manager"; a policy change is a new version, RK7). So floor
+    staff may open a table only for a game the room has, at its stakes and
+    buy-ins and under its current policy; anything else is a manager's.
+
+    Raises :class:`Forbidden` (``room_setup_manager_only``, RK7) when floor staff
+    ask for a game, stakes, buy-ins or a policy the room doesn't hold.
+    """
+
+    permission_classes = [IsFloor]
 
     class InputSerializer(StrictSerializer):
         class Meta:
@@ -148,6 +180,15 @@ class TableOpenApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
+        if not has_role(request.user, Role.MANAGER) and _sets_up(v):
+            raise Forbidden(
+                "room_setup_manager_only",
+                _(
+                    "RK7: a manager sets up games, stakes and policies; the floor"
+                    " opens tables for the games the room has."
+                ),
+                rule="RK7",
+            )
         table = services.table_open(
             code=v["code"],
             game_code=v["game"],
@@ -165,9 +206,10 @@ class TableOpenApi(APIView):
 
 
 class TableCloseApi(APIView):
-    """Close a table (manager); refused while players sit there."""
+    """Close a table (the floor, as on the floor screen; managers too); refused
+    while players sit there (WL3)."""
 
-    permission_classes = [IsManager]
+    permission_classes = [IsFloor]
 
     @extend_schema(request=None, responses={200: TableDetailApi.OutputSerializer})
     def post(self, request: Request, table: str) -> Response:

@@ -69,13 +69,14 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/api/v1/jackpots/summary"): EVERYONE,
     # A staff member ends his own session, whatever his role; a terminal has none.
     ("post", "/api/v1/auth/logout"): ANY_STAFF,
-    # Floor set-up (API.md): a manager opens and closes tables.
-    ("post", "/api/v1/tables"): MANAGER,
+    # Floor set-up: the floor opens and closes tables; setting the room up is a
+    # manager's (RK7): the view refuses the floor a game, stakes or policy it lacks.
+    ("post", "/api/v1/tables"): FLOOR,
     # API.md "Authentication": a manager creates, lists and revokes terminal keys.
     ("get", "/api/v1/terminal-keys"): MANAGER,
     ("post", "/api/v1/terminal-keys"): MANAGER,
     ("post", "/api/v1/terminal-keys/{prefix}/revoke"): MANAGER,
-    ("post", "/api/v1/tables/{table}/close"): MANAGER,
+    ("post", "/api/v1/tables/{table}/close"): FLOOR,
     ("get", "/api/v1/tables/{table}"): TABLE,
     # The table terminal (API.md), for its own table only.
     ("post", "/api/v1/tables/{table}/seats"): TABLE,
