@@ -202,7 +202,13 @@ def _totals_page(data: dict[str, Any], styles: Any, width: float) -> list[Any]:
                     ("ALIGN", (1, 0), (1, -1), "RIGHT"),
                     ("ALIGN", (4, 0), (4, -1), "RIGHT"),
                     ("LINEBELOW", (0, 0), (1, -1), 0.25, colors.lightgrey),
-                    ("LINEBELOW", (3, 0), (4, -1), 0.25, colors.lightgrey),
+                    (
+                        "LINEBELOW",
+                        (3, 0),
+                        (4, len(cells) - half - 1),
+                        0.25,
+                        colors.lightgrey,
+                    ),
                 ]
             )
         )

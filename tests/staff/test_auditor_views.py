@@ -147,3 +147,11 @@ def test_the_files_download_with_their_types(audrey):
         )
     assert audrey.get(f"/auditor/reports/{report.pk}/doc").status_code == 404
     assert audrey.get("/auditor/reports/999999/pdf").status_code == 404
+
+
+def test_a_finnish_auditor_reads_the_refusal_in_finnish(make_staff):
+    aino = Client(HTTP_ACCEPT_LANGUAGE="fi")
+    aino.force_login(make_staff("aino", Role.AUDITOR))
+    [message] = said(produce(aino, day=TODAY))
+    assert message.startswith("BI8: Pelipäivä 2026-11-29 päättyy")
+    assert "viimeisin päivä, jonka raportin voi tehdä, on 2026-11-28" in message
