@@ -8,6 +8,7 @@ import re
 import pytest
 
 from tests.staff.catalogue import (
+    APPS,
     LANGUAGES,
     ROOT,
     catalogue,
@@ -101,3 +102,40 @@ def test_the_template_scan_finds_unmarked_text():
 )
 def test_no_template_shows_text_it_does_not_mark(template):
     assert unmarked_text(template.read_text(encoding="utf-8")) == []
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "full house, aces full of tens"),
+        ("fi", "täyskäsi, ässät ja kympit"),
+        ("ko", "풀하우스, 에이스 풀 오브 10"),
+    ],
+)
+def test_a_hand_recorded_in_english_is_said_in_the_pages_language(language, said):
+    """The ranking's descriptions are stored as API.md reads them; a low hand,
+    which has no other words, is shown as it is."""
+    from django.utils import translation
+
+    from cardroom.templatetags.hands import hand_words
+
+    with translation.override(language):
+        assert hand_words("full house, aces full of tens") == said
+        assert hand_words("low, 7-5-4-3-A") == "low, 7-5-4-3-A"
+
+
+def test_every_model_names_its_plural_for_the_catalogues():
+    """Without it the admin writes the plural as the name and an "s", translated or
+    not: "Pelaajas", "명s". (django-pghistory's event tables are no screen's.)"""
+    from django.apps import apps
+    from pghistory.models import Event
+
+    ours = {app.name for app in apps.get_app_configs()} & {p.name for p in APPS}
+    unnamed = sorted(
+        model._meta.label
+        for model in apps.get_models()
+        if model._meta.app_config.name in ours
+        and "verbose_name_plural" not in model._meta.original_attrs
+        and not issubclass(model, Event)
+    )
+    assert unnamed == []
