@@ -47,7 +47,7 @@ def lock_check(what: str, *, using: str | None = None) -> None:
     """
     if not transaction.get_connection(using).in_atomic_block:
         raise RuntimeError(
-            f"{what} is locked inside a database transaction (transaction.atomic);"
+            f"{what} is locked inside a transaction (transaction.atomic);"
             " outside one the lock would end with its statement."
         )
 

@@ -28,7 +28,7 @@ HELPERS = {
 
 @pytest.mark.parametrize("helper", HELPERS.values(), ids=HELPERS)
 def test_a_lock_helper_outside_a_transaction_raises(helper):
-    with pytest.raises(RuntimeError, match="inside a database transaction"):
+    with pytest.raises(RuntimeError, match="inside a transaction"):
         helper()
 
 
