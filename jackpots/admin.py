@@ -16,8 +16,8 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounting.admin import ReadOnlyAdmin, RoleAdmin, _money
-from core.api.errors import ApiError
 from core.api.permissions import staff
+from core.errors import ApplicationError
 from core.roles import Role
 from jackpots import services
 from jackpots.models import (
@@ -178,7 +178,7 @@ def _decide(
         try:
             decide(row, request.user)
             done += 1
-        except ApiError as error:
+        except ApplicationError as error:
             modeladmin.message_user(request, f"{row}: {error.detail}", messages.ERROR)
     if done:
         modeladmin.message_user(

@@ -76,6 +76,7 @@ from cardroom.domain.settlement import settle
 from cardroom.management.commands.demo_room import TABLES, TRAY, demo_table_open
 from cardroom.models import Hand, SeatSession, Table, TerminalKey
 from core.api.errors import ApiError
+from core.errors import ApplicationError
 from core.roles import Role
 from jackpots.models import CategoryVersion, Hit, Pool
 from jackpots.services import hand_qualify, hit_approve, hit_verify
@@ -885,7 +886,7 @@ class Night:
                         hit=hit, by=self.floor, note="cards and camera checked"
                     )
                 hit = hit_approve(hit=hit, by=self.manager)
-            except ApiError as error:
+            except ApplicationError as error:
                 note = str(error.detail)
             paid = 0
             for award in hit.awards.filter(payable__isnull=False).select_related(

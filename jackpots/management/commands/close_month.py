@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from core.api.errors import ApiError
+from core.errors import ApplicationError
 from jackpots import services
 from jackpots.domain.months import month_name, parse_month
 from jackpots.models import Pool
@@ -46,7 +46,7 @@ class Command(BaseCommand):
                 closed = services.month_close(
                     pool=pool, month=month, source="close_month command"
                 )
-            except ApiError as error:
+            except ApplicationError as error:
                 refused.append(f"{pool.room.code}/{pool.code}: {error.detail}")
                 continue
             awards = ", ".join(
