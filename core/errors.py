@@ -182,3 +182,30 @@ def refuser(
         )
 
     return refuse
+
+
+def variants_refuser(
+    texts: Mapping[Any, str],
+    kind: type[E] = Refusal,  # type: ignore[assignment]
+) -> Callable[..., E]:
+    """As :func:`refuser`, over a table where a code that several rules refuse with
+    has one text per rule: ``texts[code]`` and ``texts[code, variant]``.
+
+    ``refuse(code, /, *, text=None, rule=None, allowed=None, **params)`` says the
+    code's text, or its ``text`` variant; ``code`` is positional, so a text may
+    have a ``%(code)s`` of its own.
+    """
+
+    def refuse(
+        code: StrEnum,
+        /,
+        *,
+        text: str | None = None,
+        rule: str | None = None,
+        allowed: dict[str, Any] | None = None,
+        **params: Any,
+    ) -> E:
+        template = texts[code if text is None else (code, text)]
+        return kind(code, template, rule=rule, allowed=allowed, params=params or None)
+
+    return refuse

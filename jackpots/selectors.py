@@ -10,15 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 
 from accounting.models import Account, Entry
+from accounting.selectors import balance_expression
 from cardroom.models import Hand
 from core.db import rows
 from jackpots.domain.months import standings
+from jackpots.domain.postings import AWARD_KIND
 from jackpots.models import Award, Hit, Month, MonthHand, Pool
-
-AWARD_KIND = "jackpot_award"
 
 
 def drop_pools(*, room_id: int) -> list[Pool]:
@@ -74,23 +74,42 @@ class PoolAmounts:
     reserve_cents: int
 
 
+def _balance_of(field: str) -> Subquery:
+    """The balance of the pool's account ``field``, summed accounts' pending
+    entries included (``accounting.selectors.balance_expression``)."""
+    return Subquery(
+        Account.objects.filter(pk=OuterRef(field))
+        .annotate(balance=balance_expression())
+        .values("balance")
+    )
+
+
+def _with_amounts(pools: QuerySet[Pool]) -> QuerySet[Pool]:
+    return pools.annotate(
+        amount_cents=_balance_of("account_id"),
+        reserve_cents=_balance_of("reserve_account_id"),
+    )
+
+
 def pool_amounts(*, pools: QuerySet[Pool]) -> list[PoolAmounts]:
-    """Return each pool's amount and reserve: their ledger balances (JD6)."""
-    rows = list(pools.select_related("account", "reserve_account", "room"))
+    """Return each pool's amount and reserve: their ledger balances (JD6), read in
+    the pools' one query, whether the accounts keep their balance on their row or
+    as a sum of their entries."""
+    rows = pools if "amount_cents" in pools.query.annotations else _with_amounts(pools)
     return [
-        PoolAmounts(p, p.account.balance_cents, p.reserve_account.balance_cents)
-        for p in rows
+        PoolAmounts(p, p.amount_cents, p.reserve_cents)  # type: ignore[attr-defined]
+        for p in rows.select_related("account", "reserve_account", "room")
     ]
 
 
 def board_pools(*, room: str | None = None) -> list[PoolAmounts]:
     """The pools for the public board, in the rooms' order (WL11, JD6): the active
     ones, and retired ones while they still hold players' money (JD5)."""
-    pools = Pool.objects.filter(
-        Q(active=True)
-        | Q(account__balance_cents__gt=0)
-        | Q(reserve_account__balance_cents__gt=0)
-    ).order_by("room_id", "pk")
+    pools = (
+        _with_amounts(Pool.objects.all())
+        .filter(Q(active=True) | Q(amount_cents__gt=0) | Q(reserve_cents__gt=0))
+        .order_by("room_id", "pk")
+    )
     if room:
         pools = pools.filter(room__code=room)
     return pool_amounts(pools=pools)

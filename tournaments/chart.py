@@ -15,84 +15,84 @@ cash +130 (asset), prize pool +100, bounty pool +20 (liabilities), fee revenue +
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from accounting.domain.postings import PlanLeg
 from accounting.models import Account, AccountType
 from accounting.services import account_get_or_open
+from tournaments.domain import accounts
+from tournaments.domain.accounts import FEE_REVENUE, OVERLAY_EXPENSE, STAFF_FEE_REVENUE
 
-FEE_REVENUE = "revenue:tournament_fees"
-STAFF_FEE_REVENUE = "revenue:tournament_staff_fees"
-OVERLAY_EXPENSE = "expense:tournament_overlay"
-
-
-def prize_pool_code(*, event: str) -> str:
-    return f"tournament:{event}:prize_pool"
+prize_pool_code = accounts.prize_pool
+bounty_pool_code = accounts.bounty_pool
+held_prizes_code = accounts.held_prizes
 
 
-def bounty_pool_code(*, event: str) -> str:
-    return f"tournament:{event}:bounty_pool"
+def _open(code: str, currency: str) -> Account:
+    spec = accounts.spec_of(code)
+    assert spec is not None, code
+    return account_get_or_open(
+        code=code,
+        name=spec.name,
+        type=AccountType(spec.type),
+        currency=currency,
+        non_negative=spec.non_negative,
+    )
 
 
-def held_prizes_code(*, event: str) -> str:
-    return f"tournament:{event}:held"
+def opened(legs: Iterable[PlanLeg], *, currency: str) -> dict[str, Account]:
+    """The tournaments' accounts that ``legs`` name, by code, opened if new and read
+    as they stand (their balances too); the room's chart's accounts are left to
+    :func:`accounting.posting.legs_resolve`."""
+    return {
+        code: _open(code, currency)
+        for code in dict.fromkeys(code for code, _cents in legs)
+        if accounts.spec_of(code) is not None
+    }
 
 
 def prize_pool(*, event: str, currency: str) -> Account:
     """Liability held in trust: an event's prize pool (TO1, TO7)."""
-    return account_get_or_open(
-        code=prize_pool_code(event=event),
-        name=f"Tournament {event} prize pool",
-        type=AccountType.LIABILITY,
-        currency=currency,
-        non_negative=True,
-    )
+    return _open(accounts.prize_pool(event=event), currency)
 
 
 def bounty_pool(*, event: str, currency: str) -> Account:
     """Liability held in trust: an event's bounties (TO8)."""
-    return account_get_or_open(
-        code=bounty_pool_code(event=event),
-        name=f"Tournament {event} bounty pool",
-        type=AccountType.LIABILITY,
-        currency=currency,
-        non_negative=True,
-    )
+    return _open(accounts.bounty_pool(event=event), currency)
 
 
 def held_prizes(*, event: str, currency: str) -> Account:
     """Liability: prizes held for a disqualified or absent player (TO9, TDA RP-23)."""
-    return account_get_or_open(
-        code=held_prizes_code(event=event),
-        name=f"Tournament {event} prizes held",
-        type=AccountType.LIABILITY,
-        currency=currency,
-        non_negative=True,
-    )
+    return _open(accounts.held_prizes(event=event), currency)
 
 
 def fee_revenue(*, currency: str) -> Account:
     """Revenue: tournament entry, rebuy and add-on fees (TO1)."""
-    return account_get_or_open(
-        code=FEE_REVENUE,
-        name="Tournament fees",
-        type=AccountType.REVENUE,
-        currency=currency,
-    )
+    return _open(FEE_REVENUE, currency)
 
 
 def staff_fee_revenue(*, currency: str) -> Account:
     """Revenue: tournament staff fees (TO1)."""
-    return account_get_or_open(
-        code=STAFF_FEE_REVENUE,
-        name="Tournament staff fees",
-        type=AccountType.REVENUE,
-        currency=currency,
-    )
+    return _open(STAFF_FEE_REVENUE, currency)
 
 
 def overlay_expense(*, currency: str) -> Account:
     """Expense: what the house adds to a prize pool to make its guarantee (TO7)."""
-    return account_get_or_open(
-        code=OVERLAY_EXPENSE,
-        name="Tournament overlay",
-        type=AccountType.EXPENSE,
-        currency=currency,
-    )
+    return _open(OVERLAY_EXPENSE, currency)
+
+
+__all__ = [
+    "FEE_REVENUE",
+    "OVERLAY_EXPENSE",
+    "STAFF_FEE_REVENUE",
+    "bounty_pool",
+    "bounty_pool_code",
+    "fee_revenue",
+    "held_prizes",
+    "held_prizes_code",
+    "opened",
+    "overlay_expense",
+    "prize_pool",
+    "prize_pool_code",
+    "staff_fee_revenue",
+]

@@ -18,14 +18,14 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounting.models import Account
-from core.errors import Conflict, NotFound, Refusal
+from core.errors import Refusal
 from tournaments import chart, services
 from tournaments.domain import clock as clock_rules
 from tournaments.domain import tables as table_rules
 from tournaments.domain.payouts import PayoutError, pool_of, shares_for
+from tournaments.errors import Code, conflict, missing, refuse
 from tournaments.floor_models import ClockChange, SeatMove
 from tournaments.models import Bust, ChipMovement, Entry, Event, EventTable, Level
 
@@ -41,9 +41,7 @@ def event_get(*, code: str, lock: bool = False) -> Event:
     try:
         return events.get(code=code)
     except Event.DoesNotExist:
-        raise NotFound(
-            "no_such_event", _("No tournament %(code)s.") % {"code": code}
-        ) from None
+        raise missing(Code.NO_SUCH_EVENT, code=code) from None
 
 
 # --- The clock (TO12) ------------------------------------------------------------
@@ -95,11 +93,7 @@ def clock_of(event: Event, *, now: datetime | None = None) -> Clock:
     """
     rows, structure = structure_of(event)
     if not rows:
-        raise Refusal(
-            "no_structure",
-            _("TO12: the event's structure has no levels."),
-            rule="TO12",
-        )
+        raise refuse(Code.NO_STRUCTURE, rule="TO12")
     state = clock_rules.clock_state(structure, _log(event, rows), now or timezone.now())
     return Clock(state=state, level=rows[state.period])
 
@@ -129,22 +123,19 @@ def clock_change(
     now = now or timezone.now()
     event = event_get(code=event_code, lock=True)
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
-        raise Refusal(
-            "event_over",
-            _("TO12: the event is %(status)s; its clock is stopped.")
-            % {"status": event.get_status_display()},
+        raise refuse(
+            Code.EVENT_OVER,
+            text="clock",
             rule="TO12",
+            status=event.get_status_display(),
         )
     rows, structure = structure_of(event)
     numbers = [row.number for row in rows]
     period = None
     if level is not None:
         if level not in numbers:
-            raise Refusal(
-                "no_such_level",
-                _("TO12: the structure has no level %(n)s.") % {"n": level},
-                rule="TO12",
-                allowed={"levels": numbers},
+            raise refuse(
+                Code.NO_SUCH_LEVEL, rule="TO12", allowed={"levels": numbers}, n=level
             )
         period = numbers.index(level)
     act = clock_rules.Action(action)
@@ -242,11 +233,7 @@ def _record(
 
 
 def _no_tables(event: Event) -> Refusal:
-    return Refusal(
-        "no_tables",
-        _("TO11: %(event)s has no open table.") % {"event": event.code},
-        rule="TO11",
-    )
+    return refuse(Code.NO_TABLES, rule="TO11", event=event.code)
 
 
 @transaction.atomic
@@ -290,12 +277,12 @@ def seats_draw(
     if free < len(drawn) and alternates:
         return []
     if free < len(drawn):
-        raise Refusal(
-            "no_seat_left",
-            _("TO11: %(n)d seats are left for %(m)d players.")
-            % {"n": free, "m": len(drawn)},
+        raise refuse(
+            Code.NO_SEAT_LEFT,
             rule="TO11",
             allowed={"seats": free},
+            n=free,
+            m=len(drawn),
         )
     seed = seed or secrets.token_hex(16)
     moves = table_rules.draw_seats(
@@ -534,11 +521,7 @@ def busts_report(
     if recorded:
         if _same_busts(recorded, busts):
             return recorded, False
-        raise Conflict(
-            "hand_recorded",
-            _("TO4: hand %(hand)s's busts are recorded with other players or stacks.")
-            % {"hand": key},
-        )
+        raise conflict(Code.HAND_RECORDED, text="other", hand=key)
     codes = {r.player for r in busts} | {w for r in busts for w in r.busted_by}
     live = {
         e.player.code: e
@@ -548,20 +531,21 @@ def busts_report(
     }
     for code in sorted(codes):
         if code not in live:
-            raise Refusal(
-                "entry_not_playing",
-                _("TO4: %(player)s isn't playing in %(event)s.")
-                % {"player": code, "event": event.code},
+            raise refuse(
+                Code.ENTRY_NOT_PLAYING,
+                text="report",
                 rule="TO4",
+                player=code,
+                event=event.code,
             )
     if table is not None:
         for report in busts:
             if live[report.player].table != table:
-                raise Refusal(
-                    "not_at_this_table",
-                    _("TO4: %(player)s isn't seated at %(table)s.")
-                    % {"player": report.player, "table": table},
+                raise refuse(
+                    Code.NOT_AT_THIS_TABLE,
                     rule="TO4",
+                    player=report.player,
+                    table=table,
                 )
     reports = [
         services.BustIn(
@@ -593,12 +577,7 @@ def chip_count_report(
     if not EventTable.objects.filter(
         event=event, table=table, status=EventTable.Status.OPEN
     ).exists():
-        raise Refusal(
-            "not_an_event_table",
-            _("TO3: %(table)s doesn't play in %(event)s.")
-            % {"table": table, "event": event.code},
-            rule="TO3",
-        )
+        raise refuse(Code.NOT_AN_EVENT_TABLE, rule="TO3", table=table, event=event.code)
     return services.chip_count_record(
         event=event, chips=chips, table=table, by=by, source=source
     )

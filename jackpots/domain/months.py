@@ -9,7 +9,7 @@ first (HM2).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import date, datetime, tzinfo
 from typing import Protocol, TypeVar
 
@@ -102,15 +102,11 @@ def months_due(
     return due
 
 
-def rank_order(entry: MonthEntry) -> tuple[int, datetime, int, int]:
-    """Sort key: the best hand first; equal hands, the earlier hand first (HM2)."""
-    return (-entry.key, entry.ended_at, entry.hand_id, entry.seat)
-
-
 def standings(entries: Iterable[E], limit: int) -> list[E]:
     """Return each player's best hand, best first, at most ``limit`` players (HM4).
 
-    ``entries`` must come in :func:`rank_order`; it is read only as far as needed.
+    ``entries`` come best first, equal hands the earlier first (HM2); they are read
+    only as far as needed.
     """
     seen: set[int] = set()
     table: list[E] = []
@@ -122,12 +118,3 @@ def standings(entries: Iterable[E], limit: int) -> list[E]:
         if len(table) >= limit:
             break
     return table
-
-
-def month_winners(entries: Sequence[E]) -> list[E]:
-    """Return the best hand of the month, or the tied best hands, earlier first
-    (HM1, HM2). No entries, no winner: the pool carries forward (HM3)."""
-    if not entries:
-        return []
-    ordered = sorted(entries, key=rank_order)
-    return [e for e in ordered if e.key == ordered[0].key]

@@ -22,7 +22,7 @@ One module per use case; ``jackpots.services`` names them all.
 
 from __future__ import annotations
 
-from jackpots.services._shared import AWARD_KIND
+from jackpots.domain.postings import AWARD_KIND, SEED_KIND, TRANSFER_KIND
 from jackpots.services.categories import category_publish
 from jackpots.services.drops import drop_legs
 from jackpots.services.hits import hit_approve, hit_reject, hit_verify
@@ -32,7 +32,7 @@ from jackpots.services.months import (
     month_reject,
     months_close_due,
 )
-from jackpots.services.pools import SEED_KIND, pool_create, pool_seed, pool_update
+from jackpots.services.pools import pool_create, pool_seed, pool_update
 from jackpots.services.qualification import hand_facts, hand_qualify, hand_runs_facts
 from jackpots.services.sweep import (
     SWEEP,
@@ -41,7 +41,7 @@ from jackpots.services.sweep import (
     hands_qualify_missed,
     hands_qualify_new,
 )
-from jackpots.services.transfers import TRANSFER_KIND, drops_allocate, pool_retire
+from jackpots.services.transfers import drops_allocate, pool_retire
 
 __all__ = [
     "AWARD_KIND",

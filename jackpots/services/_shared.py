@@ -13,18 +13,18 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting import chart
 from accounting.cage import payable_create
 from accounting.models import Account, Player, Transaction
-from accounting.services import Leg, transaction_post
+from accounting.posting import plan_post
 from cardroom.models import Hand
-from core.api.errors import ApiError, RuleViolation
+from core.errors import Invalid
 from core.roles import Role, has_role
-from jackpots import selectors
+from jackpots.domain import postings
 from jackpots.domain.rules import (
     ConfigError,
 )
 from jackpots.domain.shares import percent_of, role_shares
+from jackpots.errors import Code, forbidden, invalid, refuse
 from jackpots.models import (
     Award,
     Hit,
@@ -33,9 +33,6 @@ from jackpots.models import (
 )
 
 log = structlog.get_logger(__name__)
-
-
-AWARD_KIND = selectors.AWARD_KIND
 
 
 # A month's amount is the pool's just before the next month begins.
@@ -49,31 +46,31 @@ def _now(now: datetime | None) -> datetime:
 def _require(user: User, *roles: Role) -> None:
     """Refuse (403) a person without one of ``roles``: the admin calls these too."""
     if not has_role(user, *roles):
-        raise ApiError(
-            _("This needs the role: %(roles)s.")
-            % {"roles": " or ".join(r.value for r in roles)},
-            code="permission_denied",
-            status_code=403,
+        raise forbidden(
+            Code.PERMISSION_DENIED, roles=" or ".join(r.value for r in roles)
         )
 
 
-def _config_refusal(error: ConfigError) -> ApiError:
-    return ApiError(
-        _("%(field)s: %(detail)s") % {"field": error.field, "detail": error.detail},
-        code="invalid_configuration",
+def _config_refusal(error: ConfigError) -> Invalid:
+    return invalid(
+        Code.INVALID_CONFIGURATION,
         allowed={"field": error.field},
+        field=error.field,
+        detail=error.detail,
     )
 
 
 def _reason_check(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise RuleViolation(
-            _("JD5: a manager records why money held in trust moves."),
-            code="reason_required",
-            rule="JD5",
-        )
+        raise refuse(Code.REASON_REQUIRED, rule="JD5")
     return reason
+
+
+def pool_key(pool: Pool) -> str:
+    """The pool's key in the chart (``main.bad-beat``), as its accounts' codes name
+    it (``jackpot:main.bad-beat:pool``)."""
+    return pool.account.code.removeprefix("jackpot:").removesuffix(":pool")
 
 
 def _lock_pools(*pools: Pool) -> list[Pool]:
@@ -142,7 +139,7 @@ def _awards_book(
 
     ``awards`` in their priority order; the roles keep their parts and members.
     One posting: the pool pays the awards into awards payable and receives its
-    reserve. Raises :class:`RuleViolation` (JD5) when there is nothing to pay.
+    reserve. Raises :class:`Refusal` (JD5) when there is nothing to pay.
     """
     roles: list[tuple[int, int]] = []
     for i, award in enumerate(awards):
@@ -150,22 +147,18 @@ def _awards_book(
             roles.append((award.part, award.sharing))
     shares = [a for role in role_shares(payout, roles) for a in role]
     total = sum(shares)
-    if total <= 0:
-        raise RuleViolation(
-            _("JD5: the pool holds nothing to pay for this jackpot."),
-            code="nothing_to_pay",
-            rule="JD5",
-        )
     currency = pool.account.currency
     # Drops only add to the reserve while this runs: what is read can be moved.
     reserve = Account.objects.get(pk=pool.reserve_account_id).balance_cents
-    booking = transaction_post(
-        kind=AWARD_KIND,
-        legs=[
-            Leg(pool.account, total - reserve),
-            Leg(pool.reserve_account, reserve),
-            Leg(chart.awards_payable(currency=currency), -total),
-        ],
+    plan = postings.award(
+        pool=pool_key(pool),
+        total=total,
+        reserve=reserve,
+        held=pool.account.balance_cents,
+    )
+    booking = plan_post(
+        plan,
+        currency=currency,
         # Both people in the ledger (DC2): who verified or closed it, who approved.
         posted_by=created_by or approved_by,
         approved_by=approved_by if created_by is not None else None,
@@ -209,7 +202,7 @@ def awards_approve(
     approved by ``by``, with what it paid and the booking (BB5, HM3, CA6).
 
     ``created_by`` verified the hit or closed the month. Raises
-    :class:`RuleViolation` (JD5) when there is nothing to pay.
+    :class:`Refusal` (JD5) when there is nothing to pay.
     """
     booking, paid = _awards_book(
         pool=pool,

@@ -31,7 +31,7 @@ def category_publish(
     """Add a version of a category's rules (BB2); it applies to hands qualified
     from now on, while hits already found keep the version they were found under.
 
-    Raises :class:`ApiError` (400) naming the first field the rules can't use.
+    Raises :class:`Invalid` (400) naming the first field the rules can't use.
     """
     try:
         rules = CategoryRules.from_config(config)

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from accounting import chart
 from accounting.models import Account
+from accounting.posting import legs_resolve
 from accounting.services import Leg
 from cardroom.models import Room
 from jackpots import selectors
-from jackpots.domain.shares import PoolRatio, drop_split
+from jackpots.domain import postings
+from jackpots.domain.shares import PoolRatio
+from jackpots.services._shared import pool_key
 
 
 def drop_legs(
@@ -26,21 +28,21 @@ def drop_legs(
     The floor calls this inside the hand's booking (``CARDROOM_JACKPOT_DROP_LEGS``),
     with the ``accounts`` it read for the hand. The active pools share the drop by
     their ratios, each pool's part split again with its reserve, by the
-    largest-remainder method: the legs always add up to the drop. A room without
-    pools credits the one account ``jackpot:drops``, held in trust until a manager
-    allocates it (JD5).
+    largest-remainder method: the legs always add up to the drop
+    (:func:`jackpots.domain.postings.drop`). A room without pools credits the one
+    account ``jackpot:drops``, held in trust until a manager allocates it (JD5).
+    The pools' accounts come with the pools: no statement more for the hand.
     """
     room_id = room if isinstance(room, int) else room.pk
     pools = selectors.drop_pools(room_id=room_id)
-    if not pools:
-        drops = (accounts or {}).get(chart.JACKPOT_DROPS) or chart.jackpot_drops()
-        return [Leg(drops, -amount_cents)]
-    parts = drop_split(
-        amount_cents, [PoolRatio(p.drop_ratio, p.reserve_percent) for p in pools]
+    plan = postings.drop(
+        cents=amount_cents,
+        pools=[
+            (pool_key(p), PoolRatio(p.drop_ratio, p.reserve_percent)) for p in pools
+        ],
     )
-    legs = []
-    for pool, (to_pool, to_reserve) in zip(pools, parts, strict=True):
-        legs.append(Leg(pool.account, -to_pool))
-        if to_reserve:
-            legs.append(Leg(pool.reserve_account, -to_reserve))
-    return legs
+    known = dict(accounts or {})
+    for pool in pools:
+        known[pool.account.code] = pool.account
+        known[pool.reserve_account.code] = pool.reserve_account
+    return legs_resolve(plan.legs, known=known)

@@ -13,9 +13,10 @@ from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
 from cardroom.models import Hand, HandException
-from core.api.errors import Conflict, RuleViolation
+from core.errors import Conflict
 from core.roles import Role
 from jackpots import selectors
+from jackpots.errors import Code, conflict, refuse
 from jackpots.models import (
     Award,
     Hit,
@@ -37,20 +38,15 @@ def _lock_hit(hit: Hit) -> Hit:
 
 def _hand_still_booked(hand: Hand) -> None:
     if hand.status != Hand.Status.BOOKED:
-        raise RuleViolation(
-            _("RK8: hand %(hand)s was voided; its hit can only be rejected.")
-            % {"hand": hand},
-            code="hand_voided",
-            rule="RK8",
-        )
+        raise refuse(Code.HAND_VOIDED, rule="RK8", hand=str(hand))
 
 
 def _decided(hit: Hit) -> Conflict:
-    return Conflict(
-        _("Hit %(id)d is %(status)s already.")
-        % {"id": hit.pk, "status": hit.get_status_display()},
-        code="already_approved" if hit.status == Hit.Status.APPROVED else "decided",
+    return conflict(
+        Code.ALREADY_APPROVED if hit.status == Hit.Status.APPROVED else Code.DECIDED,
         rule="BB5",
+        id=hit.pk,
+        status=hit.get_status_display(),
     )
 
 
@@ -61,7 +57,7 @@ def hit_verify(
 ) -> Hit:
     """A floor person confirms the hit: the cards, the camera (BB5).
 
-    Raises :class:`Conflict` (409) for a hit no longer pending, :class:`RuleViolation`
+    Raises :class:`Conflict` (409) for a hit no longer pending, :class:`Refusal`
     (RK8) for a voided hand.
     """
     _require(by, Role.FLOOR, Role.MANAGER)
@@ -87,7 +83,7 @@ def hit_approve(*, hit: Hit, by: User, now: datetime | None = None) -> Hit:
     pool as the next jackpot's seed.
 
     Raises :class:`Conflict` (409, ``already_approved``) for an approved hit;
-    :class:`RuleViolation` for a hit not verified (BB5), the verifier approving
+    :class:`Refusal` for a hit not verified (BB5), the verifier approving
     (BB5, ``four_eyes``), an earlier hit undecided (BB4), a voided hand (RK8).
     """
     _require(by, Role.MANAGER)
@@ -95,17 +91,9 @@ def hit_approve(*, hit: Hit, by: User, now: datetime | None = None) -> Hit:
     if h.status in (Hit.Status.APPROVED, Hit.Status.REJECTED):
         raise _decided(h)
     if h.status != Hit.Status.VERIFIED:
-        raise RuleViolation(
-            _("BB5: a floor person verifies the hit before a manager approves it."),
-            code="not_verified",
-            rule="BB5",
-        )
+        raise refuse(Code.NOT_VERIFIED, rule="BB5")
     if h.verified_by_id == by.pk:
-        raise RuleViolation(
-            _("BB5: the manager approving a hit is not the one who verified it."),
-            code="four_eyes",
-            rule="BB5",
-        )
+        raise refuse(Code.FOUR_EYES, rule="BB5")
     _hand_still_booked(h.hand)
     earlier = (
         Hit.objects.filter(
@@ -119,12 +107,11 @@ def hit_approve(*, hit: Hit, by: User, now: datetime | None = None) -> Hit:
         .first()
     )
     if earlier is not None:
-        raise RuleViolation(
-            _("BB4: hit %(id)d, from an earlier hand, is paid first; decide it first.")
-            % {"id": earlier.pk},
-            code="earlier_hit_pending",
+        raise refuse(
+            Code.EARLIER_HIT_PENDING,
             rule="BB4",
             allowed={"hit": earlier.pk},
+            id=earlier.pk,
         )
     now = _now(now)
     amount = selectors.pool_amount_at(pool=h.pool, at=h.hand_ended_at)
@@ -150,14 +137,12 @@ def hit_approve(*, hit: Hit, by: User, now: datetime | None = None) -> Hit:
 def hit_reject(*, hit: Hit, by: User, reason: str, now: datetime | None = None) -> Hit:
     """Reject a pending or verified hit with a reason; the pool is untouched (BB5).
 
-    Raises :class:`RuleViolation` (BB5) without a reason, :class:`Conflict` (409)
+    Raises :class:`Refusal` (BB5) without a reason, :class:`Conflict` (409)
     for a hit already decided.
     """
     _require(by, Role.FLOOR, Role.MANAGER)
     if not reason.strip():
-        raise RuleViolation(
-            _("BB5: a rejected hit records why."), code="reason_required", rule="BB5"
-        )
+        raise refuse(Code.REASON_REQUIRED, text="hit", rule="BB5")
     h = _lock_hit(hit)
     if h.status in (Hit.Status.APPROVED, Hit.Status.REJECTED):
         raise _decided(h)

@@ -6,11 +6,9 @@ from datetime import date, datetime, timedelta
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
-from core.api.errors import ApiError, Conflict, RuleViolation
-from core.errors import ApplicationError
+from core.errors import ApplicationError, Conflict
 from core.roles import Role
 from jackpots import selectors
 from jackpots.domain.months import (
@@ -20,6 +18,7 @@ from jackpots.domain.months import (
     next_month,
 )
 from jackpots.domain.shares import percent_of
+from jackpots.errors import Code, conflict, invalid, refuse
 from jackpots.models import (
     Award,
     Month,
@@ -42,34 +41,27 @@ def _closable(pool: Pool, month: date, now: datetime) -> tuple[datetime, datetim
     tz = locked.room.tz
     start, end = month_bounds(month, tz)
     if Month.objects.filter(pool=locked, month=month).exists():
-        raise Conflict(
-            _("HM3: %(month)s of %(pool)s is closed already.")
-            % {"month": month_name(month), "pool": locked.name},
-            code="month_closed",
-            rule="HM3",
+        raise conflict(
+            Code.MONTH_CLOSED, rule="HM3", month=month_name(month), pool=locked.name
         )
     if now < end:
-        raise RuleViolation(
-            _("HM3: %(month)s is not over yet.") % {"month": month_name(month)},
-            code="month_not_over",
-            rule="HM3",
-        )
+        raise refuse(Code.MONTH_NOT_OVER, rule="HM3", month=month_name(month))
     first = locked.starts_on.replace(day=1)
     if month < first:
-        raise RuleViolation(
-            _("HM3: %(pool)s starts with %(first)s.")
-            % {"pool": locked.name, "first": month_name(first)},
-            code="before_first_month",
+        raise refuse(
+            Code.BEFORE_FIRST_MONTH,
             rule="HM3",
             allowed={"from": month_name(first)},
+            pool=locked.name,
+            first=month_name(first),
         )
     previous = (start - timedelta(days=1)).date().replace(day=1)
     if month > first and not Month.objects.filter(pool=locked, month=previous).exists():
-        raise RuleViolation(
-            _("HM3: close %(previous)s first.") % {"previous": month_name(previous)},
-            code="earlier_month_open",
+        raise refuse(
+            Code.EARLIER_MONTH_OPEN,
             rule="HM3",
             allowed={"month": month_name(previous)},
+            previous=month_name(previous),
         )
     return start, end
 
@@ -92,17 +84,14 @@ def month_close(
     carries the pool forward.
 
     Raises :class:`Conflict` (409, HM3) for a month closed already;
-    :class:`RuleViolation` (HM3) for a month not over, before the pool's first
-    month, or after a month still open; :class:`ApiError` (400) for a pool of
+    :class:`Refusal` (HM3) for a month not over, before the pool's first
+    month, or after a month still open; :class:`Invalid` (400) for a pool of
     another kind.
     """
     now = _now(now)
     locked = Pool.objects.select_for_update().select_related("room").get(pk=pool.pk)
     if locked.kind != Pool.Kind.HAND_OF_THE_MONTH:
-        raise ApiError(
-            _("%(pool)s is not a hand-of-the-month pool.") % {"pool": locked.name},
-            code="not_a_month_pool",
-        )
+        raise invalid(Code.NOT_A_MONTH_POOL, pool=locked.name)
     month = month.replace(day=1)
     start, end = _closable(locked, month, now)
     hands_qualify_missed(since=start, until=end, room=locked.room)
@@ -183,11 +172,13 @@ def _lock_month(month: Month) -> Month:
 
 
 def _month_decided(month: Month) -> Conflict:
-    return Conflict(
-        _("%(month)s is %(status)s already.")
-        % {"month": month, "status": month.get_status_display()},
-        code="already_approved" if month.status == Month.Status.APPROVED else "decided",
+    approved = month.status == Month.Status.APPROVED
+    return conflict(
+        Code.ALREADY_APPROVED if approved else Code.DECIDED,
+        text="month",
         rule="HM3",
+        month=str(month),
+        status=month.get_status_display(),
     )
 
 
@@ -199,7 +190,7 @@ def month_approve(*, month: Month, by: User, now: datetime | None = None) -> Mon
 
     The amount is the pool's at the month's end, less what earlier months took;
     earlier months are decided first. Raises :class:`Conflict` (409) for a month
-    decided already, :class:`RuleViolation` (HM3) for an earlier month pending or
+    decided already, :class:`Refusal` (HM3) for an earlier month pending or
     the person who closed it approving.
     """
     _require(by, Role.MANAGER)
@@ -207,11 +198,7 @@ def month_approve(*, month: Month, by: User, now: datetime | None = None) -> Mon
     if m.status != Month.Status.PENDING:
         raise _month_decided(m)
     if m.closed_by_id is not None and m.closed_by_id == by.pk:
-        raise RuleViolation(
-            _("HM3: the month is approved by another person than who closed it."),
-            code="four_eyes",
-            rule="HM3",
-        )
+        raise refuse(Code.FOUR_EYES, text="month", rule="HM3")
     earlier = (
         Month.objects.filter(
             pool=m.pool, status=Month.Status.PENDING, month__lt=m.month
@@ -220,12 +207,11 @@ def month_approve(*, month: Month, by: User, now: datetime | None = None) -> Mon
         .first()
     )
     if earlier is not None:
-        raise RuleViolation(
-            _("HM3: %(month)s is decided first.")
-            % {"month": month_name(earlier.month)},
-            code="earlier_month_pending",
+        raise refuse(
+            Code.EARLIER_MONTH_PENDING,
             rule="HM3",
             allowed={"month": month_name(earlier.month)},
+            month=month_name(earlier.month),
         )
     now = _now(now)
     amount = selectors.pool_amount_at(pool=m.pool, at=m.ends_at - _INSTANT)
@@ -250,14 +236,12 @@ def month_reject(
 ) -> Month:
     """Reject a closed month's awards with a reason: the pool carries forward.
 
-    Raises :class:`RuleViolation` (HM3) without a reason, :class:`Conflict` (409)
+    Raises :class:`Refusal` (HM3) without a reason, :class:`Conflict` (409)
     for a month decided already.
     """
     _require(by, Role.MANAGER)
     if not reason.strip():
-        raise RuleViolation(
-            _("HM3: a rejection records why."), code="reason_required", rule="HM3"
-        )
+        raise refuse(Code.REASON_REQUIRED, text="month", rule="HM3")
     m = _lock_month(month)
     if m.status != Month.Status.PENDING:
         raise _month_decided(m)

@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 
 from accounting import chart
 from accounting.models import Account, Transaction
-from accounting.services import Leg, transaction_post
+from accounting.posting import plan_post
 from cardroom.models import Room
-from core.api.errors import ApiError, Conflict
+from jackpots.domain import postings
 from jackpots.domain.months import (
     month_of,
 )
@@ -26,12 +26,11 @@ from jackpots.domain.rules import (
     OMAHA_GAMES,
     ConfigError,
 )
+from jackpots.errors import Code, conflict, invalid
 from jackpots.models import (
     Pool,
 )
-from jackpots.services._shared import _config_refusal, _now
-
-SEED_KIND = "jackpot_seed"
+from jackpots.services._shared import _config_refusal, _now, pool_key
 
 
 def _pool_fields_check(fields: dict[str, Any]) -> None:
@@ -83,7 +82,7 @@ def pool_create(
 
     A hand-of-the-month pool covers ``games`` (default: the Hold'em and Omaha games
     of BB2) from the month of ``starts_on`` (default: this month). Raises
-    :class:`ApiError` (400) for a bad setting and :class:`Conflict` for a code the
+    :class:`Invalid` (400) for a bad setting and :class:`Conflict` for a code the
     room already uses.
     """
     fields = {
@@ -96,10 +95,7 @@ def pool_create(
     }
     _pool_fields_check(fields)
     if Pool.objects.filter(room=room, code=code).exists():
-        raise Conflict(
-            _("The room has a pool %(code)s already.") % {"code": code},
-            code="pool_exists",
-        )
+        raise conflict(Code.POOL_EXISTS, code=code)
     if kind == Pool.Kind.HAND_OF_THE_MONTH and not games:
         games = [*HOLDEM_GAMES, *OMAHA_GAMES]
     # One segment ("main.bad-beat"): jackpot:main.bad-beat:pool, as the board reads.
@@ -139,7 +135,7 @@ def pool_update(*, pool: Pool, by: User | None, **changes: Any) -> Pool:
     """Change a pool's name, ratios, hand-of-the-month settings or ``active``.
 
     The change applies from the next hand; django-pghistory keeps who changed what.
-    Raises :class:`ApiError` (400) for a bad setting or a field that can't change.
+    Raises :class:`Invalid` (400) for a bad setting or a field that can't change.
     """
     editable = {
         "name",
@@ -153,10 +149,8 @@ def pool_update(*, pool: Pool, by: User | None, **changes: Any) -> Pool:
     }
     unknown = set(changes) - editable
     if unknown:
-        raise ApiError(
-            _("These can't change: %(fields)s.")
-            % {"fields": ", ".join(sorted(unknown))},
-            code="invalid_configuration",
+        raise invalid(
+            Code.INVALID_CONFIGURATION, text="fixed", fields=", ".join(sorted(unknown))
         )
     _pool_fields_check(changes)
     with pghistory.context(user=getattr(by, "pk", None)):
@@ -189,23 +183,12 @@ def pool_seed(
 ) -> Transaction:
     """Put house money into a pool or its reserve: house capital → pool (JD5).
 
-    Raises :class:`ApiError` (400) for an amount that isn't positive cents.
+    Raises :class:`Invalid` (400) for an amount that isn't positive cents.
     """
-    if (
-        isinstance(amount_cents, bool)
-        or not isinstance(amount_cents, int)
-        or (amount_cents <= 0)
-    ):
-        raise ApiError(
-            _("A seed is a positive number of cents."), code="invalid_amount"
-        )
-    target = pool.reserve_account if to_reserve else pool.account
-    return transaction_post(
-        kind=SEED_KIND,
-        legs=[
-            Leg(chart.house_capital(currency=target.currency), amount_cents),
-            Leg(target, -amount_cents),
-        ],
+    plan = postings.seed(pool=pool_key(pool), cents=amount_cents, to_reserve=to_reserve)
+    return plan_post(
+        plan,
+        currency=pool.account.currency,
         posted_by=by,
         source=source or ("" if by else "jackpots"),
         reference=f"pool {pool.room.code}:{pool.code}",

@@ -9,23 +9,29 @@ from datetime import datetime
 import pghistory
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from accounting import chart
+from accounting.domain.postings import Plan
 from accounting.models import Account
-from accounting.services import Leg, retry_on_conflict, transaction_post
+from accounting.posting import plan_post
+from accounting.services import retry_on_conflict
 from cardroom.models import Room
-from core.api.errors import Conflict, RuleViolation
 from core.roles import Role
+from jackpots.domain import postings
+from jackpots.errors import Code, conflict, refuse
 from jackpots.models import (
     Hit,
     Month,
     Pool,
     Transfer,
 )
-from jackpots.services._shared import _lock_pools, _now, _reason_check, _require
-
-TRANSFER_KIND = "jackpot_transfer"
+from jackpots.services._shared import (
+    _lock_pools,
+    _now,
+    _reason_check,
+    _require,
+    pool_key,
+)
 
 
 def _still_owed(pool: Pool) -> None:
@@ -35,12 +41,12 @@ def _still_owed(pool: Pool) -> None:
     waiting = [*(f"hit {pk}" for pk in hits.values_list("pk", flat=True))]
     waiting += [f"month {pk}" for pk in months.values_list("pk", flat=True)]
     if waiting:
-        raise RuleViolation(
-            _("JD5: %(pool)s still owes players; decide %(what)s first.")
-            % {"pool": pool.code, "what": ", ".join(waiting)},
-            code="pool_owes",
+        raise refuse(
+            Code.POOL_OWES,
             rule="JD5",
             allowed={"waiting": waiting},
+            pool=pool.code,
+            what=", ".join(waiting),
         )
 
 
@@ -49,7 +55,7 @@ def _transfer_book(
     room: Room,
     source: Pool | None,
     target: Pool,
-    legs: list[Leg],
+    plan: Plan,
     amount_cents: int,
     reserve_cents: int,
     reason: str,
@@ -58,9 +64,9 @@ def _transfer_book(
     now: datetime | None,
 ) -> Transfer:
     at = _now(now)
-    txn = transaction_post(
-        kind=TRANSFER_KIND,
-        legs=legs,
+    txn = plan_post(
+        plan,
+        currency=target.account.currency,
         posted_by=by,
         reference=f"pool {room.code}:{source.code if source else 'drops'}"
         f" -> {target.code}",
@@ -83,18 +89,9 @@ def _transfer_book(
 
 def _target_check(pool: Pool, target: Pool) -> None:
     if target.pk == pool.pk or target.room_id != pool.room_id or not target.active:
-        raise RuleViolation(
-            _("JD5: the successor is another active pool of room %(room)s.")
-            % {"room": pool.room.code},
-            code="bad_successor",
-            rule="JD5",
-        )
+        raise refuse(Code.BAD_SUCCESSOR, rule="JD5", room=pool.room.code)
     if target.account.currency != pool.account.currency:
-        raise RuleViolation(
-            _("JD5: the successor pool keeps another currency."),
-            code="bad_successor",
-            rule="JD5",
-        )
+        raise refuse(Code.BAD_SUCCESSOR, text="currency", rule="JD5")
 
 
 @retry_on_conflict()
@@ -120,10 +117,7 @@ def pool_retire(
     pool, successor = _lock_pools(pool, successor)
     _target_check(pool, successor)
     if not pool.active:
-        raise Conflict(
-            _("%(pool)s was retired already.") % {"pool": pool.code},
-            code="already_retired",
-        )
+        raise conflict(Code.ALREADY_RETIRED, pool=pool.code)
     _still_owed(pool)
     amount = pool.account.balance_cents
     reserve = pool.reserve_account.balance_cents
@@ -132,19 +126,16 @@ def pool_retire(
         pool.save(update_fields=["active"])
     if not amount and not reserve:
         return None
-    legs = []
-    if amount:
-        legs += [Leg(pool.account, amount), Leg(successor.account, -amount)]
-    if reserve:
-        legs += [
-            Leg(pool.reserve_account, reserve),
-            Leg(successor.reserve_account, -reserve),
-        ]
     return _transfer_book(
         room=pool.room,
         source=pool,
         target=successor,
-        legs=legs,
+        plan=postings.retire(
+            pool=pool_key(pool),
+            successor=pool_key(successor),
+            amount=amount,
+            reserve=reserve,
+        ),
         amount_cents=amount,
         reserve_cents=reserve,
         reason=reason,
@@ -175,28 +166,16 @@ def drops_allocate(
     (pool,) = _lock_pools(pool)
     drops = Account.objects.select_for_update().get(pk=chart.jackpot_drops().pk)
     if not pool.active or drops.currency != pool.account.currency:
-        raise RuleViolation(
-            _("JD5: the drops go to an active pool in %(currency)s.")
-            % {"currency": drops.currency},
-            code="bad_successor",
-            rule="JD5",
+        raise refuse(
+            Code.BAD_SUCCESSOR, text="drops", rule="JD5", currency=drops.currency
         )
     held = drops.balance_cents
     amount = held if amount_cents is None else amount_cents
-    whole = isinstance(amount, int) and not isinstance(amount, bool)
-    if not whole or not 0 < amount <= held:
-        raise RuleViolation(
-            _("JD5: %(held)d cents of drops wait for a pool; give from 1 to that.")
-            % {"held": held},
-            code="invalid_amount",
-            rule="JD5",
-            allowed={"min": 1 if held else 0, "max": held},
-        )
     return _transfer_book(
         room=pool.room,
         source=None,
         target=pool,
-        legs=[Leg(drops, amount), Leg(pool.account, -amount)],
+        plan=postings.drops_give(pool=pool_key(pool), amount=amount, held=held),
         amount_cents=amount,
         reserve_cents=0,
         reason=reason,

@@ -32,14 +32,13 @@ ends.
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from core.errors import Invalid, Refusal
+from core.errors import Refusal
 
 RULE = "TO12"
 
@@ -160,41 +159,6 @@ class ClockState:
         if isinstance(self.level, Level):
             return self.level
         return self.next_level
-
-
-def validate_structure(structure: Structure) -> None:
-    """Refuse a structure the clock can't run (TO12).
-
-    Raises :class:`Invalid` for an empty structure, a period of no time, blinds
-    that aren't positive or a small blind above the big blind, a negative ante, a
-    structure that begins or ends with a break, or two breaks in a row.
-    """
-    if not structure:
-        raise Invalid("empty_structure", "A structure needs at least one level.")
-    for index, period in enumerate(structure):
-        if period.minutes <= 0:
-            raise Invalid(
-                "bad_period",
-                f"Period {index + 1} lasts no time.",
-                allowed={"min_minutes": 1},
-            )
-        if isinstance(period, Level):
-            if period.small_blind <= 0 or period.big_blind < period.small_blind:
-                raise Invalid(
-                    "bad_blinds",
-                    f"Level at period {index + 1}: the blinds must be positive, "
-                    "the small one no bigger than the big one.",
-                )
-            if period.ante < 0:
-                raise Invalid("bad_ante", f"Period {index + 1}: negative ante.")
-    if structure[0].is_break or structure[-1].is_break:
-        raise Invalid(
-            "break_at_the_end",
-            "A structure begins and ends with a level, not a break.",
-        )
-    for before, after in itertools.pairwise(structure):
-        if before.is_break and after.is_break:
-            raise Invalid("two_breaks", "Two breaks in a row.")
 
 
 @dataclass(slots=True)

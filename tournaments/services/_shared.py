@@ -4,16 +4,21 @@ checks every sale makes, bounties paid and the winner recorded (TO1, TO4, TO8).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
-from django.utils.translation import gettext as _
 
-from accounting import chart as ledger
 from accounting.cage import payable_create
-from accounting.services import Leg, transaction_post
-from core.errors import Invalid, Refusal
+from accounting.domain.accounts import drawer_cash
+from accounting.domain.postings import Plan
+from accounting.models import Account, Player, Shift, Transaction
+from accounting.posting import legs_resolve, plan_post
+from accounting.services import Leg
 from tournaments import chart, selectors
+from tournaments.domain import postings
+from tournaments.errors import Code, invalid, refuse
 from tournaments.models import (
     BountyPayment,
     Bust,
@@ -22,23 +27,58 @@ from tournaments.models import (
 )
 
 
+def _accounts(
+    plan: Plan, *, currency: str, rule: str | None = None
+) -> dict[str, Account]:
+    """The tournaments' accounts ``plan`` names, opened and read; with ``rule``,
+    once they hold what it takes from them (:func:`postings.covered`)."""
+    accounts = chart.opened(plan.legs, currency=currency)
+    if rule is not None:
+        balances = {code: a.balance_cents for code, a in accounts.items()}
+        postings.covered(plan, balances, rule=rule)
+    return accounts
+
+
+def _book(
+    plan: Plan, *, currency: str, rule: str | None = None, **kwargs: Any
+) -> Transaction:
+    """Post ``plan`` (:func:`accounting.posting.plan_post`) with the tournaments'
+    accounts of :func:`_accounts`; ``kwargs`` as ``transaction_post``'s."""
+    known = _accounts(plan, currency=currency, rule=rule)
+    return plan_post(plan, currency=currency, known=known, **kwargs)
+
+
+def _legs_for(
+    plan_of: Callable[[str], Plan], *, currency: str, rule: str | None = None
+) -> Any:
+    """A cage receipt's ``legs_for``: the plan for the shift's drawer cash, its
+    legs resolved (:func:`accounting.cage.receipt_issue`)."""
+
+    def legs(shift: Shift, player: Player, cents: int) -> list[Leg]:
+        plan = plan_of(drawer_cash(cage=shift.cage.code, shift=shift.pk))
+        known = _accounts(plan, currency=currency, rule=rule)
+        return legs_resolve(plan.legs, currency=currency, known=known)
+
+    return legs
+
+
 def _event_locked(event: Event) -> Event:
     return Event.objects.select_for_update().get(pk=event.pk)
 
 
 def _open_for_play(event: Event) -> None:
     if event.status not in (Event.Status.SCHEDULED, Event.Status.RUNNING):
-        raise Refusal(
-            "event_closed",
-            _("TO1: event %(code)s is %(status)s.")
-            % {"code": event.code, "status": event.get_status_display()},
+        raise refuse(
+            Code.EVENT_CLOSED,
             rule="TO1",
+            code=event.code,
+            status=event.get_status_display(),
         )
 
 
 def _level_check(level: object) -> int:
     if isinstance(level, bool) or not isinstance(level, int) or level < 0:
-        raise Invalid("invalid_level", _("A level is a whole number from 0."))
+        raise invalid(Code.INVALID_LEVEL)
     return level
 
 
@@ -49,11 +89,11 @@ def _entry_locked(entry: Entry) -> Entry:
         .get(pk=entry.pk)
     )
     if locked.status != Entry.Status.ACTIVE:
-        raise Refusal(
-            "entry_not_playing",
-            _("TO1: entry %(no)d is %(status)s.")
-            % {"no": locked.number, "status": locked.get_status_display()},
+        raise refuse(
+            Code.ENTRY_NOT_PLAYING,
             rule="TO1",
+            no=locked.number,
+            status=locked.get_status_display(),
         )
     return locked
 
@@ -73,12 +113,10 @@ def _bounty_pay(
     payable = None
     if amount:
         currency = event.currency
-        posting = transaction_post(
-            kind="tournament_bounty",
-            legs=[
-                Leg(chart.bounty_pool(event=event.code, currency=currency), amount),
-                Leg(ledger.awards_payable(currency=currency), -amount),
-            ],
+        posting = _book(
+            postings.bounty(event=event.code, cents=amount),
+            currency=currency,
+            rule="TO8",
             posted_by=by,
             source="" if by else "tournament",
             reference=f"{event.code} bounty",

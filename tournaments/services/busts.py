@@ -9,13 +9,13 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
-from core.errors import Conflict, Invalid, Refusal
+from core.errors import Refusal
 from tournaments import selectors
 from tournaments.domain import bounties, places
 from tournaments.domain.places import Place, PlacesError
+from tournaments.errors import Code, conflict, invalid, refuse
 from tournaments.models import (
     Bust,
     Entry,
@@ -40,30 +40,18 @@ def _busts_check(
     """The event's playing entries (locked) by id, once ``busts`` may be recorded
     (TO4, TO8)."""
     if event.status != Event.Status.RUNNING:
-        raise Refusal(
-            "event_not_running", _("TO4: busts are recorded while it runs."), rule="TO4"
-        )
+        raise refuse(Code.EVENT_NOT_RUNNING, rule="TO4")
     if not hand.strip():
-        raise Invalid("hand_required", _("A bust names its hand."))
+        raise invalid(Code.HAND_REQUIRED)
     if by is None and not source.strip():
-        raise Invalid("source_required", _("A bust says who recorded it."))
+        raise invalid(Code.SOURCE_REQUIRED)
     if by is None and event.bounty_kind != Event.Bounty.NONE:
-        raise Refusal(
-            "bounty_needs_staff",
-            _(
-                "TO8: in a bounty event the floor records busts: a bounty is an "
-                "award a person approves (CA6)."
-            ),
-            rule="TO8",
-        )
+        raise refuse(Code.BOUNTY_NEEDS_STAFF, rule="TO8")
     if Bust.objects.filter(event=event, hand=hand).exists():
-        raise Conflict(
-            "hand_recorded",
-            _("TO4: hand %(hand)s's busts are recorded.") % {"hand": hand},
-        )
+        raise conflict(Code.HAND_RECORDED, hand=hand)
     entries = {b.entry.pk: b for b in busts}
     if len(entries) != len(busts):
-        raise Invalid("duplicate_bust", _("A player busts once."))
+        raise invalid(Code.DUPLICATE_BUST)
     playing = {
         e.pk: e
         for e in Entry.objects.select_for_update()
@@ -72,24 +60,14 @@ def _busts_check(
     }
     for b in busts:
         if event.bounty_kind != Event.Bounty.NONE and not b.busted_by:
-            raise Refusal(
-                "bounty_winner_required",
-                _("TO8: in a bounty event a bust names who won the bounty."),
-                rule="TO8",
-            )
+            raise refuse(Code.BOUNTY_WINNER_REQUIRED, rule="TO8")
         if b.entry.pk not in playing:
-            raise Refusal(
-                "entry_not_playing",
-                _("TO4: entry %(no)d isn't playing.") % {"no": b.entry.number},
-                rule="TO4",
+            raise refuse(
+                Code.ENTRY_NOT_PLAYING, text="bust", rule="TO4", no=b.entry.number
             )
         for winner in b.busted_by:
             if winner.pk not in playing or winner.pk in entries:
-                raise Refusal(
-                    "winner_not_playing",
-                    _("TO8: a bounty goes to a player still in the event."),
-                    rule="TO8",
-                )
+                raise refuse(Code.WINNER_NOT_PLAYING, rule="TO8")
     return playing
 
 
@@ -184,7 +162,7 @@ def busts_record(
             hand_for_hand=hand_for_hand,
         )
     except PlacesError as error:
-        raise Refusal("bust_refused", str(error), rule="TO4") from error
+        raise Refusal(Code.BUST_REFUSED, str(error), rule="TO4") from error
     recorded = [
         _bust_book(
             event=event,

@@ -10,11 +10,11 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
-from core.errors import Conflict, Invalid, Refusal
+from core.errors import Refusal
 from tournaments.domain.chips import REMOVING, ChipsError, colour_up
+from tournaments.errors import Code, conflict, invalid, refuse
 from tournaments.models import (
     ChipCount,
     ChipMovement,
@@ -47,9 +47,8 @@ def chips_remove(
     :class:`Refusal` (TO3) without a note where the cause needs one.
     """
     if cause not in REMOVING or cause in ("race", "colour_up", "refund"):
-        raise Invalid(
-            "unknown_cause",
-            _("TO3: chips leave play only for a recorded cause."),
+        raise invalid(
+            Code.UNKNOWN_CAUSE,
             allowed={
                 "causes": [
                     c for c in REMOVING if c not in ("race", "colour_up", "refund")
@@ -57,16 +56,11 @@ def chips_remove(
             },
         )
     if isinstance(chips, bool) or not isinstance(chips, int) or chips <= 0:
-        raise Invalid("invalid_chips", _("Chips removed are a positive number."))
+        raise invalid(Code.INVALID_CHIPS)
     if cause in REMOVAL_NEEDS_A_NOTE and not note.strip():
-        raise Refusal(
-            "note_required",
-            _("TO3: say what happened when chips are removed for %(cause)s.")
-            % {"cause": cause},
-            rule="TO3",
-        )
+        raise refuse(Code.NOTE_REQUIRED, rule="TO3", cause=cause)
     if entry is not None and entry.event_id != event.pk:
-        raise Invalid("wrong_event", _("That entry plays another event."))
+        raise invalid(Code.WRONG_EVENT)
     return ChipMovement.objects.create(
         event=event,
         entry=entry,
@@ -99,21 +93,13 @@ def entry_disqualify(
     event = _event_locked(entry.event)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if not reason.strip():
-        raise Refusal(
-            "reason_required", _("TO3: a disqualification says why."), rule="TO3"
-        )
+        raise refuse(Code.REASON_REQUIRED, rule="TO3")
     if entry.status in (Entry.Status.DISQUALIFIED, Entry.Status.REFUNDED):
-        raise Conflict(
-            "entry_closed",
-            _("TO1: entry %(no)d is %(status)s.")
-            % {"no": entry.number, "status": entry.get_status_display()},
+        raise conflict(
+            Code.ENTRY_CLOSED, no=entry.number, status=entry.get_status_display()
         )
     if PayoutSheet.objects.filter(event=event, status="approved").exists():
-        raise Refusal(
-            "sheet_approved",
-            _("TO9: the prizes are approved; hold or release them instead."),
-            rule="TO9",
-        )
+        raise refuse(Code.SHEET_APPROVED, rule="TO9")
     playing = entry.status == Entry.Status.ACTIVE
     if playing and stack:
         chips_remove(
@@ -165,7 +151,7 @@ def chip_race_record(
             race_order=race_order,
         )
     except ChipsError as error:
-        raise Refusal("race_refused", str(error), rule="TO6") from error
+        raise Refusal(Code.RACE_REFUSED, str(error), rule="TO6") from error
     at = at or timezone.now()
     race = ChipRace.objects.create(
         event=event,
@@ -206,7 +192,7 @@ def chip_count_record(
 ) -> ChipCount:
     """Record chips counted in play, at a table or (``table`` blank) the field (TO3)."""
     if isinstance(chips, bool) or not isinstance(chips, int) or chips < 0:
-        raise Invalid("invalid_chips", _("A count is a whole number of chips."))
+        raise invalid(Code.INVALID_CHIPS, text="count")
     return ChipCount.objects.create(
         event=event,
         table=table,

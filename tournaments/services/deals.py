@@ -8,13 +8,13 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
-from core.errors import Conflict, Invalid, Refusal
+from core.errors import Refusal
 from tournaments import selectors
 from tournaments.domain import bounties, deals
 from tournaments.domain.deals import DealError
+from tournaments.errors import Code, conflict, invalid, refuse
 from tournaments.models import (
     Deal,
     DealSignature,
@@ -41,29 +41,20 @@ def deal_offers(
             Deal.Method.ICM: deals.icm(stacks, prizes, unit=unit),
         }
     except DealError as error:
-        raise Refusal("deal_refused", str(error), rule="TO5") from error
+        raise Refusal(Code.DEAL_REFUSED, str(error), rule="TO5") from error
 
 
 def _deal_players(event: Event, stacks: Mapping[int, int]) -> list[int]:
     if event.satellite_target_id is not None:
         # Its places are seats of a fixed value, not the cash the figures share.
-        raise Refusal(
-            "satellite_deal",
-            _("TO5: a satellite's places are seats; it plays on to the seats."),
-            rule="TO5",
-        )
+        raise refuse(Code.SATELLITE_DEAL, rule="TO5")
     left = list(
         Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
         .order_by("pk")
         .values_list("pk", flat=True)
     )
     if sorted(stacks) != left:
-        raise Refusal(
-            "deal_incomplete",
-            _("TO5: a deal includes every player left, and only them."),
-            rule="TO5",
-            allowed={"entries": left},
-        )
+        raise refuse(Code.DEAL_INCOMPLETE, rule="TO5", allowed={"entries": left})
     return left
 
 
@@ -94,18 +85,11 @@ def deal_propose(
     event = _event_locked(event)
     left = _deal_players(event, stacks)
     if sorted(amounts) != left:
-        raise Refusal(
-            "deal_incomplete",
-            _("TO5: a deal includes every player left, and only them."),
-            rule="TO5",
-            allowed={"entries": left},
-        )
+        raise refuse(Code.DEAL_INCOMPLETE, rule="TO5", allowed={"entries": left})
     if method not in Deal.Method.values:
-        raise Invalid(
-            "unknown_method", _("A deal is a chip chop, ICM or agreed figures.")
-        )
+        raise invalid(Code.UNKNOWN_METHOD)
     if sorted(button_order) != left:
-        raise Invalid("button_order", _("The seats from the button name every player."))
+        raise invalid(Code.BUTTON_ORDER)
     prizes = _prizes_left(event, len(left))
     if (
         any(
@@ -114,14 +98,14 @@ def deal_propose(
         )
         or left_in_play_cents < 0
     ):
-        raise Invalid("invalid_amount", _("Amounts are integer cents."))
+        raise invalid(Code.INVALID_AMOUNT)
     if sum(amounts.values()) + left_in_play_cents != sum(prizes):
-        raise Refusal(
-            "deal_does_not_add_up",
-            _("TO5: the deal shares %(pool)d cents; these add up to %(sum)d.")
-            % {"pool": sum(prizes), "sum": sum(amounts.values()) + left_in_play_cents},
+        raise refuse(
+            Code.DEAL_DOES_NOT_ADD_UP,
             rule="TO5",
             allowed={"total": sum(prizes)},
+            pool=sum(prizes),
+            sum=sum(amounts.values()) + left_in_play_cents,
         )
     offers = deal_offers(event=event, stacks=stacks)
     return Deal.objects.create(
@@ -158,22 +142,16 @@ def deal_sign(
     at = at or timezone.now()
     deal = Deal.objects.select_for_update().select_related("event").get(pk=deal.pk)
     if deal.status != Deal.Status.PROPOSED:
-        raise Refusal(
-            "deal_not_open",
-            _("TO5: this deal is %(s)s.") % {"s": deal.status},
-            rule="TO5",
-        )
+        raise refuse(Code.DEAL_NOT_OPEN, rule="TO5", s=deal.status)
     if str(entry.pk) not in deal.amounts:
-        raise Refusal(
-            "not_in_deal", _("TO5: this player isn't in the deal."), rule="TO5"
-        )
+        raise refuse(Code.NOT_IN_DEAL, rule="TO5")
     try:
         with transaction.atomic():
             DealSignature.objects.create(
                 deal=deal, entry=entry, witnessed_by=witnessed_by, at=at
             )
     except IntegrityError as error:
-        raise Conflict("already_signed", _("TO5: this player has signed.")) from error
+        raise conflict(Code.ALREADY_SIGNED) from error
     if deal.signatures.count() < len(deal.amounts):
         return deal
     Deal.objects.filter(pk=deal.pk).update(status=Deal.Status.SIGNED, signed_at=at)

@@ -13,16 +13,16 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting import chart as ledger
 from accounting.cage import payable_create, payable_pay
 from accounting.models import Receipt
-from accounting.services import Leg, retry_on_conflict, transaction_post
-from core.errors import Conflict, Refusal
-from tournaments import chart, selectors
+from accounting.services import retry_on_conflict
+from core.errors import Refusal
+from tournaments import selectors
 from tournaments.domain import payouts as payout_rules
-from tournaments.domain import places
+from tournaments.domain import places, postings
 from tournaments.domain.payouts import PayoutError
 from tournaments.domain.places import Place, PlacesError
+from tournaments.errors import Code, conflict, refuse
 from tournaments.models import (
     Bust,
     Deal,
@@ -32,10 +32,9 @@ from tournaments.models import (
     PayoutSheet,
     Purchase,
 )
-from tournaments.services._shared import _event_locked
+from tournaments.services._shared import _book, _event_locked
 from tournaments.services.purchases import (
     _entry_open,
-    _price_legs,
     _purchase_record,
     price_of,
 )
@@ -115,17 +114,11 @@ def payout_sheet_prepare(
     """
     event = _event_locked(event)
     if event.status != Event.Status.RUNNING:
-        raise Refusal(
-            "event_not_running", _("TO7: the event isn't running."), rule="TO7"
-        )
+        raise refuse(Code.EVENT_NOT_RUNNING, text="payouts", rule="TO7")
     if Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).exists():
-        raise Refusal(
-            "event_not_over",
-            _("TO7: prizes are paid when every entry has finished."),
-            rule="TO7",
-        )
+        raise refuse(Code.EVENT_NOT_OVER, rule="TO7")
     if PayoutSheet.objects.filter(event=event).exists():
-        raise Conflict("sheet_exists", _("TO9: this event has its payout sheet."))
+        raise conflict(Code.SHEET_EXISTS)
     deal = Deal.objects.filter(event=event, status=Deal.Status.SIGNED).first()
     pool, overlay = selectors.pool_and_overlay(event=event)
     holds = holds or {}
@@ -133,23 +126,19 @@ def payout_sheet_prepare(
         if event.satellite_target_id is not None:
             lines = _satellite_lines(event, pool, holds)
         elif event.satellite_seat_cents:
-            raise Refusal(
-                "satellite_without_target",
-                _("TO7: a satellite names the event its seats are in."),
-                rule="TO7",
-            )
+            raise refuse(Code.SATELLITE_WITHOUT_TARGET, rule="TO7")
         else:
             lines = [(e, p, cash, 0) for e, p, cash in _lines_of(event, deal)]
     except (PayoutError, PlacesError) as error:
-        raise Refusal("payout_refused", str(error), rule="TO7") from error
+        raise Refusal(Code.PAYOUT_REFUSED, str(error), rule="TO7") from error
     total = sum(cash + seat for _e, _p, cash, seat in lines)
     if total != pool:
-        raise Refusal(
-            "payouts_do_not_add_up",
-            _("TO7: the places paid add up to %(total)d, the pool is %(pool)d.")
-            % {"total": total, "pool": pool},
+        raise refuse(
+            Code.PAYOUTS_DO_NOT_ADD_UP,
             rule="TO7",
             allowed={"pool": pool},
+            total=total,
+            pool=pool,
         )
     sheet = PayoutSheet.objects.create(
         event=event,
@@ -189,17 +178,13 @@ def _satellite_lines(
     """
     target = Event.objects.get(pk=int(event.satellite_target_id or 0))
     if target.currency != event.currency:
-        raise Refusal(
-            "satellite_currency",
-            _("TO7: a satellite's seats are in an event of its currency."),
-            rule="TO7",
-        )
+        raise refuse(Code.SATELLITE_CURRENCY, rule="TO7")
     if target.status not in (Event.Status.SCHEDULED, Event.Status.RUNNING):
-        raise Refusal(
-            "satellite_target_closed",
-            _("TO7: the seats' event %(code)s is %(status)s.")
-            % {"code": target.code, "status": target.get_status_display()},
+        raise refuse(
+            Code.SATELLITE_TARGET_CLOSED,
             rule="TO7",
+            code=target.code,
+            status=target.get_status_display(),
         )
     places_paid = payout_rules.satellite(pool, target.entry_total_cents)
     final = standings(event=event)
@@ -216,23 +201,13 @@ def _satellite_lines(
         paid = places_paid[place.high - 1 : place.low]
         seats = [p.seat_cents for p in paid if p.seat_cents]
         if seats and (len(seats) != len(group)):
-            raise Refusal(
-                "satellite_seat_shared",
-                _(
-                    "TO7: places %(high)d–%(low)d share seats and cash; the players "
-                    "agree a deal for them."
-                )
-                % {"high": place.high, "low": place.low},
-                rule="TO7",
+            raise refuse(
+                Code.SATELLITE_SEAT_SHARED, rule="TO7", high=place.high, low=place.low
             )
         if seats:
             for entry in group:
                 if holds.get(entry.pk) or entry.status == Entry.Status.DISQUALIFIED:
-                    raise Refusal(
-                        "satellite_seat_held",
-                        _("TO9: a satellite seat isn't held; its place is paid on."),
-                        rule="TO9",
-                    )
+                    raise refuse(Code.SATELLITE_SEAT_HELD, rule="TO9")
                 lines.append((entry, place, 0, target.entry_total_cents))
             continue
         cash = [p.cash_cents for p in places_paid]
@@ -260,15 +235,12 @@ def _seat_pay(*, satellite: Event, line: Payout, by: User, at: datetime) -> Entr
         by=by,
     )
     price = price_of(event=target, kind=Purchase.Kind.BUY_IN)
-    posting = transaction_post(
-        kind="tournament_satellite_seat",
-        legs=[
-            Leg(
-                chart.prize_pool(event=satellite.code, currency=satellite.currency),
-                price.total_cents,
-            ),
-            *_price_legs(target, price),
-        ],
+    posting = _book(
+        postings.satellite_seat(
+            satellite=satellite.code, target=target.code, price=price
+        ),
+        currency=satellite.currency,
+        rule="TO7",
         posted_by=by,
         reference=f"{satellite.code} seat → {target.code} #{entry.number}",
         external_id=f"tournament:{satellite.code}:seat:{line.pk}",
@@ -298,15 +270,11 @@ def _sheet_post(
     payable = sum(p.amount_cents for p in lines if not p.hold_reason)
     seats = [p for p in lines if p.seat_cents]
     currency = event.currency
-    pool_account = chart.prize_pool(event=event.code, currency=currency)
     if sheet.overlay_cents:
         # The house makes the guarantee: its own posting, so the audit shows it.
-        transaction_post(
-            kind="tournament_overlay",
-            legs=[
-                Leg(chart.overlay_expense(currency=currency), sheet.overlay_cents),
-                Leg(pool_account, -sheet.overlay_cents),
-            ],
+        _book(
+            postings.overlay(event=event.code, cents=sheet.overlay_cents),
+            currency=currency,
             posted_by=by,
             reference=f"{event.code} overlay",
             external_id=f"tournament:{event.code}:overlay",
@@ -322,13 +290,10 @@ def _sheet_post(
         )
         seat_postings.append(won.purchases.get().transaction)
     if payable + held or not seat_postings:
-        posting = transaction_post(
-            kind="tournament_payouts",
-            legs=[
-                Leg(pool_account, payable + held),
-                Leg(ledger.awards_payable(currency=currency), -payable),
-                Leg(chart.held_prizes(event=event.code, currency=currency), -held),
-            ],
+        posting = _book(
+            postings.payouts(event=event.code, payable=payable, held=held),
+            currency=currency,
+            rule="TO7",
             posted_by=by,
             reference=f"{event.code} payout sheet",
             external_id=f"tournament:{event.code}:payout_sheet",
@@ -358,16 +323,9 @@ def payout_sheet_approve(
         PayoutSheet.objects.select_for_update().select_related("event").get(pk=sheet.pk)
     )
     if sheet.status == PayoutSheet.Status.APPROVED:
-        raise Conflict("sheet_approved", _("TO9: this payout sheet is approved."))
+        raise conflict(Code.SHEET_APPROVED, text="sheet")
     if sheet.prepared_by_id == by.pk:
-        raise Refusal(
-            "four_eyes",
-            _(
-                "TO9: a payout sheet is approved by another person than who "
-                "prepared it."
-            ),
-            rule="TO9",
-        )
+        raise refuse(Code.FOUR_EYES, rule="TO9")
     event = _event_locked(sheet.event)
     lines = list(sheet.lines.select_related("entry__player"))
     posting = _sheet_post(sheet=sheet, event=event, lines=lines, by=by, at=at)
@@ -415,30 +373,16 @@ def payout_release(
         .get(pk=payout.pk)
     )
     if payout.status != Payout.Status.HELD:
-        raise Conflict("not_held", _("TO9: this prize isn't held."))
+        raise conflict(Code.NOT_HELD)
     if not reason.strip():
-        raise Refusal(
-            "reason_required", _("TO9: say why the prize is released."), rule="TO9"
-        )
+        raise refuse(Code.REASON_REQUIRED, text="release", rule="TO9")
     if payout.sheet.prepared_by_id == by.pk:
-        raise Refusal(
-            "four_eyes",
-            _(
-                "TO9: a held prize is released by another person than the "
-                "sheet's preparer."
-            ),
-            rule="TO9",
-        )
+        raise refuse(Code.FOUR_EYES, text="release", rule="TO9")
     event = payout.sheet.event
-    posting = transaction_post(
-        kind="tournament_release",
-        legs=[
-            Leg(
-                chart.held_prizes(event=event.code, currency=event.currency),
-                payout.amount_cents,
-            ),
-            Leg(ledger.awards_payable(currency=event.currency), -payout.amount_cents),
-        ],
+    posting = _book(
+        postings.release(event=event.code, cents=payout.amount_cents),
+        currency=event.currency,
+        rule="TO9",
         posted_by=by,
         reference=f"{event.code} place {payout.place_high}",
         memo=reason,
@@ -485,28 +429,21 @@ def payout_pay(
         .get(pk=payout.pk)
     )
     if payout.status == Payout.Status.PAID:
-        raise Conflict("already_paid", _("TO9: this prize is paid."))
+        raise conflict(Code.ALREADY_PAID)
     if payout.status != Payout.Status.PAYABLE or payout.payable is None:
-        raise Refusal(
-            "prize_not_payable",
-            _("TO9: this prize is %(status)s.")
-            % {"status": payout.get_status_display()},
-            rule="TO9",
+        raise refuse(
+            Code.PRIZE_NOT_PAYABLE, rule="TO9", status=payout.get_status_display()
         )
     event = payout.sheet.event
     if (
         payout.amount_cents >= event.tax_document_threshold_cents
         and not tax_document.strip()
     ):
-        raise Refusal(
-            "tax_document_required",
-            _(
-                "TO9: a prize of %(threshold)d cents or more is paid with a tax "
-                "document."
-            )
-            % {"threshold": event.tax_document_threshold_cents},
+        raise refuse(
+            Code.TAX_DOCUMENT_REQUIRED,
             rule="TO9",
             allowed={"threshold_cents": event.tax_document_threshold_cents},
+            threshold=event.tax_document_threshold_cents,
         )
     receipt = payable_pay(
         payable=payout.payable,

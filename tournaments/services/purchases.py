@@ -4,21 +4,19 @@ receipt and one balanced posting (TO1, TO2, TO8, CA2); the event's start.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounting.cage import receipt_issue
-from accounting.cage.shifts import drawer_accounts
 from accounting.models import Player, Receipt, Shift
-from accounting.services import Leg, retry_on_conflict
-from core.errors import Conflict, Invalid, Refusal
-from tournaments import chart
+from accounting.services import retry_on_conflict
+from tournaments.domain import postings
+from tournaments.domain.postings import Price
+from tournaments.errors import Code, conflict, invalid, refuse
 from tournaments.models import (
     ChipMovement,
     Entry,
@@ -28,30 +26,11 @@ from tournaments.models import (
 from tournaments.services._shared import (
     _entry_locked,
     _event_locked,
+    _legs_for,
     _level_check,
     _open_for_play,
 )
 from tournaments.services.seats import seat_draw
-
-
-@dataclass(frozen=True, slots=True)
-class Price:
-    """The parts of a purchase (TO1, TO8)."""
-
-    prize_pool_cents: int
-    fee_cents: int
-    staff_fee_cents: int
-    bounty_cents: int
-    chips: int
-
-    @property
-    def total_cents(self) -> int:
-        return (
-            self.prize_pool_cents
-            + self.fee_cents
-            + self.staff_fee_cents
-            + self.bounty_cents
-        )
 
 
 def price_of(*, event: Event, kind: str) -> Price:
@@ -69,40 +48,22 @@ def price_of(*, event: Event, kind: str) -> Price:
     return Price(event.addon_cents, event.addon_fee_cents, 0, 0, event.addon_chips)
 
 
-def _price_legs(event: Event, price: Price) -> list[Leg]:
-    """Where a purchase's money goes (TO1, TO8): the buy-in to the event's prize
-    pool, the fees to house revenue, the bounty to its pool."""
-    currency = event.currency
-    return [
-        Leg(
-            chart.prize_pool(event=event.code, currency=currency),
-            -price.prize_pool_cents,
-        ),
-        Leg(chart.fee_revenue(currency=currency), -price.fee_cents),
-        Leg(chart.staff_fee_revenue(currency=currency), -price.staff_fee_cents),
-        Leg(
-            chart.bounty_pool(event=event.code, currency=currency),
-            -price.bounty_cents,
-        ),
-    ]
-
-
 def _purchase_legs(event: Event, price: Price) -> Any:
-    def legs(shift: Shift, player: Player, cents: int) -> list[Leg]:
-        cash, _chips = drawer_accounts(shift)
-        return [Leg(cash, cents), *_price_legs(event, price)]
-
-    return legs
+    """The legs of a purchase paid into the cashier's drawer (TO1, TO8)."""
+    return _legs_for(
+        lambda cash: postings.purchase(event=event.code, cash=cash, price=price),
+        currency=event.currency,
+    )
 
 
 def _currency_check(event: Event) -> Any:
     def check(shift: Shift, player: Player) -> None:
         if shift.cage.currency != event.currency:
-            raise Refusal(
-                "wrong_currency",
-                _("TO1: event %(code)s is played in %(currency)s.")
-                % {"code": event.code, "currency": event.currency},
+            raise refuse(
+                Code.WRONG_CURRENCY,
                 rule="TO1",
+                code=event.code,
+                currency=event.currency,
             )
 
     return check
@@ -191,34 +152,24 @@ def _entry_open(
     checks of :func:`entry_register` (TO1, TO2, CA2), nothing paid yet."""
     _open_for_play(event)
     if level > event.late_registration_level:
-        raise Refusal(
-            "registration_closed",
-            _("TO1: registration closed after level %(level)d.")
-            % {"level": event.late_registration_level},
+        raise refuse(
+            Code.REGISTRATION_CLOSED,
             rule="TO1",
             allowed={"until_level": event.late_registration_level},
+            level=event.late_registration_level,
         )
     lives = Entry.objects.filter(event=event, player__code=player)
     if lives.filter(status=Entry.Status.ACTIVE).exists():
-        raise Refusal(
-            "already_playing",
-            _("TO1: %(player)s is already playing in this event.") % {"player": player},
-            rule="TO1",
-        )
+        raise refuse(Code.ALREADY_PLAYING, rule="TO1", player=player)
     earlier = lives.exclude(status=Entry.Status.REFUNDED).count()
     if lives.filter(status=Entry.Status.DISQUALIFIED).exists():
-        raise Refusal(
-            "disqualified",
-            _("TO1: %(player)s was disqualified from this event.") % {"player": player},
-            rule="TO1",
-        )
+        raise refuse(Code.DISQUALIFIED, rule="TO1", player=player)
     if earlier and earlier > event.reentry_max:
-        raise Refusal(
-            "no_reentry_left",
-            _("TO1: this event allows %(max)d re-entries per player.")
-            % {"max": event.reentry_max},
+        raise refuse(
+            Code.NO_REENTRY_LEFT,
             rule="TO1",
             allowed={"reentries": event.reentry_max},
+            max=event.reentry_max,
         )
     number = (
         Entry.objects.filter(event=event)
@@ -229,11 +180,7 @@ def _entry_open(
     ) + 1
     entrant = Player.objects.filter(code=player).first()
     if entrant is None:
-        raise Refusal(
-            "player_unknown",
-            _("CA2: player %(code)s isn't registered.") % {"code": player},
-            rule="CA2",
-        )
+        raise refuse(Code.PLAYER_UNKNOWN, rule="CA2", code=player)
     entry = Entry.objects.create(
         event=event,
         player=entrant,
@@ -307,34 +254,30 @@ def rebuy_buy(
     event = entry.event
     _open_for_play(event)
     if not event.rebuy_max:
-        raise Refusal(
-            "no_rebuys", _("TO1: this event has no rebuys (freezeout)."), rule="TO1"
-        )
+        raise refuse(Code.NO_REBUYS, rule="TO1")
     if level > event.rebuy_until_level:
-        raise Refusal(
-            "rebuy_period_over",
-            _("TO1: rebuys ended with level %(level)d.")
-            % {"level": event.rebuy_until_level},
+        raise refuse(
+            Code.REBUY_PERIOD_OVER,
             rule="TO1",
             allowed={"until_level": event.rebuy_until_level},
+            level=event.rebuy_until_level,
         )
     if isinstance(stack, bool) or not isinstance(stack, int) or stack < 0:
-        raise Invalid("invalid_stack", _("A stack is a whole number of chips."))
+        raise invalid(Code.INVALID_STACK)
     if stack > event.rebuy_stack_limit:
-        raise Refusal(
-            "stack_above_rebuy_limit",
-            _("TO1: a rebuy is for a stack of at most %(limit)d chips.")
-            % {"limit": event.rebuy_stack_limit},
+        raise refuse(
+            Code.STACK_ABOVE_REBUY_LIMIT,
             rule="TO1",
             allowed={"max_stack": event.rebuy_stack_limit},
+            limit=event.rebuy_stack_limit,
         )
     done = entry.purchases.filter(kind=Purchase.Kind.REBUY).count()
     if done >= event.rebuy_max:
-        raise Refusal(
-            "no_rebuys_left",
-            _("TO1: %(max)d rebuys per entry.") % {"max": event.rebuy_max},
+        raise refuse(
+            Code.NO_REBUYS_LEFT,
             rule="TO1",
             allowed={"rebuys": event.rebuy_max},
+            max=event.rebuy_max,
         )
     return _sell(
         event=event,
@@ -368,17 +311,16 @@ def addon_buy(
     event = entry.event
     _open_for_play(event)
     if event.addon_level is None or not event.addon_chips:
-        raise Refusal("no_addon", _("TO1: this event has no add-on."), rule="TO1")
+        raise refuse(Code.NO_ADDON, rule="TO1")
     if level != event.addon_level:
-        raise Refusal(
-            "not_addon_time",
-            _("TO1: the add-on is sold at level %(level)d.")
-            % {"level": event.addon_level},
+        raise refuse(
+            Code.NOT_ADDON_TIME,
             rule="TO1",
             allowed={"level": event.addon_level},
+            level=event.addon_level,
         )
     if entry.purchases.filter(kind=Purchase.Kind.ADDON).exists():
-        raise Refusal("addon_taken", _("TO1: one add-on per entry."), rule="TO1")
+        raise refuse(Code.ADDON_TAKEN, rule="TO1")
     return _sell(
         event=event,
         entry=entry,
@@ -394,10 +336,7 @@ def event_start(*, event: Event) -> Event:
     """Start the event: scheduled → running."""
     event = _event_locked(event)
     if event.status != Event.Status.SCHEDULED:
-        raise Conflict(
-            "event_not_scheduled",
-            _("Event %(code)s has started already.") % {"code": event.code},
-        )
+        raise conflict(Code.EVENT_NOT_SCHEDULED, code=event.code)
     event.status = Event.Status.RUNNING
     event.save(update_fields=["status"])
     return event

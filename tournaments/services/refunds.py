@@ -9,12 +9,13 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounting.cage import receipt_issue
-from accounting.models import Player, Receipt, Shift
-from accounting.services import Leg, retry_on_conflict
-from core.errors import Conflict, NotFound, Refusal
+from accounting.models import Receipt
+from accounting.services import retry_on_conflict
+from tournaments.domain import postings
+from tournaments.domain.postings import Price
+from tournaments.errors import Code, conflict, missing, refuse
 from tournaments.models import (
     ChipMovement,
     Entry,
@@ -23,8 +24,8 @@ from tournaments.models import (
     Refund,
     RefundApproval,
 )
-from tournaments.services._shared import _event_locked
-from tournaments.services.purchases import Price, _currency_check, _purchase_legs
+from tournaments.services._shared import _event_locked, _legs_for
+from tournaments.services.purchases import _currency_check
 
 
 @transaction.atomic
@@ -32,11 +33,9 @@ def event_cancel(*, event: Event, by: User, reason: str) -> Event:
     """Cancel the event (TO10); its purchases are then refunded at the cage."""
     event = _event_locked(event)
     if not reason.strip():
-        raise Refusal(
-            "reason_required", _("TO10: say why the event is cancelled."), rule="TO10"
-        )
+        raise refuse(Code.REASON_REQUIRED, text="cancel", rule="TO10")
     if event.status not in (Event.Status.SCHEDULED, Event.Status.RUNNING):
-        raise Conflict("event_closed", _("TO10: the event is over."))
+        raise conflict(Code.EVENT_CLOSED, text="refund")
     event.status = Event.Status.CANCELLED
     event.save(update_fields=["status"])
     return event
@@ -53,15 +52,11 @@ def _refundable(
         "entry__event", "entry__player", "transaction"
     ).get(pk=purchase.pk)
     if Refund.objects.filter(purchase=purchase).exists():
-        raise Conflict("already_refunded", _("TO10: this purchase is refunded."))
+        raise conflict(Code.ALREADY_REFUNDED)
     if not reason.strip():
-        raise Refusal("reason_required", _("TO10: a refund says why."), rule="TO10")
+        raise refuse(Code.REASON_REQUIRED, text="refund", rule="TO10")
     if approved_by.pk == cashier.pk:
-        raise Refusal(
-            "four_eyes",
-            _("TO10: a refund is approved by another person than the cashier."),
-            rule="TO10",
-        )
+        raise refuse(Code.FOUR_EYES, text="refund", rule="TO10")
     entry = purchase.entry
     event = _event_locked(entry.event)
     if event.status not in (
@@ -69,7 +64,7 @@ def _refundable(
         Event.Status.SCHEDULED,
         Event.Status.RUNNING,
     ):
-        raise Refusal("event_over", _("TO10: the event is over."), rule="TO10")
+        raise refuse(Code.EVENT_OVER, rule="TO10")
     return purchase, event
 
 
@@ -105,13 +100,11 @@ def purchase_refund(
         purchase.bounty_cents,
         purchase.chips,
     )
-
-    def legs(shift: Shift, who: Player, cents: int) -> list[Leg]:
-        return [
-            Leg(leg.account, -leg.amount_cents)
-            for leg in _purchase_legs(event, price)(shift, who, cents)
-        ]
-
+    legs = _legs_for(
+        lambda cash: postings.refund(event=event.code, cash=cash, price=price),
+        currency=event.currency,
+        rule="TO10",
+    )
     receipt = receipt_issue(
         kind=Receipt.Kind.ENTRY_REFUND,
         cage=cage,
@@ -167,11 +160,7 @@ def _purchase_by_receipt(*, event: Event, receipt: str) -> Purchase:
         .first()
     )
     if purchase is None:
-        raise NotFound(
-            "no_such_purchase",
-            _("TO10: no purchase of %(event)s on receipt %(receipt)s.")
-            % {"event": event.code, "receipt": receipt},
-        )
+        raise missing(Code.NO_SUCH_PURCHASE, event=event.code, receipt=receipt)
     return purchase
 
 
@@ -194,15 +183,13 @@ def refund_approve(
     event = _event_locked(event)
     purchase = _purchase_by_receipt(event=event, receipt=receipt)
     if not reason.strip():
-        raise Refusal("reason_required", _("TO10: a refund says why."), rule="TO10")
+        raise refuse(Code.REASON_REQUIRED, text="refund", rule="TO10")
     if event.status == Event.Status.FINISHED:
-        raise Refusal("event_over", _("TO10: the event is over."), rule="TO10")
+        raise refuse(Code.EVENT_OVER, rule="TO10")
     if Refund.objects.filter(purchase=purchase).exists():
-        raise Conflict("already_refunded", _("TO10: this purchase is refunded."))
+        raise conflict(Code.ALREADY_REFUNDED)
     if RefundApproval.objects.filter(purchase=purchase).exists():
-        raise Conflict(
-            "refund_approved", _("TO10: this purchase's refund is approved.")
-        )
+        raise conflict(Code.REFUND_APPROVED)
     return RefundApproval.objects.create(
         purchase=purchase,
         reason=reason.strip()[:500],
@@ -236,11 +223,7 @@ def refund_pay(
         .first()
     )
     if approval is None:
-        raise Refusal(
-            "refund_not_approved",
-            _("TO10: a manager approves a refund before the cage pays it."),
-            rule="TO10",
-        )
+        raise refuse(Code.REFUND_NOT_APPROVED, rule="TO10")
     return purchase_refund(
         purchase=purchase,
         cage=cage,

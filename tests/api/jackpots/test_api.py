@@ -241,3 +241,51 @@ def test_the_admin_lists_pools_with_their_ledger_amounts(make_staff, pools):
     assert "1000.00 EUR" in page.content.decode()
     assert client.get("/admin/jackpots/hit/").status_code == 200
     assert client.get("/admin/jackpots/pool/add/").status_code == 403
+
+
+@pytest.mark.parametrize("summed", [False, True])
+def test_the_board_shows_a_pools_balance_right_after_drops(
+    api, pools, dealer, make_staff, summed
+):
+    """JD6, issue 16: the board reads the ledger's balance (balance_expression), so
+    a pool kept as a sum of its entries, whose row no hand updates, shows its drops
+    at once."""
+    from accounting.models import Account, AccountType, Entry
+    from accounting.services import account_get_or_open
+    from cardroom.services import room_default
+
+    code = "jackpot:main.royal:pool"
+    account_get_or_open(
+        code=code,
+        name="Royal",
+        type=AccountType.LIABILITY,
+        currency="EUR",
+        non_negative=True,
+        summed=summed,
+    )
+    royal = services.pool_create(
+        room=room_default(),
+        code="royal",
+        name="Royal",
+        kind=Pool.Kind.BAD_BEAT,
+        by=make_staff("boss", Role.MANAGER),
+        drop_ratio=2,
+    )
+    assert (royal.account.code, royal.account.summed) == (code, summed)
+
+    def board():
+        pools = api.get("/api/v1/jackpots/summary").json()["pools"]
+        return {p["name"]: p["amount"] for p in pools}
+
+    assert board()["Royal"] == 0
+    dealer.ordinary()
+    dealer.no_showdown()
+    entries = Entry.objects.filter(account__code=code)
+    ledger = -sum(entries.values_list("amount_cents", flat=True))
+    assert board()["Royal"] == ledger > 0
+    stored = Account.objects.values_list("balance_cents", flat=True).get(code=code)
+    # Kept as a sum, its row was never moved by a hand: the board didn't read it.
+    assert stored == (0 if summed else ledger)
+    # Retired, it stays on the board while it holds players' money (JD5).
+    services.pool_update(pool=royal, by=None, active=False)
+    assert board()["Royal"] == ledger

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from accounting.models import Payable
 from accounting.selectors import trial_balance
 from cardroom.models import Hand, Table
-from core.api.errors import Conflict, RuleViolation
+from core.errors import Conflict, Refusal
 from jackpots import selectors, services
 from jackpots.models import Award, Month, MonthHand
 from tests.api.floor.conftest import HELSINKI
@@ -153,7 +153,7 @@ def test_a_rejected_month_carries_the_pool_forward(october, pools, staff):
     month = services.month_close(
         pool=pools["month"], month=OCTOBER, now=CLOSE_OCTOBER, source="test"
     )
-    with pytest.raises(RuleViolation):
+    with pytest.raises(Refusal):
         services.month_reject(month=month, by=staff["manager"], reason="")
     services.month_reject(month=month, by=staff["manager"], reason="wrong board")
     assert set(Award.objects.values_list("status", flat=True)) == {"rejected"}

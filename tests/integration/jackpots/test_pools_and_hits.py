@@ -18,8 +18,7 @@ from accounting.selectors import trial_balance
 from cardroom import services as floor_services
 from cardroom.models import HandException
 from cardroom.services import room_default
-from core.api.errors import Conflict, RuleViolation
-from core.errors import Refusal
+from core.errors import Conflict, Refusal
 from core.roles import Role
 from jackpots import services, tasks
 from jackpots.models import (
@@ -237,7 +236,7 @@ def test_approving_twice_pays_once(pools, dealer, staff):
     approved = approve(hit, staff)
     with pytest.raises(Conflict) as again:
         services.hit_approve(hit=hit, by=staff["manager2"])
-    assert again.value.error_code == "already_approved"
+    assert again.value.code == "already_approved"
     assert Transaction.objects.filter(kind="jackpot_award").count() == 1
     assert Payable.objects.count() == 6
     assert sum(Payable.objects.values_list("amount_cents", flat=True)) == (
@@ -253,9 +252,9 @@ def test_the_database_refuses_an_approval_by_the_verifier(pools, dealer, staff):
     hand = dealer.bad_beat()
     [hit] = services.hand_qualify(hand_id=hand.pk)
     services.hit_verify(hit=hit, by=staff["manager"])
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         services.hit_approve(hit=hit, by=staff["manager"])
-    assert (refused.value.error_code, refused.value.rule) == ("four_eyes", "BB5")
+    assert (refused.value.code, refused.value.rule) == ("four_eyes", "BB5")
     with pytest.raises(IntegrityError, match="hit_four_eyes"), transaction.atomic():
         Hit.objects.filter(pk=hit.pk).update(approved_by=staff["manager"])
 
@@ -276,7 +275,7 @@ def test_two_hits_are_paid_in_hand_order_the_second_from_what_is_left(
     assert (hit1.pool_cents, hit2.pool_cents) == (at_first, at_second)
 
     services.hit_verify(hit=hit2, by=staff["floor"])
-    with pytest.raises(RuleViolation) as refused:
+    with pytest.raises(Refusal) as refused:
         services.hit_approve(hit=hit2, by=staff["manager"])
     assert (refused.value.rule, refused.value.allowed) == ("BB4", {"hit": hit1.pk})
 

@@ -23,7 +23,6 @@ from jackpots.domain.months import (
     close_moment,
     month_bounds,
     month_of,
-    month_winners,
     months_due,
     parse_month,
     standings,
@@ -188,22 +187,10 @@ def test_standings_list_each_players_best_hand_best_first():
             entry(7400, 3, player=3),
             entry(6000, 2, player=4),
         ],
-        key=months_module.rank_order,
+        key=lambda e: (-e.key, e.ended_at, e.hand_id, e.seat),
     )
     table = standings(ordered, limit=3)
     assert [(e.player_id, e.key) for e in table] == [(3, 7400), (2, 7400), (1, 7300)]
-
-
-def test_the_tied_best_hands_win_together_earlier_first():
-    entries = [
-        entry(7400, 9, player=2),
-        entry(7000, 1, player=5),
-        entry(7400, 3, player=3),
-        entry(7400, 3, player=4, hand=3, seat=2),
-    ]
-    winners = month_winners(entries)
-    assert [(e.player_id, e.seat) for e in winners] == [(3, 1), (4, 2), (2, 1)]
-    assert month_winners([]) == []
 
 
 # Category configuration (BB2) ---------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import Invalid, Refusal
+from core.errors import Refusal
 from tournaments.domain.clock import (
     Action,
     Break,
@@ -18,7 +18,6 @@ from tournaments.domain.clock import (
     check_event,
     clock_state,
     level_for_hand,
-    validate_structure,
 )
 
 T0 = datetime(2026, 11, 29, 19, 0, tzinfo=UTC)
@@ -167,28 +166,6 @@ class TestHands:
         """TO12: no level before the start."""
         with pytest.raises(Refusal):
             level_for_hand(STRUCTURE, [], at(1))
-
-
-class TestStructure:
-    @pytest.mark.parametrize(
-        "structure",
-        [
-            (),
-            (Break(10), Level(1, 2, 0, 10)),
-            (Level(1, 2, 0, 10), Break(5)),
-            (Level(1, 2, 0, 10), Break(5), Break(5), Level(2, 4, 0, 10)),
-            (Level(3, 2, 0, 10),),
-            (Level(1, 2, 0, 0),),
-            (Level(1, 2, -1, 10),),
-        ],
-    )
-    def test_bad_structures_are_refused(self, structure):
-        """TO12: the clock runs only levels that make sense."""
-        with pytest.raises(Invalid):
-            validate_structure(structure)
-
-    def test_the_structure_here_is_good(self):
-        validate_structure(STRUCTURE)
 
 
 actions = st.lists(

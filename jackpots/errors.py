@@ -1,0 +1,103 @@
+"""The jackpots' refusals: their codes and their texts, in one translated table.
+
+Pure (no Django): services and ``domain/`` raise them alike. A code keeps the
+string API.md and its callers know; its text is a template translated when the
+edge reads ``detail`` (``core.errors``). A code that several rules refuse with
+has one text per rule: the table's other keys name them ``(code, variant)``.
+
+>>> error = refuse(Code.REASON_REQUIRED, text="hit", rule="BB5")
+>>> (error.code, error.status_code, error.detail)
+('reason_required', 422, 'BB5: a rejected hit records why.')
+>>> conflict(Code.ALREADY_RETIRED, pool="main").status_code
+409
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from core.errors import Conflict, Forbidden, Invalid, Refusal, variants_refuser
+from core.errors import gettext_noop as _
+
+
+class Code(StrEnum):
+    PERMISSION_DENIED = "permission_denied"
+    INVALID_CONFIGURATION = "invalid_configuration"
+    INVALID_AMOUNT = "invalid_amount"
+    POOL_EXISTS = "pool_exists"
+    REASON_REQUIRED = "reason_required"
+    POOL_OWES = "pool_owes"
+    BAD_SUCCESSOR = "bad_successor"
+    ALREADY_RETIRED = "already_retired"
+    NOTHING_TO_PAY = "nothing_to_pay"
+    INSUFFICIENT_FUNDS = "insufficient_funds"
+    HAND_VOIDED = "hand_voided"
+    NOT_VERIFIED = "not_verified"
+    FOUR_EYES = "four_eyes"
+    EARLIER_HIT_PENDING = "earlier_hit_pending"
+    ALREADY_APPROVED = "already_approved"
+    DECIDED = "decided"
+    NOT_A_MONTH_POOL = "not_a_month_pool"
+    MONTH_CLOSED = "month_closed"
+    MONTH_NOT_OVER = "month_not_over"
+    BEFORE_FIRST_MONTH = "before_first_month"
+    EARLIER_MONTH_OPEN = "earlier_month_open"
+    EARLIER_MONTH_PENDING = "earlier_month_pending"
+
+
+TEXTS: dict[Code | tuple[Code, str], str] = {
+    Code.PERMISSION_DENIED: _("This needs the role: %(roles)s."),
+    Code.INVALID_CONFIGURATION: _("%(field)s: %(detail)s"),
+    (Code.INVALID_CONFIGURATION, "fixed"): _("These can't change: %(fields)s."),
+    Code.INVALID_AMOUNT: _("A seed is a positive number of cents."),
+    (Code.INVALID_AMOUNT, "drops"): _(
+        "JD5: %(held)d cents of drops wait for a pool; give from 1 to that."
+    ),
+    Code.POOL_EXISTS: _("The room has a pool %(code)s already."),
+    Code.REASON_REQUIRED: _("JD5: a manager records why money held in trust moves."),
+    (Code.REASON_REQUIRED, "hit"): _("BB5: a rejected hit records why."),
+    (Code.REASON_REQUIRED, "month"): _("HM3: a rejection records why."),
+    Code.POOL_OWES: _("JD5: %(pool)s still owes players; decide %(what)s first."),
+    Code.BAD_SUCCESSOR: _(
+        "JD5: the successor is another active pool of room %(room)s."
+    ),
+    (Code.BAD_SUCCESSOR, "currency"): _(
+        "JD5: the successor pool keeps another currency."
+    ),
+    (Code.BAD_SUCCESSOR, "drops"): _(
+        "JD5: the drops go to an active pool in %(currency)s."
+    ),
+    Code.ALREADY_RETIRED: _("%(pool)s was retired already."),
+    Code.NOTHING_TO_PAY: _("JD5: the pool holds nothing to pay for this jackpot."),
+    Code.INSUFFICIENT_FUNDS: _(
+        "JD5: %(account)s holds %(balance)d; it can't give %(amount)d."
+    ),
+    Code.HAND_VOIDED: _("RK8: hand %(hand)s was voided; its hit can only be rejected."),
+    Code.NOT_VERIFIED: _(
+        "BB5: a floor person verifies the hit before a manager approves it."
+    ),
+    Code.FOUR_EYES: _(
+        "BB5: the manager approving a hit is not the one who verified it."
+    ),
+    (Code.FOUR_EYES, "month"): _(
+        "HM3: the month is approved by another person than who closed it."
+    ),
+    Code.EARLIER_HIT_PENDING: _(
+        "BB4: hit %(id)d, from an earlier hand, is paid first; decide it first."
+    ),
+    Code.ALREADY_APPROVED: _("Hit %(id)d is %(status)s already."),
+    (Code.ALREADY_APPROVED, "month"): _("%(month)s is %(status)s already."),
+    Code.DECIDED: _("Hit %(id)d is %(status)s already."),
+    (Code.DECIDED, "month"): _("%(month)s is %(status)s already."),
+    Code.NOT_A_MONTH_POOL: _("%(pool)s is not a hand-of-the-month pool."),
+    Code.MONTH_CLOSED: _("HM3: %(month)s of %(pool)s is closed already."),
+    Code.MONTH_NOT_OVER: _("HM3: %(month)s is not over yet."),
+    Code.BEFORE_FIRST_MONTH: _("HM3: %(pool)s starts with %(first)s."),
+    Code.EARLIER_MONTH_OPEN: _("HM3: close %(previous)s first."),
+    Code.EARLIER_MONTH_PENDING: _("HM3: %(month)s is decided first."),
+}
+
+refuse = variants_refuser(TEXTS, Refusal)  # 422 with a rule, 400 without
+conflict = variants_refuser(TEXTS, Conflict)  # 409
+invalid = variants_refuser(TEXTS, Invalid)  # 400
+forbidden = variants_refuser(TEXTS, Forbidden)  # 403

@@ -1,0 +1,231 @@
+"""The tournaments' refusals: their codes and their texts, in one translated table.
+
+Pure (no Django): services, the floor and ``domain/`` raise them alike. A code keeps
+the string API.md and its callers know; its text is a template translated when the
+edge reads ``detail`` (``core.errors``). A code that several rules refuse with has
+one text per rule: the table's other keys name them ``(code, variant)``.
+
+>>> error = refuse(Code.REASON_REQUIRED, text="refund", rule="TO10")
+>>> (error.code, error.status_code, error.detail)
+('reason_required', 422, 'TO10: a refund says why.')
+>>> missing(Code.NO_SUCH_EVENT, code="ME1").status_code
+404
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from core.errors import Conflict, Invalid, NotFound, Refusal, variants_refuser
+from core.errors import gettext_noop as _
+
+
+class Code(StrEnum):
+    # The domain's own refusals (tournaments.domain), their text as the domain says it.
+    BUST_REFUSED = "bust_refused"
+    RACE_REFUSED = "race_refused"
+    DEAL_REFUSED = "deal_refused"
+    PAYOUT_REFUSED = "payout_refused"
+    INSUFFICIENT_FUNDS = "insufficient_funds"
+    # The table's.
+    EVENT_CLOSED = "event_closed"
+    INVALID_LEVEL = "invalid_level"
+    ENTRY_NOT_PLAYING = "entry_not_playing"
+    EVENT_NOT_RUNNING = "event_not_running"
+    HAND_REQUIRED = "hand_required"
+    SOURCE_REQUIRED = "source_required"
+    BOUNTY_NEEDS_STAFF = "bounty_needs_staff"
+    HAND_RECORDED = "hand_recorded"
+    DUPLICATE_BUST = "duplicate_bust"
+    BOUNTY_WINNER_REQUIRED = "bounty_winner_required"
+    WINNER_NOT_PLAYING = "winner_not_playing"
+    UNKNOWN_CAUSE = "unknown_cause"
+    INVALID_CHIPS = "invalid_chips"
+    NOTE_REQUIRED = "note_required"
+    WRONG_EVENT = "wrong_event"
+    REASON_REQUIRED = "reason_required"
+    ENTRY_CLOSED = "entry_closed"
+    SHEET_APPROVED = "sheet_approved"
+    SATELLITE_DEAL = "satellite_deal"
+    DEAL_INCOMPLETE = "deal_incomplete"
+    UNKNOWN_METHOD = "unknown_method"
+    BUTTON_ORDER = "button_order"
+    INVALID_AMOUNT = "invalid_amount"
+    DEAL_DOES_NOT_ADD_UP = "deal_does_not_add_up"
+    DEAL_NOT_OPEN = "deal_not_open"
+    NOT_IN_DEAL = "not_in_deal"
+    ALREADY_SIGNED = "already_signed"
+    EVENT_NOT_OVER = "event_not_over"
+    SHEET_EXISTS = "sheet_exists"
+    PAYOUTS_DO_NOT_ADD_UP = "payouts_do_not_add_up"
+    SATELLITE_CURRENCY = "satellite_currency"
+    SATELLITE_TARGET_CLOSED = "satellite_target_closed"
+    FOUR_EYES = "four_eyes"
+    NOT_HELD = "not_held"
+    ALREADY_PAID = "already_paid"
+    PRIZE_NOT_PAYABLE = "prize_not_payable"
+    TAX_DOCUMENT_REQUIRED = "tax_document_required"
+    SATELLITE_SEAT_SHARED = "satellite_seat_shared"
+    SATELLITE_WITHOUT_TARGET = "satellite_without_target"
+    SATELLITE_SEAT_HELD = "satellite_seat_held"
+    REGISTRATION_CLOSED = "registration_closed"
+    ALREADY_PLAYING = "already_playing"
+    DISQUALIFIED = "disqualified"
+    NO_REENTRY_LEFT = "no_reentry_left"
+    PLAYER_UNKNOWN = "player_unknown"
+    NO_REBUYS = "no_rebuys"
+    REBUY_PERIOD_OVER = "rebuy_period_over"
+    INVALID_STACK = "invalid_stack"
+    STACK_ABOVE_REBUY_LIMIT = "stack_above_rebuy_limit"
+    NO_REBUYS_LEFT = "no_rebuys_left"
+    NO_ADDON = "no_addon"
+    NOT_ADDON_TIME = "not_addon_time"
+    ADDON_TAKEN = "addon_taken"
+    EVENT_NOT_SCHEDULED = "event_not_scheduled"
+    WRONG_CURRENCY = "wrong_currency"
+    ALREADY_REFUNDED = "already_refunded"
+    EVENT_OVER = "event_over"
+    NO_SUCH_PURCHASE = "no_such_purchase"
+    REFUND_APPROVED = "refund_approved"
+    REFUND_NOT_APPROVED = "refund_not_approved"
+    NO_TABLES = "no_tables"
+    NO_STRUCTURE = "no_structure"
+    NO_SEAT_LEFT = "no_seat_left"
+    NOT_AN_EVENT_TABLE = "not_an_event_table"
+    NO_SUCH_EVENT = "no_such_event"
+    NO_SUCH_LEVEL = "no_such_level"
+    NOT_AT_THIS_TABLE = "not_at_this_table"
+
+
+TEXTS: dict[Code | tuple[Code, str], str] = {
+    Code.INSUFFICIENT_FUNDS: _(
+        "Account %(account)s holds %(balance)d cents; it can't give %(amount)d."
+    ),
+    Code.EVENT_CLOSED: _("TO1: event %(code)s is %(status)s."),
+    (Code.EVENT_CLOSED, "refund"): _("TO10: the event is over."),
+    Code.INVALID_LEVEL: _("A level is a whole number from 0."),
+    Code.ENTRY_NOT_PLAYING: _("TO1: entry %(no)d is %(status)s."),
+    (Code.ENTRY_NOT_PLAYING, "bust"): _("TO4: entry %(no)d isn't playing."),
+    (Code.ENTRY_NOT_PLAYING, "report"): _(
+        "TO4: %(player)s isn't playing in %(event)s."
+    ),
+    Code.EVENT_NOT_RUNNING: _("TO4: busts are recorded while it runs."),
+    (Code.EVENT_NOT_RUNNING, "payouts"): _("TO7: the event isn't running."),
+    Code.HAND_REQUIRED: _("A bust names its hand."),
+    Code.SOURCE_REQUIRED: _("A bust says who recorded it."),
+    Code.BOUNTY_NEEDS_STAFF: _(
+        "TO8: in a bounty event the floor records busts: a bounty is an "
+        "award a person approves (CA6)."
+    ),
+    Code.HAND_RECORDED: _("TO4: hand %(hand)s's busts are recorded."),
+    (Code.HAND_RECORDED, "other"): _(
+        "TO4: hand %(hand)s's busts are recorded with other players or stacks."
+    ),
+    Code.DUPLICATE_BUST: _("A player busts once."),
+    Code.BOUNTY_WINNER_REQUIRED: _(
+        "TO8: in a bounty event a bust names who won the bounty."
+    ),
+    Code.WINNER_NOT_PLAYING: _("TO8: a bounty goes to a player still in the event."),
+    Code.UNKNOWN_CAUSE: _("TO3: chips leave play only for a recorded cause."),
+    Code.INVALID_CHIPS: _("Chips removed are a positive number."),
+    (Code.INVALID_CHIPS, "count"): _("A count is a whole number of chips."),
+    Code.NOTE_REQUIRED: _(
+        "TO3: say what happened when chips are removed for %(cause)s."
+    ),
+    Code.WRONG_EVENT: _("That entry plays another event."),
+    Code.REASON_REQUIRED: _("TO3: a disqualification says why."),
+    (Code.REASON_REQUIRED, "release"): _("TO9: say why the prize is released."),
+    (Code.REASON_REQUIRED, "cancel"): _("TO10: say why the event is cancelled."),
+    (Code.REASON_REQUIRED, "refund"): _("TO10: a refund says why."),
+    Code.ENTRY_CLOSED: _("TO1: entry %(no)d is %(status)s."),
+    Code.SHEET_APPROVED: _(
+        "TO9: the prizes are approved; hold or release them instead."
+    ),
+    (Code.SHEET_APPROVED, "sheet"): _("TO9: this payout sheet is approved."),
+    Code.SATELLITE_DEAL: _(
+        "TO5: a satellite's places are seats; it plays on to the seats."
+    ),
+    Code.DEAL_INCOMPLETE: _("TO5: a deal includes every player left, and only them."),
+    Code.UNKNOWN_METHOD: _("A deal is a chip chop, ICM or agreed figures."),
+    Code.BUTTON_ORDER: _("The seats from the button name every player."),
+    Code.INVALID_AMOUNT: _("Amounts are integer cents."),
+    Code.DEAL_DOES_NOT_ADD_UP: _(
+        "TO5: the deal shares %(pool)d cents; these add up to %(sum)d."
+    ),
+    Code.DEAL_NOT_OPEN: _("TO5: this deal is %(s)s."),
+    Code.NOT_IN_DEAL: _("TO5: this player isn't in the deal."),
+    Code.ALREADY_SIGNED: _("TO5: this player has signed."),
+    Code.EVENT_NOT_OVER: _("TO7: prizes are paid when every entry has finished."),
+    Code.SHEET_EXISTS: _("TO9: this event has its payout sheet."),
+    Code.PAYOUTS_DO_NOT_ADD_UP: _(
+        "TO7: the places paid add up to %(total)d, the pool is %(pool)d."
+    ),
+    Code.SATELLITE_CURRENCY: _(
+        "TO7: a satellite's seats are in an event of its currency."
+    ),
+    Code.SATELLITE_TARGET_CLOSED: _("TO7: the seats' event %(code)s is %(status)s."),
+    Code.FOUR_EYES: _(
+        "TO9: a payout sheet is approved by another person than who prepared it."
+    ),
+    (Code.FOUR_EYES, "release"): _(
+        "TO9: a held prize is released by another person than the sheet's preparer."
+    ),
+    (Code.FOUR_EYES, "refund"): _(
+        "TO10: a refund is approved by another person than the cashier."
+    ),
+    Code.NOT_HELD: _("TO9: this prize isn't held."),
+    Code.ALREADY_PAID: _("TO9: this prize is paid."),
+    Code.PRIZE_NOT_PAYABLE: _("TO9: this prize is %(status)s."),
+    Code.TAX_DOCUMENT_REQUIRED: _(
+        "TO9: a prize of %(threshold)d cents or more is paid with a tax document."
+    ),
+    Code.SATELLITE_SEAT_SHARED: _(
+        "TO7: places %(high)d–%(low)d share seats and cash; the players agree "
+        "a deal for them."
+    ),
+    Code.SATELLITE_WITHOUT_TARGET: _(
+        "TO7: a satellite names the event its seats are in."
+    ),
+    Code.SATELLITE_SEAT_HELD: _(
+        "TO9: a satellite seat isn't held; its place is paid on."
+    ),
+    Code.REGISTRATION_CLOSED: _("TO1: registration closed after level %(level)d."),
+    Code.ALREADY_PLAYING: _("TO1: %(player)s is already playing in this event."),
+    Code.DISQUALIFIED: _("TO1: %(player)s was disqualified from this event."),
+    Code.NO_REENTRY_LEFT: _("TO1: this event allows %(max)d re-entries per player."),
+    Code.PLAYER_UNKNOWN: _("CA2: player %(code)s isn't registered."),
+    Code.NO_REBUYS: _("TO1: this event has no rebuys (freezeout)."),
+    Code.REBUY_PERIOD_OVER: _("TO1: rebuys ended with level %(level)d."),
+    Code.INVALID_STACK: _("A stack is a whole number of chips."),
+    Code.STACK_ABOVE_REBUY_LIMIT: _(
+        "TO1: a rebuy is for a stack of at most %(limit)d chips."
+    ),
+    Code.NO_REBUYS_LEFT: _("TO1: %(max)d rebuys per entry."),
+    Code.NO_ADDON: _("TO1: this event has no add-on."),
+    Code.NOT_ADDON_TIME: _("TO1: the add-on is sold at level %(level)d."),
+    Code.ADDON_TAKEN: _("TO1: one add-on per entry."),
+    Code.EVENT_NOT_SCHEDULED: _("Event %(code)s has started already."),
+    Code.WRONG_CURRENCY: _("TO1: event %(code)s is played in %(currency)s."),
+    Code.ALREADY_REFUNDED: _("TO10: this purchase is refunded."),
+    Code.EVENT_OVER: _("TO10: the event is over."),
+    (Code.EVENT_OVER, "clock"): _(
+        "TO12: the event is %(status)s; its clock is stopped."
+    ),
+    Code.NO_SUCH_PURCHASE: _("TO10: no purchase of %(event)s on receipt %(receipt)s."),
+    Code.REFUND_APPROVED: _("TO10: this purchase's refund is approved."),
+    Code.REFUND_NOT_APPROVED: _(
+        "TO10: a manager approves a refund before the cage pays it."
+    ),
+    Code.NO_TABLES: _("TO11: %(event)s has no open table."),
+    Code.NO_STRUCTURE: _("TO12: the event's structure has no levels."),
+    Code.NO_SEAT_LEFT: _("TO11: %(n)d seats are left for %(m)d players."),
+    Code.NOT_AN_EVENT_TABLE: _("TO3: %(table)s doesn't play in %(event)s."),
+    Code.NO_SUCH_EVENT: _("No tournament %(code)s."),
+    Code.NO_SUCH_LEVEL: _("TO12: the structure has no level %(n)s."),
+    Code.NOT_AT_THIS_TABLE: _("TO4: %(player)s isn't seated at %(table)s."),
+}
+
+refuse = variants_refuser(TEXTS, Refusal)  # 422 with a rule, 400 without
+conflict = variants_refuser(TEXTS, Conflict)  # 409
+invalid = variants_refuser(TEXTS, Invalid)  # 400
+missing = variants_refuser(TEXTS, NotFound)  # 404
