@@ -401,10 +401,32 @@ def balances_fold(*, attempts: int = 5) -> BalanceFold | None:
 
 
 # One statement, so one snapshot: every account's balance now, less the entries
-# of the transactions dated from ``at`` on or written from the horizon on (the
-# snapshot's own xmin: every database transaction below it has ended).
+# of the transactions dated from ``at`` on or written from the horizon on. The
+# horizon is the oldest transaction of this database the snapshot saw running, its
+# own or its xmax: every one below it has ended. Transaction ids are the server's, so
+# the snapshot's own xmin would also wait for the other databases' transactions,
+# which never write here: one left open anywhere on the server held the horizon
+# back, and the audits from the stored sums re-read every entry written since. A
+# transaction is another database's when pg_locks has its id held by a backend
+# connected there (both readable without privileges); one ended meanwhile counts.
 SNAPSHOT_SQL = """
-WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS x),
+WITH s AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
+elsewhere AS (
+    SELECT l.transactionid
+      FROM pg_locks l JOIN pg_stat_activity b ON b.pid = l.pid
+     WHERE l.locktype = 'transactionid' AND l.mode = 'ExclusiveLock'
+       AND b.datid <> (SELECT oid FROM pg_database
+                        WHERE datname = current_database())
+),
+h AS (
+    SELECT least(
+               pg_current_xact_id_if_assigned(),
+               (SELECT min(r) FROM s, pg_snapshot_xip(s.s) AS r
+                 WHERE NOT EXISTS (SELECT FROM elsewhere e
+                                    WHERE e.transactionid = r::xid)),
+               (SELECT pg_snapshot_xmax(s.s) FROM s)
+           )::text::bigint AS x
+),
 since AS (
     SELECT e.account_id, sum(e.amount_cents) AS raw
       FROM accounting_transaction t

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
@@ -23,6 +24,7 @@ from accounting.services import (
     Leg,
     account_get_or_open,
     balances_fold,
+    snapshot_at,
     transaction_post,
 )
 from tests import roles as db_roles
@@ -307,3 +309,23 @@ def test_a_summed_floor_counts_pending_credits_and_no_more(house):
     spend(100)
     assert Account.objects.get(pk=house["drops"].pk).balance_cents == 0
     assert stored(house["drops"]) == -100  # the row; +100 pending
+
+
+@pytest.mark.django_db
+def test_a_transaction_left_open_in_another_database_holds_no_snapshot_back(roles):
+    """The server's databases share its transaction ids; one open in another
+    database never writes here, so a balance snapshot's horizon passes it (else
+    the stored sums leave out everything written since)."""
+    xid = "SELECT pg_current_xact_id()::text::bigint"
+    with psycopg.connect(**roles.admin, dbname="postgres") as elsewhere:
+        row = elsewhere.execute(xid).fetchone()
+        account_get_or_open(
+            code="revenue:rake", name="Rake", type=AccountType.REVENUE, currency="EUR"
+        )
+        # One that ends after it, so that the snapshot's xmax passes it.
+        with psycopg.connect(**roles.admin, dbname="postgres") as ended:
+            ended.execute(xid)
+        snapshot = snapshot_at(datetime(2026, 11, 27, 4, tzinfo=UTC))
+        elsewhere.rollback()
+    assert row is not None
+    assert snapshot.horizon > row[0]
