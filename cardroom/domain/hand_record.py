@@ -513,12 +513,13 @@ def _parse_seats(
             raise _seat_error(row, game, streets)
         # The added fields are looked up only in a seat with more fields than the
         # six API.md requires and its cards: most seats have none.
-        extra = len(row) > (6 if raw is None else 7)
-        dead, straddle, mucked = (
-            _seat_extras(row, put_in, folded, game, streets) if extra else _NO_EXTRAS
-        )
-        if dead or mucked:
-            simple = False
+        if len(row) > (6 if raw is None else 7):
+            dead, straddle, mucked = _seat_extras(row, put_in, folded, game, streets)
+            if dead or mucked:
+                simple = False
+        else:
+            dead = straddle = 0
+            mucked = False
         if number in numbers:
             raise HandError("duplicate_seat", f"Seat {number} is listed twice.")
         numbers.add(number)
@@ -553,9 +554,6 @@ def _parse_seats(
             )
         )
     return tuple(seats), numbers, simple, anyone_in
-
-
-_NO_EXTRAS = (0, 0, False)
 
 
 def _refuse_duplicates(seen: list[int]) -> NoReturn:
