@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from cardroom.domain.cards import CARD_NAMES
-from cardroom.domain.games import GAMES
+from cardroom.domain.games import GAMES, Game
 
 DECK: tuple[str, ...] = CARD_NAMES
 """The 52 cards, two characters each (``"Ah"``), by rank then suit."""
@@ -176,6 +176,43 @@ def deal_hand(
     # Clockwise from the seat left of the button; the button acts last.
     after = [n for n in dealt if n > button] + [n for n in dealt if n <= button]
 
+    players, board, deck = _deal_cards(rng, rules, after, seats, preset, per_seat)
+    extras = extras or Extras()
+    ante, big_blind_ante, straddle = _draw_extras(
+        rng, extras, rules, structure, big_blind, chip, len(after)
+    )
+    table_play = _Betting(
+        rng, players, after, structure, small_blind, big_blind, chip, style, preset
+    )
+    streets = table_play.play(
+        rules.streets, ante=ante, big_blind_ante=big_blind_ante, straddle=straddle
+    )
+    boards = _second_run(rng, extras, rules, table_play.all_in_at, board, deck, preset)
+    shown = rules.hole_cards or rules.seat_cards[streets - 1]
+    showdown = sum(1 for p in players.values() if not p.folded) > 1
+    record = {
+        "table": table,
+        "hand_no": hand_no,
+        "game": game,
+        "button": button,
+        "streets": streets,
+        "board": board[: rules.board_cards[streets - 1]],
+        "seats": [_seat_row(players[n], shown, showdown) for n in dealt],
+    }
+    if boards is not None and showdown:
+        record["boards"] = boards
+    return record
+
+
+def _deal_cards(
+    rng: random.Random,
+    rules: Game,
+    after: list[int],
+    seats: Mapping[int, tuple[str, int]],
+    preset: Preset,
+    per_seat: int,
+) -> tuple[dict[int, _Seat], list[str], list[str]]:
+    """Return the seats dealt their cards, the whole board and the deck left."""
     deck = list(DECK)
     rng.shuffle(deck)
     stacked = [c for cards in preset.cards.values() for c in cards] + list(preset.board)
@@ -190,10 +227,23 @@ def deal_hand(
         players[n] = _Seat(n, seats[n][0], seats[n][1], cards)
     board = list(preset.board)
     board += [deck.pop() for _ in range(rules.board_cards[-1] - len(board))]
+    return players, board, deck
 
-    extras = extras or Extras()
-    # The draws for the extras come only when there are extras, so that a plain
-    # deal stays the same deal for the same seed.
+
+def _draw_extras(
+    rng: random.Random,
+    extras: Extras,
+    rules: Game,
+    structure: Structure,
+    big_blind: int,
+    chip: int,
+    dealt_in: int,
+) -> tuple[int, bool, bool]:
+    """Return the hand's ante, whether it is a big-blind ante, and a straddle.
+
+    The draws for the extras come only when there are extras, so that a plain
+    deal stays the same deal for the same seed.
+    """
     ante = 0
     big_blind_ante = False
     if extras.ante and rng.random() < extras.ante:
@@ -203,17 +253,22 @@ def deal_hand(
         extras.straddle > 0
         and not rules.is_stud
         and structure != "limit"
-        and len(after) >= 3
+        and dealt_in >= 3
         and rng.random() < extras.straddle
     )
-    table_play = _Betting(
-        rng, players, after, structure, small_blind, big_blind, chip, style, preset
-    )
-    streets = table_play.play(
-        rules.streets, ante=ante, big_blind_ante=big_blind_ante, straddle=straddle
-    )
-    boards = None
-    run_from = table_play.all_in_at
+    return ante, big_blind_ante, straddle
+
+
+def _second_run(
+    rng: random.Random,
+    extras: Extras,
+    rules: Game,
+    run_from: int | None,
+    board: list[str],
+    deck: list[str],
+    preset: Preset,
+) -> list[list[str]] | None:
+    """Return both runs' boards when an all-in before the river is run twice."""
     if (
         extras.run_twice
         and run_from is not None
@@ -226,39 +281,27 @@ def deal_hand(
         # HS10: the cards dealt before the all-in are common to both runs.
         common = rules.board_cards[run_from - 1]
         second = board[:common] + [deck.pop() for _ in board[common:]]
-        boards = [board, second]
-    shown = rules.hole_cards or rules.seat_cards[streets - 1]
-    showdown = sum(1 for p in players.values() if not p.folded) > 1
-    rows = []
-    for n in dealt:
-        p = players[n]
-        row: dict[str, Any] = {
-            "seat": n,
-            "player": p.player,
-            "stack": p.stack,
-            "present": True,
-            "put_in": p.put_in,
-            "folded": p.folded,
-        }
-        if p.dead:
-            row["dead"] = p.dead
-        if p.straddle:
-            row["straddle"] = p.straddle
-        if showdown and not p.folded:
-            row["cards"] = p.cards[:shown]
-        rows.append(row)
-    record = {
-        "table": table,
-        "hand_no": hand_no,
-        "game": game,
-        "button": button,
-        "streets": streets,
-        "board": board[: rules.board_cards[streets - 1]],
-        "seats": rows,
+        return [board, second]
+    return None
+
+
+def _seat_row(p: _Seat, shown: int, showdown: bool) -> dict[str, Any]:
+    """Return a seat of the hand record, its cards when it shows them down."""
+    row: dict[str, Any] = {
+        "seat": p.seat,
+        "player": p.player,
+        "stack": p.stack,
+        "present": True,
+        "put_in": p.put_in,
+        "folded": p.folded,
     }
-    if boards is not None and showdown:
-        record["boards"] = boards
-    return record
+    if p.dead:
+        row["dead"] = p.dead
+    if p.straddle:
+        row["straddle"] = p.straddle
+    if showdown and not p.folded:
+        row["cards"] = p.cards[:shown]
+    return row
 
 
 class _Betting:

@@ -8,11 +8,15 @@ RULES.md that refuses it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any, Literal, NamedTuple
+from functools import partial
+from typing import Annotated, Any, Literal, NamedTuple, NoReturn
+
+import msgspec
+from msgspec import Meta, Struct
 
 from cardroom.domain.cards import CARD_IDS, card_name, parse_cards
 from cardroom.domain.errors import HandError
@@ -339,6 +343,77 @@ def parse_hand(data: Any) -> HandRecord:
     """
     if type(data) is not dict and not isinstance(data, Mapping):
         raise _malformed("A hand record is a JSON object.")
+    table, hand_no, game, streets, seats_data = _parse_head(data)
+    return _assemble(table, hand_no, game, streets, data.get, seats_data, _parse_seats)
+
+
+SeatsParser = Callable[
+    [Any, Game, int, list[int]], tuple[tuple[Seat, ...], set[int], bool, bool]
+]
+"""Checks a record's seats: :func:`_parse_seats` and :func:`_parse_typed_seats`."""
+
+
+def _assemble(
+    table: str,
+    hand_no: int,
+    game: Game,
+    streets: int,
+    get: Callable[[str], Any],
+    seats_data: Any,
+    parse_seats: SeatsParser,
+) -> HandRecord:
+    """Return the record of a checked head: check the fields ``get`` reads, and the
+    seats by ``parse_seats``; raise :class:`HandError` as :func:`parse_hand` says."""
+    button = _parse_button(get("button"), game)
+    board, boards = _parse_runs(get("board"), get("boards"), game, streets)
+    bring_in = get("bring_in") or 0
+    if bring_in:
+        bring_in = _int(bring_in, "bring_in")
+        if not game.is_stud:
+            raise _malformed(f"{game.code} has no bring-in; only stud games do.")
+    _check_seat_count(seats_data)
+    seen: list[int] = list(board)  # every card dealt, for RK8
+    if boards:
+        for run in boards[1:]:
+            seen.extend(run[_common_prefix(run, board) :])
+    seats, numbers, simple, anyone_in = parse_seats(seats_data, game, streets, seen)
+    if len(set(seen)) != len(seen):
+        _refuse_duplicates(seen)
+    if not anyone_in:
+        raise HandError(
+            "no_contender",
+            "Every seat folded or mucked; a hand ends with at least one player in it.",
+            rule="HS3",
+        )
+    awarded = _parse_awarded(get("awarded"), numbers)
+    started_at = get("started_at")
+    ended_at = get("ended_at")
+    if (started_at is not None and type(started_at) is not str) or (
+        ended_at is not None and type(ended_at) is not str
+    ):
+        for name, value in (("started_at", started_at), ("ended_at", ended_at)):
+            if value is not None and type(value) is not str:
+                raise _malformed(f"{name} must be an ISO 8601 time, not {value!r}.")
+    return HandRecord(
+        table,
+        hand_no,
+        game,
+        button,
+        streets,
+        board,
+        seats,
+        awarded,
+        started_at,
+        ended_at,
+        boards,
+        bring_in,
+        simple,
+    )
+
+
+def _parse_head(data: Mapping[str, Any]) -> tuple[str, int, Game, int, Any]:
+    """Return the table, hand number, game, streets and seats (unchecked) of a
+    record; raise :class:`HandError` for one missing or of the wrong type."""
     try:
         table = data["table"]
         hand_no = data["hand_no"]
@@ -365,21 +440,23 @@ def parse_hand(data: Any) -> HandRecord:
             f"streets must be 1 … {game.streets} in {game.code}, not {streets!r}.",
             allowed={"min": 1, "max": game.streets},
         )
-    button = _parse_button(data.get("button"), game)
-    raw_boards = data.get("boards")
-    raw_board = data.get("board")
+    return table, hand_no, game, streets, seats_data
+
+
+def _parse_runs(
+    raw_board: Any, raw_boards: Any, game: Game, streets: int
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Return the board and, for a pot run more than once, every run's (HS10)."""
     if raw_board is None:
         raw_board = raw_boards[0] if type(raw_boards) is list and raw_boards else ()
     board = _parse_board(raw_board, game, streets)
-    boards = (
-        () if raw_boards is None else _parse_boards(raw_boards, board, game, streets)
-    )
-    bring_in = data.get("bring_in") or 0
-    if bring_in:
-        bring_in = _int(bring_in, "bring_in")
-        if not game.is_stud:
-            raise _malformed(f"{game.code} has no bring-in; only stud games do.")
+    if raw_boards is None:
+        return board, ()
+    return board, _parse_boards(raw_boards, board, game, streets)
 
+
+def _check_seat_count(seats_data: Any) -> None:
+    """Refuse seats that are no list, more than a table seats (HS1) or fewer than 2."""
     if type(seats_data) is not list:
         raise _malformed("seats must be a list of seats.")
     if len(seats_data) > MAX_SEATS:
@@ -395,30 +472,30 @@ def parse_hand(data: Any) -> HandRecord:
             "A hand needs at least two seats dealt in.",
             allowed={"min": 2},
         )
-    # The loop below runs for every seat of every hand a batch settles: it checks
-    # everything in one pass and only on a failure asks _seat_error which field it
-    # was, for the message.
+
+
+def _parse_seats(
+    seats_data: list[Any], game: Game, streets: int, seen: list[int]
+) -> tuple[tuple[Seat, ...], set[int], bool, bool]:
+    """Return the checked seats, their numbers, whether the hand is simple (no
+    dead money, no muck) and whether a seat is still in; add their cards to ``seen``.
+
+    This runs for every seat of every hand a batch settles: it checks everything in
+    one pass and only on a failure asks :func:`_seat_error` what was wrong.
+    """
     cards_in_play = game.hole_cards or game.seat_cards[streets - 1]
     card_ids = CARD_IDS
-    seen: list[int] = list(board)
-    if boards:
-        for run in boards[1:]:
-            seen.extend(run[_common_prefix(run, board) :])
     numbers: set[int] = set()
     seats = []
     # tuple.__new__ builds a Seat without the named tuple's own __new__, a Python
     # function call per seat; the values are the fields in order, defaults included.
     new_seat = tuple.__new__
     anyone_in = False
-    simple = True  # no seat has dead money or a muck
+    simple = True
     for row in seats_data:
         try:
-            number = row["seat"]
-            player = row["player"]
-            stack = row["stack"]
-            present = row["present"]
-            put_in = row["put_in"]
-            folded = row["folded"]
+            number, player, stack = row["seat"], row["player"], row["stack"]
+            present, put_in, folded = row["present"], row["put_in"], row["folded"]
             raw = row.get("cards")
         except (KeyError, TypeError, AttributeError):
             raise _seat_error(row, game, streets) from None
@@ -436,22 +513,13 @@ def parse_hand(data: Any) -> HandRecord:
             raise _seat_error(row, game, streets)
         # The added fields are looked up only in a seat with more fields than the
         # six API.md requires and its cards: most seats have none.
-        extra = len(row) > (6 if raw is None else 7)
-        if extra:
-            dead = row.get("dead", 0)
-            straddle = row.get("straddle", 0)
-            mucked = row.get("mucked", False)
-            if not (
-                type(dead) is int
-                and type(straddle) is int
-                and dead >= 0
-                and straddle >= 0
-                and dead + straddle <= put_in
-                and (mucked is False or (mucked is True and folded is False))
-            ):
-                raise _seat_error(row, game, streets)
+        if len(row) > (6 if raw is None else 7):
+            dead, straddle, mucked = _seat_extras(row, put_in, folded, game, streets)
             if dead or mucked:
                 simple = False
+        else:
+            dead = straddle = 0
+            mucked = False
         if number in numbers:
             raise HandError("duplicate_seat", f"Seat {number} is listed twice.")
         numbers.add(number)
@@ -465,66 +533,56 @@ def parse_hand(data: Any) -> HandRecord:
                 cards = parse_cards(raw)  # raises the error that names the card
             if len(cards) != cards_in_play:
                 _check_seat_cards(number, cards, folded, game, streets)
-            seen.extend(cards)
-        if extra:
-            if not folded and not mucked:
-                anyone_in = True
-            seat = (number, player, stack, present, put_in, folded, cards)
-            seats.append(new_seat(Seat, (*seat, dead, straddle, mucked)))
-        else:
-            if not folded:
-                anyone_in = True
-            values = (
-                number,
-                player,
-                stack,
-                present,
-                put_in,
-                folded,
-                cards,
-                0,
-                0,
-                False,
+            seen += cards
+        if not folded and not mucked:
+            anyone_in = True
+        seats.append(
+            new_seat(
+                Seat,
+                (
+                    number,
+                    player,
+                    stack,
+                    present,
+                    put_in,
+                    folded,
+                    cards,
+                    dead,
+                    straddle,
+                    mucked,
+                ),
             )
-            seats.append(new_seat(Seat, values))
-    if len(set(seen)) != len(seen):
-        twice = sorted({card_name(c) for c in seen if seen.count(c) > 1})
-        raise HandError(
-            "duplicate_card",
-            f"{', '.join(twice)} dealt more than once: a duplicate card voids the "
-            "hand.",
-            rule="RK8",
         )
-    if not anyone_in:
-        raise HandError(
-            "no_contender",
-            "Every seat folded or mucked; a hand ends with at least one player in it.",
-            rule="HS3",
-        )
-    awarded = _parse_awarded(data.get("awarded"), numbers)
-    started_at = data.get("started_at")
-    ended_at = data.get("ended_at")
-    if (started_at is not None and type(started_at) is not str) or (
-        ended_at is not None and type(ended_at) is not str
-    ):
-        for name, value in (("started_at", started_at), ("ended_at", ended_at)):
-            if value is not None and type(value) is not str:
-                raise _malformed(f"{name} must be an ISO 8601 time, not {value!r}.")
-    return HandRecord(
-        table,
-        hand_no,
-        game,
-        button,
-        streets,
-        board,
-        tuple(seats),
-        awarded,
-        started_at,
-        ended_at,
-        boards,
-        bring_in,
-        simple,
+    return tuple(seats), numbers, simple, anyone_in
+
+
+def _refuse_duplicates(seen: list[int]) -> NoReturn:
+    """Refuse a hand that deals a card twice, which voids it (RK8)."""
+    twice = sorted({card_name(c) for c in seen if seen.count(c) > 1})
+    raise HandError(
+        "duplicate_card",
+        f"{', '.join(twice)} dealt more than once: a duplicate card voids the hand.",
+        rule="RK8",
     )
+
+
+def _seat_extras(
+    row: Mapping[str, Any], put_in: int, folded: bool, game: Game, streets: int
+) -> tuple[int, int, bool]:
+    """Return a seat's ``dead``, ``straddle`` and ``mucked`` (HS2, HS3, HS11)."""
+    dead = row.get("dead", 0)
+    straddle = row.get("straddle", 0)
+    mucked = row.get("mucked", False)
+    if not (
+        type(dead) is int
+        and type(straddle) is int
+        and dead >= 0
+        and straddle >= 0
+        and dead + straddle <= put_in
+        and (mucked is False or (mucked is True and folded is False))
+    ):
+        raise _seat_error(row, game, streets)
+    return dead, straddle, mucked
 
 
 def _common_prefix(run: tuple[int, ...], first: tuple[int, ...]) -> int:
@@ -718,3 +776,148 @@ def _parse_awarded(raw: Any, seats: set[int]) -> tuple[tuple[int, int], ...] | N
             )
         pushes[seat] = amount
     return tuple(pushes.items())
+
+
+# -- hand records decoded straight into typed values (the batch command) ---------
+
+Big = Annotated[int, Meta(le=2**63 - 1)]
+"""An integer that nothing but its field's own rules bound. orjson decodes one
+above 2**64 - 1 as a float, which :func:`parse_hand` refuses; the typed decoder
+refuses any above 2**63 - 1 (the most it bounds), leaving those to parse_hand."""
+
+
+class SeatJSON(Struct, gc=False):
+    """A seat as the JSON gives it, its types checked by the decoder."""
+
+    seat: int
+    player: str
+    stack: Big
+    present: bool
+    put_in: int
+    folded: bool
+    cards: list[str] | None = None
+    dead: int = 0
+    straddle: int = 0
+    mucked: bool = False
+
+
+class HandJSON(Struct, gc=False):
+    """A hand record as the JSON gives it; the fields that :func:`_assemble` checks
+    as :func:`parse_hand` does stay as decoded."""
+
+    table: str
+    hand_no: Big
+    game: str
+    streets: int
+    seats: list[SeatJSON]
+    button: Any = None
+    board: Any = None
+    boards: Any = None
+    bring_in: Big | None = None
+    awarded: list[dict[str, Big]] | None = None
+    started_at: Any = None
+    ended_at: Any = None
+
+
+_decode_hands = msgspec.json.Decoder(list[HandJSON] | HandJSON).decode
+
+
+def read_hands(text: bytes | str) -> list[HandRecord] | HandRecord | None:
+    """Return the records of a JSON hand record or array of them, or None.
+
+    The JSON is decoded straight into typed values, without the dictionaries that
+    :func:`parse_hand` checks field by field; the records are the ones it returns.
+    None when the text isn't JSON or a record is anything but plainly valid:
+    :func:`parse_hand` of the decoded JSON then says what is wrong, and where.
+    """
+    try:
+        decoded = _decode_hands(text)
+        if type(decoded) is list:
+            return [_typed_record(hand) for hand in decoded]
+        assert isinstance(decoded, HandJSON)
+        return _typed_record(decoded)
+    except (msgspec.DecodeError, HandError, KeyError):
+        return None
+
+
+def _typed_record(hand: HandJSON) -> HandRecord:
+    """Return the record of a decoded hand; raise :class:`HandError` if it is not
+    plainly valid (without saying why: :func:`parse_hand` does)."""
+    game = GAMES.get(hand.game)
+    streets = hand.streets
+    if (
+        game is None
+        or not hand.table
+        or hand.hand_no < 0
+        or not 1 <= streets <= game.streets
+    ):
+        raise _malformed("Not a plainly valid hand record.")
+    return _assemble(
+        hand.table,
+        hand.hand_no,
+        game,
+        streets,
+        partial(getattr, hand),
+        hand.seats,
+        _parse_typed_seats,
+    )
+
+
+def _parse_typed_seats(
+    seats_data: list[SeatJSON], game: Game, streets: int, seen: list[int]
+) -> tuple[tuple[Seat, ...], set[int], bool, bool]:
+    """Do :func:`_parse_seats`'s work on seats whose types the decoder checked;
+    raise :class:`HandError` (or KeyError for a card) for one not plainly valid."""
+    cards_in_play = game.hole_cards or game.seat_cards[streets - 1]
+    card_ids = CARD_IDS
+    numbers: set[int] = set()
+    seats = []
+    new_seat = tuple.__new__
+    anyone_in = False
+    simple = True
+    for row in seats_data:
+        number, stack, put_in, folded = row.seat, row.stack, row.put_in, row.folded
+        dead, straddle, mucked = row.dead, row.straddle, row.mucked
+        if (
+            not (
+                0 < number <= MAX_SEATS
+                and row.player
+                and 0 <= put_in <= stack
+                and dead >= 0
+                and straddle >= 0
+                and dead + straddle <= put_in
+                and not (mucked and folded)
+            )
+            or number in numbers
+        ):
+            raise _malformed("Not a plainly valid seat.")
+        numbers.add(number)
+        if dead or mucked:
+            simple = False
+        cards = None
+        raw = row.cards
+        if raw is not None:
+            cards = tuple(map(card_ids.__getitem__, raw))
+            if len(cards) != cards_in_play:
+                _check_seat_cards(number, cards, folded, game, streets)
+            seen += cards
+        if not folded and not mucked:
+            anyone_in = True
+        seats.append(
+            new_seat(
+                Seat,
+                (
+                    number,
+                    row.player,
+                    stack,
+                    row.present,
+                    put_in,
+                    folded,
+                    cards,
+                    dead,
+                    straddle,
+                    mucked,
+                ),
+            )
+        )
+    return tuple(seats), numbers, simple, anyone_in

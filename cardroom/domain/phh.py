@@ -22,7 +22,7 @@ import itertools
 import json
 import tomllib
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, BinaryIO
@@ -157,39 +157,14 @@ def replay(hh: Mapping[str, Any]) -> Replay:
             "malformed_hand", "starting_stacks must list two players or more."
         )
     n = len(stacks)
-    start = [_number(s, "starting_stacks") for s in stacks]
+    table = _Replaying([_number(s, "starting_stacks") for s in stacks])
     antes = _amounts(hh, "antes", n)
     blinds = _amounts(hh, "blinds_or_straddles", n)
     if n == 2:
         antes.reverse()
         blinds.reverse()
-    put_in: list[Amount] = [0] * n
-    bets: list[Amount] = [0] * n
-    r = Replay(
-        put_in,
-        [0] * n,
-        [0] * n,
-        [False] * n,
-        [False] * n,
-        [[] for _ in range(n)],
-        [None] * n,
-    )
-
-    def pay(i: int, amount: Amount) -> Amount:
-        amount = min(amount, start[i] - put_in[i])
-        put_in[i] += amount
-        return amount
-
-    for i in range(n):
-        r.dead[i] = pay(i, antes[i])
-    for i in range(n):
-        posted = pay(i, blinds[i])
-        bets[i] = posted
-        if i >= 2 and posted:
-            r.straddle[i] = posted
-
-    bring_in = hh.get("bring_in") or 0
-    acted = False
+    table.post(antes, blinds)
+    table.bring_in = hh.get("bring_in") or 0
     actions = hh.get("actions")
     if not isinstance(actions, list):
         raise HandError("malformed_hand", "actions must be a list of actions.")
@@ -197,25 +172,60 @@ def replay(hh: Mapping[str, Any]) -> Replay:
         if not isinstance(text, str):
             raise HandError("malformed_hand", f"An action is text, not {text!r}.")
         words = text.split("#", 1)[0].split()
-        if not words:
-            continue
+        if words:
+            table.play(text, words)
+    return table.replay
 
-        def bad(why: str, text: str = text) -> HandError:
+
+class _Replaying:
+    """A history's table as its actions replay: stacks, the street's bets."""
+
+    def __init__(self, start: list[Amount]) -> None:
+        n = len(start)
+        self.n = n
+        self.start = start
+        self.bets: list[Amount] = [0] * n
+        self.acted = False  # a betting action on this street
+        self.bring_in: Any = 0
+        self.replay = Replay(
+            [0] * n,
+            [0] * n,
+            [0] * n,
+            [False] * n,
+            [False] * n,
+            [[] for _ in range(n)],
+            [None] * n,
+        )
+
+    def pay(self, i: int, amount: Amount) -> Amount:
+        """Move up to ``amount`` of player ``i``'s stack in; return what moved."""
+        put_in = self.replay.put_in
+        amount = min(amount, self.start[i] - put_in[i])
+        put_in[i] += amount
+        return amount
+
+    def post(self, antes: list[Amount], blinds: list[Amount]) -> None:
+        """Post the antes (dead money), then the blinds and straddles."""
+        r = self.replay
+        for i in range(self.n):
+            r.dead[i] = self.pay(i, antes[i])
+        for i in range(self.n):
+            posted = self.pay(i, blinds[i])
+            self.bets[i] = posted
+            if i >= 2 and posted:
+                r.straddle[i] = posted
+
+    def play(self, text: str, words: list[str]) -> None:
+        """Replay one action, ``words`` its words without the comment."""
+
+        def bad(why: str) -> HandError:
             return HandError("malformed_hand", f"Action {text!r}: {why}")
 
+        r = self.replay
         if words[0] == "d":
-            if acted:  # the bets of a finished street are in; a new street starts
-                bets = [0] * n
-                acted = False
-            if words[1:2] == ["dh"] and len(words) == 4:
-                r.dealt[_player(words[2], n, bad)] += _cards(words[3])
-            elif words[1:2] == ["db"] and len(words) == 3:
-                r.board += _cards(words[2])
-                r.board_deals += 1
-            else:
-                raise bad("not a deal of hole or board cards.")
-            continue
-        i = _player(words[0], n, bad)
+            self.deal(words, bad)
+            return
+        i = _player(words[0], self.n, bad)
         verb = words[1] if len(words) > 1 else ""
         if verb == "sm":
             if len(words) == 2:
@@ -224,30 +234,47 @@ def replay(hh: Mapping[str, Any]) -> Replay:
                 r.mucked[i], r.shown[i] = False, list(r.dealt[i])
             else:
                 r.mucked[i], r.shown[i] = False, _cards(words[2])
-            continue
+            return
         if r.folded[i]:
             raise bad("the player has folded.")
-        acted = True
+        self.acted = True
         if verb == "f" and len(words) == 2:
             r.folded[i] = True
         elif verb == "cc" and len(words) == 2:
-            bets[i] += pay(i, max(bets) - bets[i])
+            self.bets[i] += self.pay(i, max(self.bets) - self.bets[i])
         elif verb == "pb" and len(words) == 2:
-            bets[i] += pay(i, _number(bring_in, "bring_in"))
+            self.bets[i] += self.pay(i, _number(self.bring_in, "bring_in"))
         elif verb == "cbr" and len(words) == 3:
-            try:
-                to = _number(_value(words[2]), "the bet")
-            except InvalidOperation:
-                raise bad("the amount is not a number.") from None
-            if to < bets[i] or to - bets[i] > start[i] - put_in[i]:
-                raise bad(
-                    f"a bet to {to} with {bets[i]} already bet and "
-                    f"{start[i] - put_in[i]} behind."
-                )
-            bets[i] += pay(i, to - bets[i])
+            self.bet(i, words[2], bad)
         else:
             raise bad("not an action cardroom can replay (draw games aren't dealt).")
-    return r
+
+    def deal(self, words: list[str], bad: Any) -> None:
+        """Deal hole or board cards; after a betting action a new street starts."""
+        r = self.replay
+        if self.acted:  # the bets of a finished street are in
+            self.bets = [0] * self.n
+            self.acted = False
+        if words[1:2] == ["dh"] and len(words) == 4:
+            r.dealt[_player(words[2], self.n, bad)] += _cards(words[3])
+        elif words[1:2] == ["db"] and len(words) == 3:
+            r.board += _cards(words[2])
+            r.board_deals += 1
+        else:
+            raise bad("not a deal of hole or board cards.")
+
+    def bet(self, i: int, amount: str, bad: Any) -> None:
+        """Make player ``i``'s bet on the street ``amount`` (``cbr``)."""
+        try:
+            to = _number(_value(amount), "the bet")
+        except InvalidOperation:
+            raise bad("the amount is not a number.") from None
+        behind = self.start[i] - self.replay.put_in[i]
+        if to < self.bets[i] or to - self.bets[i] > behind:
+            raise bad(
+                f"a bet to {to} with {self.bets[i]} already bet and {behind} behind."
+            )
+        self.bets[i] += self.pay(i, to - self.bets[i])
 
 
 def _value(text: str) -> Amount:
@@ -340,15 +367,7 @@ def to_record(
     :class:`HandError` for a variant the room doesn't deal, a history that can't be
     replayed or an amount that isn't whole cents.
     """
-    variant = hh.get("variant")
-    game = VARIANTS.get(variant) if isinstance(variant, str) else None
-    if game is None:
-        raise HandError(
-            "unknown_game",
-            f"PHH variant {variant!r} is not a game of the room.",
-            rule="HS9",
-            allowed={"variants": sorted(VARIANTS)},
-        )
+    game = _game_of(hh)
     if type(unit) is not int or unit < 1:
         raise HandError(
             "malformed_hand",
@@ -364,39 +383,16 @@ def to_record(
             f"The history has {count} players but {len(names)} player ids were given.",
         )
     seats = (seating or Seating()).seats(hh, names)
-    cards_shown = [_known(s) if s is not None else None for s in r.shown]
-    in_hand = [not (r.folded[i] or r.mucked[i]) for i in range(count)]
-    if sum(in_hand) > 1 and any(cards_shown[i] for i in range(count) if in_hand[i]):
-        # A showdown: whoever the history leaves in without showing has folded.
-        for i in range(count):
-            if in_hand[i] and not cards_shown[i]:
-                r.folded[i], in_hand[i] = True, False
+    cards_shown, in_hand, showdown = _showdown(r)
     if game in STUD:
         # Third street deals three cards to a seat, each later street one more.
         streets = max(1, min(5, max(len(d) for d in r.dealt) - 2))
     else:
         streets = 1 + r.board_deals
-    # A showdown: more than one seat went to it, to show or to muck.
-    showdown = (
-        sum(in_hand) + sum(r.mucked[i] and not r.folded[i] for i in range(count)) > 1
-    )
-    seat_rows = []
     stack_of = hh["starting_stacks"]
+    seat_rows = []
     for i in range(count):
-        row: dict[str, Any] = {
-            "seat": seats[i],
-            "player": names[i],
-            "stack": cents(stack_of[i], unit, f"p{i + 1}'s starting stack"),
-            "present": True,
-            "put_in": cents(r.put_in[i], unit, f"p{i + 1}'s chips put in"),
-            "folded": r.folded[i],
-        }
-        if r.dead[i]:
-            row["dead"] = cents(r.dead[i], unit, f"p{i + 1}'s ante")
-        if r.straddle[i]:
-            row["straddle"] = cents(r.straddle[i], unit, f"p{i + 1}'s straddle")
-        if r.mucked[i] and not r.folded[i]:
-            row["mucked"] = True
+        row = _seat_row(r, i, seats[i], names[i], stack_of[i], unit)
         cards = cards_shown[i]
         if showdown and in_hand[i]:
             if game in STUD and len(_known(r.dealt[i])) > len(cards or ()):
@@ -404,18 +400,69 @@ def to_record(
             if cards:
                 row["cards"] = cards
         seat_rows.append(row)
-    button = None if game in STUD else seats[-1]
     record: dict[str, Any] = {
         "table": table,
         "hand_no": hand_no,
         "game": game,
-        "button": button,
+        "button": None if game in STUD else seats[-1],
         "streets": streets,
         "board": _known(r.board),
         "seats": seat_rows,
     }
     _restore(hh, record, unit)
     return record
+
+
+def _game_of(hh: Mapping[str, Any]) -> str:
+    """Return the room's game of a history's variant; raise ``unknown_game``."""
+    variant = hh.get("variant")
+    game = VARIANTS.get(variant) if isinstance(variant, str) else None
+    if game is None:
+        raise HandError(
+            "unknown_game",
+            f"PHH variant {variant!r} is not a game of the room.",
+            rule="HS9",
+            allowed={"variants": sorted(VARIANTS)},
+        )
+    return game
+
+
+def _showdown(r: Replay) -> tuple[list[list[str] | None], list[bool], bool]:
+    """Return the known cards each player showed, who is still in, and whether the
+    hand went to a showdown; whoever a showdown leaves in without showing folded."""
+    count = len(r.put_in)
+    cards_shown = [_known(s) if s is not None else None for s in r.shown]
+    in_hand = [not (r.folded[i] or r.mucked[i]) for i in range(count)]
+    if sum(in_hand) > 1 and any(cards_shown[i] for i in range(count) if in_hand[i]):
+        for i in range(count):
+            if in_hand[i] and not cards_shown[i]:
+                r.folded[i], in_hand[i] = True, False
+    # A showdown: more than one seat went to it, to show or to muck.
+    showdown = (
+        sum(in_hand) + sum(r.mucked[i] and not r.folded[i] for i in range(count)) > 1
+    )
+    return cards_shown, in_hand, showdown
+
+
+def _seat_row(
+    r: Replay, i: int, seat: int, player: str, stack: Any, unit: int
+) -> dict[str, Any]:
+    """Return player ``i``'s seat of the hand record, without its cards."""
+    row: dict[str, Any] = {
+        "seat": seat,
+        "player": player,
+        "stack": cents(stack, unit, f"p{i + 1}'s starting stack"),
+        "present": True,
+        "put_in": cents(r.put_in[i], unit, f"p{i + 1}'s chips put in"),
+        "folded": r.folded[i],
+    }
+    if r.dead[i]:
+        row["dead"] = cents(r.dead[i], unit, f"p{i + 1}'s ante")
+    if r.straddle[i]:
+        row["straddle"] = cents(r.straddle[i], unit, f"p{i + 1}'s straddle")
+    if r.mucked[i] and not r.folded[i]:
+        row["mucked"] = True
+    return row
 
 
 def _restore(hh: Mapping[str, Any], record: dict[str, Any], unit: int) -> None:
@@ -505,16 +552,6 @@ def to_phh(
         value = Decimal(amount) / unit
         return int(value) if value == value.to_integral_value() else value
 
-    kept: dict[str, Any] = {
-        "game": game,
-        "put_in": [chips(r["put_in"]) for r in rows],
-        "dead": [chips(r.get("dead", 0)) for r in rows],
-        "straddle": [chips(r.get("straddle", 0)) for r in rows],
-    }
-    if record.get("button") is not None:
-        kept["button"] = record["button"]
-    if record.get("boards"):
-        kept["boards"] = record["boards"]
     stays = [r["put_in"] - back.get(r["seat"], 0) for r in rows]
     stacks = [chips(r["stack"]) for r in rows]
     if not any(stays):
@@ -522,31 +559,7 @@ def to_phh(
             "malformed_hand",
             "No chips stayed in the pots; PHH has no hand without any.",
         )
-    posts: dict[str, Any]
-    if variant in _STUD_VARIANTS:
-        posts = {
-            "ante_trimming_status": True,
-            "antes": [chips(a) for a in stays],
-            "bring_in": 0,
-            "small_bet": 2,
-            "big_bet": 4,
-        }
-    else:
-        dead = [min(r.get("dead", 0), a) for r, a in zip(rows, stays, strict=True)]
-        antes = [chips(d) for d in dead]
-        blinds = [chips(a - d) for a, d in zip(stays, dead, strict=True)]
-        if len(rows) == 2:  # heads-up, PHH lists the big blind's first
-            antes.reverse()
-            blinds.reverse()
-        posts = {
-            "ante_trimming_status": False,
-            "antes": antes,
-            "blinds_or_straddles": blinds,
-        }
-        if variant in {"FT", "FO/8"}:
-            posts |= {"small_bet": 2, "big_bet": 4}
-        else:
-            posts |= {"min_bet": 1}
+    posts = _posts(variant, rows, stays, chips)
     fields: dict[str, Any] = {
         "variant": variant,
         **posts,
@@ -558,9 +571,58 @@ def to_phh(
         "seat_count": max([seat_count or 0] + [r["seat"] for r in rows]),
         "players": [r["player"] for r in rows],
         "finishing_stacks": [chips(outcome[r["seat"]]["final_stack"]) for r in rows],
-        "_cardroom": kept,
+        "_cardroom": _kept(record, rows, chips),
     }
     return "\n".join(f"{key} = {_toml(value)}" for key, value in fields.items()) + "\n"
+
+
+Chips = Callable[[int], int | Decimal]
+"""Cents → PHH chips of the export's unit."""
+
+
+def _kept(
+    record: Mapping[str, Any], rows: list[Mapping[str, Any]], chips: Chips
+) -> dict[str, Any]:
+    """Return what an export keeps beyond standard PHH, in ``_cardroom``."""
+    kept: dict[str, Any] = {
+        "game": record["game"],
+        "put_in": [chips(r["put_in"]) for r in rows],
+        "dead": [chips(r.get("dead", 0)) for r in rows],
+        "straddle": [chips(r.get("straddle", 0)) for r in rows],
+    }
+    if record.get("button") is not None:
+        kept["button"] = record["button"]
+    if record.get("boards"):
+        kept["boards"] = record["boards"]
+    return kept
+
+
+def _posts(
+    variant: str, rows: list[Mapping[str, Any]], stays: list[int], chips: Chips
+) -> dict[str, Any]:
+    """Return the antes, blinds and bet sizes that post each seat's ``stays``."""
+    if variant in _STUD_VARIANTS:
+        return {
+            "ante_trimming_status": True,
+            "antes": [chips(a) for a in stays],
+            "bring_in": 0,
+            "small_bet": 2,
+            "big_bet": 4,
+        }
+    dead = [min(r.get("dead", 0), a) for r, a in zip(rows, stays, strict=True)]
+    antes = [chips(d) for d in dead]
+    blinds = [chips(a - d) for a, d in zip(stays, dead, strict=True)]
+    if len(rows) == 2:  # heads-up, PHH lists the big blind's first
+        antes.reverse()
+        blinds.reverse()
+    posts: dict[str, Any] = {
+        "ante_trimming_status": False,
+        "antes": antes,
+        "blinds_or_straddles": blinds,
+    }
+    if variant in {"FT", "FO/8"}:
+        return posts | {"small_bet": 2, "big_bet": 4}
+    return posts | {"min_bet": 1}
 
 
 def _phh_order(record: Mapping[str, Any]) -> list[Mapping[str, Any]]:

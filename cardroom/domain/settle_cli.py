@@ -38,12 +38,14 @@ if __name__ == "__main__" and not __package__:  # pragma: no cover - run by its 
 import orjson
 
 from cardroom.domain.errors import HandError
-from cardroom.domain.hand_record import parse_policy
+from cardroom.domain.hand_record import Policy, parse_policy, read_hands
 from cardroom.domain.settlement import encode, settle, settle_many
 
 
-def _load(path: str, what: str, stdin: IO[Any]) -> Any:
-    """Return the decoded JSON of ``path`` (``-``: ``stdin``); raise HandError."""
+def _read(path: str, what: str, stdin: IO[Any]) -> bytes | str:
+    """Return the text of ``path`` (``-``: ``stdin``, bytes unless it is a text
+    stream); raise HandError."""
+    data: bytes | str
     try:
         if path == "-":
             data = stdin.buffer.read() if hasattr(stdin, "buffer") else stdin.read()
@@ -54,6 +56,11 @@ def _load(path: str, what: str, stdin: IO[Any]) -> Any:
         raise HandError(
             "unreadable_file", f"Can't read the {what} file {path!r}: {error.strerror}."
         ) from None
+    return data
+
+
+def _decode(data: bytes | str, path: str, what: str) -> Any:
+    """Return the decoded JSON of a file's bytes; raise HandError."""
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as error:
@@ -73,16 +80,35 @@ def settle_files(policy_path: str, hand_path: str, stdin: IO[Any]) -> tuple[int,
     collecting = gc.isenabled()
     gc.disable()
     try:
-        policy = parse_policy(_load(policy_path, "policy", stdin))
-        hands = _load(hand_path, "hand", stdin)
-        if isinstance(hands, list):
-            return 0, encode(settle_many(hands, policy)) + b"\n"
-        return 0, encode(settle(hands, policy)) + b"\n"
+        policy_data = _read(policy_path, "policy", stdin)
+        policy = parse_policy(_decode(policy_data, policy_path, "policy"))
+        return 0, _settle_text(_read(hand_path, "hand", stdin), hand_path, policy)
     except HandError as error:
         return 2, orjson.dumps(error.as_dict(), option=orjson.OPT_APPEND_NEWLINE)
     finally:
         if collecting:
             gc.enable()
+
+
+def _settle_text(text: bytes | str, path: str, policy: Policy) -> bytes:
+    """Return the JSON of the settlements of a hand file's text; raise HandError.
+
+    The records are decoded straight into typed values (:func:`read_hands`); when
+    one of them can't be settled so, the decoded JSON is checked and settled hand
+    by hand, which says which hand is wrong and why.
+    """
+    records = read_hands(text)
+    if records is not None:
+        try:
+            if isinstance(records, list):
+                return encode([settle(r, policy) for r in records]) + b"\n"
+            return encode(settle(records, policy)) + b"\n"
+        except HandError:
+            pass  # settle_many below names the hand
+    hands = _decode(text, path, "hand")
+    if isinstance(hands, list):
+        return encode(settle_many(hands, policy)) + b"\n"
+    return encode(settle(hands, policy)) + b"\n"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
