@@ -8,7 +8,7 @@ transaction with :mod:`accounting.services`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -38,10 +38,23 @@ def account_for(code: str, *, currency: str | None = None) -> Account:
     )
 
 
-def legs_resolve(legs: Iterable[PlanLeg], *, currency: str | None = None) -> list[Leg]:
-    """The ledger's legs: existing accounts read in one query, new ones opened."""
+def legs_resolve(
+    legs: Iterable[PlanLeg],
+    *,
+    currency: str | None = None,
+    known: Mapping[str, Account] | None = None,
+) -> list[Leg]:
+    """The ledger's legs: existing accounts read in one query, new ones opened.
+
+    With ``known`` (accounts the caller has read, by code) nothing is read again:
+    a code not among them is found or opened on its own.
+    """
     legs = list(legs)
-    found = {a.code: a for a in Account.objects.filter(code__in={c for c, _ in legs})}
+    found = (
+        known
+        if known is not None
+        else {a.code: a for a in Account.objects.filter(code__in={c for c, _ in legs})}
+    )
     accounts = {
         code: found.get(code) or account_for(code, currency=currency)
         for code, _ in legs
@@ -49,16 +62,26 @@ def legs_resolve(legs: Iterable[PlanLeg], *, currency: str | None = None) -> lis
     return [Leg(accounts[code], cents) for code, cents in legs]
 
 
-def plan_post(plan: Plan, *, currency: str | None = None, **kwargs: Any) -> Transaction:
+def plan_post(
+    plan: Plan,
+    *,
+    currency: str | None = None,
+    known: Mapping[str, Account] | None = None,
+    **kwargs: Any,
+) -> Transaction:
     """Post ``plan`` as one transaction (``accounting.services.transaction_post``)."""
-    return transaction_post(
-        kind=plan.kind, legs=legs_resolve(plan.legs, currency=currency), **kwargs
-    )
+    legs = legs_resolve(plan.legs, currency=currency, known=known)
+    return transaction_post(kind=plan.kind, legs=legs, **kwargs)
 
 
-def plan_open(plan: Plan, *, currency: str | None = None, **kwargs: Any) -> Posting:
+def plan_open(
+    plan: Plan,
+    *,
+    currency: str | None = None,
+    known: Mapping[str, Account] | None = None,
+    **kwargs: Any,
+) -> Posting:
     """Open ``plan``'s transaction with its entries to come
     (:func:`accounting.services.transaction_open`)."""
-    return transaction_open(
-        kind=plan.kind, legs=legs_resolve(plan.legs, currency=currency), **kwargs
-    )
+    legs = legs_resolve(plan.legs, currency=currency, known=known)
+    return transaction_open(kind=plan.kind, legs=legs, **kwargs)

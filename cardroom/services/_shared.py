@@ -10,8 +10,10 @@ from django.utils.translation import gettext as _
 
 from accounting import chart
 from accounting.cage.players import cash_activity_record
+from accounting.domain import accounts
+from accounting.domain.postings import Plan
 from accounting.models import Account, Player
-from accounting.services import Leg, transaction_post
+from accounting.posting import plan_post
 from cardroom.domain.buyin import BuyInRefused
 from cardroom.domain.errors import HandError
 from cardroom.models import SeatSession, StackMovement, Table
@@ -83,7 +85,7 @@ def movement_record(
     kind: str,
     method: str,
     amount: int,
-    legs: list[Leg],
+    plan: Plan,
     now: datetime,
     source: str,
     by: User | None,
@@ -101,9 +103,8 @@ def movement_record(
             at=now,
             gaming_day=room.gaming_day(now),
         )
-    txn = transaction_post(
-        kind=f"seat_{kind}",
-        legs=legs,
+    txn = plan_post(
+        plan,
         posted_by=by,
         source=source if by is None else "",
         reference=reference,
@@ -138,16 +139,17 @@ def open_session(table: Table, seat: int) -> SeatSession:
     return session
 
 
-def chips_of(player: Player, table: Table) -> tuple[Account, SeatSession | None]:
-    """Where a player's chips are now: his stack at the table, or what he carries."""
+def chips_of(player: Player, table: Table) -> tuple[str, SeatSession | None]:
+    """Where a player's chips are now (an account code): his stack at the table, or
+    what he carries."""
     session = (
         SeatSession.objects.select_for_update()
         .filter(player=player, table=table, ended_at__isnull=True)
         .first()
     )
     if session is not None:
-        return chart.player_stack(player=player.code, table=table.code), session
-    return chart.player_chips(player=player.code), None
+        return accounts.player_stack(player=player.code, table=table.code), session
+    return accounts.player_chips(player=player.code), None
 
 
 def stacks_sync(*sessions: SeatSession | None) -> None:

@@ -10,8 +10,8 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting import chart
-from accounting.services import Leg, transaction_post
+from accounting.posting import plan_post
+from cardroom.domain import postings
 from cardroom.models import Correction, Hand, SeatSession, Table
 from cardroom.services._shared import chips_of, player_get, stacks_sync
 from core.api.errors import ApiError, Conflict, RuleViolation
@@ -169,38 +169,25 @@ def correction_decide(
         c.status = Correction.Status.REJECTED
         c.save()
         return c
-    amount, table = c.amount_cents, c.table
+    table = c.table
     touched: list[SeatSession | None] = []
-    legs: list[Leg] = []
-    if c.kind == Correction.Kind.RECEIVABLE:
-        assert c.from_player is not None
-        legs.append(Leg(chart.receivables(player=c.from_player.code), amount))
-        if c.to_player is not None:
-            account, session = chips_of(c.to_player, table)
-            touched.append(session)
-            legs += [
-                Leg(account, -amount),
-                Leg(chart.table_tray(table=table.code), -amount),
-                Leg(chart.chip_float(), amount),
-            ]
-        else:
-            legs.append(Leg(chart.over_short(), -amount))
-    else:
-        if c.from_player is not None:
-            account, session = chips_of(c.from_player, table)
-            touched.append(session)
-            legs.append(Leg(account, amount))
-        else:
-            legs.append(Leg(chart.escrow(), amount))
-        if c.to_player is not None:
-            account, session = chips_of(c.to_player, table)
-            touched.append(session)
-            legs.append(Leg(account, -amount))
-        else:
-            legs.append(Leg(chart.escrow(), -amount))
-    c.ledger_transaction = transaction_post(
-        kind=c.kind,
-        legs=legs,
+    source = target = None
+    if c.kind != Correction.Kind.RECEIVABLE and c.from_player is not None:
+        source, session = chips_of(c.from_player, table)
+        touched.append(session)
+    if c.to_player is not None:
+        target, session = chips_of(c.to_player, table)
+        touched.append(session)
+    debtor = c.from_player if c.kind == Correction.Kind.RECEIVABLE else None
+    c.ledger_transaction = plan_post(
+        postings.correction(
+            kind=c.kind,
+            table=table.code,
+            amount=c.amount_cents,
+            source=source,
+            target=target,
+            debtor=debtor.code if debtor is not None else None,
+        ),
         posted_by=by,
         approved_by=c.requested_by,
         reference=str(c.hand or table),

@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 
 from accounting import chart
 from accounting.models import Account
-from accounting.services import Leg, transaction_post
+from accounting.posting import plan_post
+from cardroom.domain import postings
 from cardroom.models import Absence, SeatSession, StackMovement
 from cardroom.services._shared import (
     movement_record,
@@ -41,27 +42,19 @@ def seat_leave(
     now = now or timezone.now()
     table = table_get_open(table_code, lock=False)
     session = open_session(table, seat)
-    if stack != session.stack_cents:
-        raise RuleViolation(
-            _("The stack reported (%(r)d) differs from the recorded %(k)d.")
-            % {"r": stack, "k": session.stack_cents},
-            code="stack_mismatch",
-            rule="HS6",
-            allowed={"min": session.stack_cents, "max": session.stack_cents},
-        )
+    plan = postings.leave(
+        table=table.code,
+        player=session.player.code,
+        stack=stack,
+        recorded=session.stack_cents,
+    )
     if stack:
         movement_record(
             session=session,
             kind=StackMovement.Kind.LEAVE,
             method=StackMovement.Method.CHIPS,
             amount=stack,
-            legs=[
-                Leg(
-                    chart.player_stack(player=session.player.code, table=table.code),
-                    stack,
-                ),
-                Leg(chart.player_chips(player=session.player.code), -stack),
-            ],
+            plan=plan,
             now=now,
             source=source,
             by=by,
@@ -168,10 +161,7 @@ def seat_pick_up(
             kind=StackMovement.Kind.PICK_UP,
             method=StackMovement.Method.CHIPS,
             amount=stack,
-            legs=[
-                Leg(chart.player_stack(player=player.code, table=table.code), stack),
-                Leg(chart.custody(player=player.code), -stack),
-            ],
+            plan=postings.pick_up(table=table.code, player=player.code, stack=stack),
             now=now,
             source="",
             by=by,
@@ -196,15 +186,8 @@ def custody_return(*, player_code: str, by: User, now: datetime | None = None) -
     player = player_get(player_code)
     account = chart.custody(player=player.code)
     held = Account.objects.select_for_update().get(pk=account.pk).balance_cents
-    if held <= 0:
-        raise RuleViolation(
-            _("BI9: no chips are held for %(p)s.") % {"p": player.code},
-            code="nothing_in_custody",
-            rule="BI9",
-        )
-    transaction_post(
-        kind="custody_return",
-        legs=[Leg(account, held), Leg(chart.player_chips(player=player.code), -held)],
+    plan_post(
+        postings.custody_return(player=player.code, held=held),
         posted_by=by,
         reference=f"custody {player.code}",
         posted_at=now or timezone.now(),

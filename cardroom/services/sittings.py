@@ -13,8 +13,8 @@ from django.utils.translation import gettext as _
 from accounting import chart
 from accounting.cage.receivables import receivable_check
 from accounting.models import Account, Player
-from accounting.services import Leg
 from cardroom import hooks
+from cardroom.domain import postings
 from cardroom.domain.buyin import (
     BI6_WINDOW,
     BuyInRefused,
@@ -24,7 +24,7 @@ from cardroom.domain.buyin import (
     seat_allowance,
     top_up_allowance,
 )
-from cardroom.models import Room, SeatSession, StackMovement, Table
+from cardroom.models import Room, SeatSession, StackMovement
 from cardroom.services._shared import (
     movement_record,
     open_session,
@@ -79,21 +79,6 @@ def player_night(*, player: Player, room: Room, now: datetime) -> PlayerNight:
         short_buy_in_used=short_used,
         departures=departures,
     )
-
-
-def _buy_in_legs(
-    *, table: Table, player: Player, amount: int, method: str
-) -> list[Leg]:
-    """Cash into the drop box and chips from the tray, or chips he brings (CA3)."""
-    stack = chart.player_stack(player=player.code, table=table.code)
-    if method == StackMovement.Method.CASH:
-        return [
-            Leg(chart.table_drop_box(table=table.code), amount),
-            Leg(stack, -amount),
-            Leg(chart.table_tray(table=table.code), -amount),
-            Leg(chart.chip_float(), amount),
-        ]
-    return [Leg(chart.player_chips(player=player.code), amount), Leg(stack, -amount)]
 
 
 @transaction.atomic
@@ -253,7 +238,13 @@ def _seat(
         kind=kind.value,
         method=method,
         amount=amount,
-        legs=_buy_in_legs(table=table, player=player, amount=amount, method=method),
+        plan=postings.buy_in(
+            kind=f"seat_{kind.value}",
+            table=table.code,
+            player=player.code,
+            amount=amount,
+            cash=method == StackMovement.Method.CASH,
+        ),
         now=now,
         source=source,
         by=by,
@@ -287,7 +278,7 @@ def seat_top_up(
         allowance = top_up_allowance(
             stack=session.stack_cents, stakes=table.game.stakes, night=night
         )
-        kind = decide(amount, allowance, what="top-up")
+        kind = decide(amount, allowance)
     except BuyInRefused as error:
         raise refusal(error) from error
     movement_record(
@@ -295,8 +286,12 @@ def seat_top_up(
         kind=kind.value,
         method=method,
         amount=amount,
-        legs=_buy_in_legs(
-            table=table, player=session.player, amount=amount, method=method
+        plan=postings.buy_in(
+            kind=f"seat_{kind.value}",
+            table=table.code,
+            player=session.player.code,
+            amount=amount,
+            cash=method == StackMovement.Method.CASH,
         ),
         now=now,
         source=source,
