@@ -101,6 +101,7 @@ TEXTS = {
     Code.WRONG_GAME: _("The table deals %(g)s, not %(r)s."),
     Code.HAND_CONFLICT: _("Hand %(n)s was already recorded with other content."),
     Code.HAND_OUT_OF_ORDER: _("Hand numbers increase at a table; the last was %(n)d."),
+    Code.MALFORMED_HAND: _("hand_no must be a whole number from 1 up, not %(n)d."),
     Code.ALREADY_AWAY: _("The player is already away."),
     Code.NOT_AWAY: _("The player is not away."),
     Code.LONG_BREAK_USED: _("BI9: one long break per gaming day; he had his tonight."),

@@ -75,7 +75,7 @@ from cardroom import services as floor
 from cardroom.domain.settlement import settle_record
 from cardroom.management.commands.demo_room import TABLES, TRAY, demo_table_open
 from cardroom.models import Hand, SeatSession, Table, TerminalKey
-from core.api.errors import ApiError
+from core.errors import ApplicationError
 from core.roles import Role
 from jackpots.models import CategoryVersion, Hit, Pool
 from jackpots.services import hand_qualify, hit_approve, hit_verify
@@ -492,8 +492,8 @@ class Night:
                 player_code=guest.code,
                 actor=self.actor,
             )
-        except ApiError as error:
-            self._refused(error.rule or error.error_code)
+        except ApplicationError as error:
+            self._refused(error.rule or error.code)
             return False
         self.summary.listed += 1
         return True
@@ -523,8 +523,8 @@ class Night:
                         player=guest.code,
                         amount_cents=amount - held,
                     )
-                except ApiError as error:
-                    self._refused(error.rule or error.error_code)
+                except ApplicationError as error:
+                    self._refused(error.rule or error.code)
                     method = "cash"
                 else:
                     self.summary.purchases += 1
@@ -688,7 +688,7 @@ class Night:
                     table_code=t.code,
                     actor=self.actor,
                 )
-            except ApiError:
+            except ApplicationError:
                 return  # every open seat is held by a call or a lockup
             if call.entry is None:
                 return
@@ -722,8 +722,8 @@ class Night:
                     method=method if amount is not None else None,
                     actor=self.actor,
                 )
-            except ApiError as error:
-                self._refused(error.rule or error.error_code)
+            except ApplicationError as error:
+                self._refused(error.rule or error.code)
                 allowed = error.allowed or {}
                 if "min" not in allowed or amount == allowed["min"]:
                     break
@@ -885,7 +885,7 @@ class Night:
                         hit=hit, by=self.floor, note="cards and camera checked"
                     )
                 hit = hit_approve(hit=hit, by=self.manager)
-            except ApiError as error:
+            except ApplicationError as error:
                 note = str(error.detail)
             paid = 0
             for award in hit.awards.filter(payable__isnull=False).select_related(

@@ -288,6 +288,27 @@ def _held(
     return held, mismatches
 
 
+def _house_legs(
+    table: str, rake: int, drop: int, drop_legs: Iterable[PlanLeg]
+) -> list[PlanLeg]:
+    """The rake to revenue and the drop to the pools, both as chips the table's
+    boxes now hold (RK1–RK3, JD1)."""
+    legs: list[PlanLeg] = []
+    if rake:
+        legs += [
+            (a.RAKE_REVENUE, -rake),
+            (a.table_rake_box(table=table), rake),
+            (a.CHIP_FLOAT, -rake),
+        ]
+    if drop:
+        legs += [
+            *drop_legs,
+            (a.table_jackpot_box(table=table), drop),
+            (a.CHIP_FLOAT, -drop),
+        ]
+    return legs
+
+
 def hand(
     *,
     table: str,
@@ -352,19 +373,7 @@ def hand(
         stacks.append((sitting.session_id, final, parsed.hand_no))
     if mispaid_total:
         legs.append((a.table_suspense(table=table), mispaid_total))
-    rake, drop = settlement.rake, settlement.jackpot_drop
-    if rake:
-        legs += [
-            (a.RAKE_REVENUE, -rake),
-            (a.table_rake_box(table=table), rake),
-            (a.CHIP_FLOAT, -rake),
-        ]
-    if drop:
-        legs += [
-            *drop_legs,
-            (a.table_jackpot_box(table=table), drop),
-            (a.CHIP_FLOAT, -drop),
-        ]
+    legs += _house_legs(table, settlement.rake, settlement.jackpot_drop, drop_legs)
     return HandPlan(
         Plan.of("hand", legs),
         tuple(frozen),

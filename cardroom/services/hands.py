@@ -12,7 +12,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext as _
 
 from accounting import chart
 from accounting.domain.gaming_day import gaming_day_start
@@ -22,7 +21,6 @@ from accounting.posting import plan_open, plan_post
 from accounting.services import entries_post
 from cardroom import hooks
 from cardroom.domain import postings
-from cardroom.domain.errors import HandError
 from cardroom.domain.hand_limits import check_hand_no, check_hand_times
 from cardroom.domain.hand_record import HandRecord, parse_hand, parse_policy
 from cardroom.domain.phh import to_phh
@@ -40,10 +38,10 @@ from cardroom.models import (
     StackReview,
     Table,
 )
-from cardroom.services._shared import hand_refusal, no_table, open_or_refused
-from core.api.errors import ApiError
+from cardroom.services._shared import no_table, open_or_refused
 from core.db import rows
-from core.errors import NotFound
+from core.errors import Invalid, NotFound
+from core.errors import gettext_noop as _
 
 # The hand path reads and writes its rows with plain, prepared SQL (core.db.rows):
 # the ORM's Python and PostgreSQL's parsing and planning were most of a hand's cost
@@ -157,20 +155,14 @@ def _hand_envelope(parsed: HandRecord) -> None:
     """Refuse (400) what the engine's parser leaves to the server: a hand number
     below 1 and times that are no ISO 8601 times."""
     if parsed.hand_no < 1:
-        raise ApiError(
-            _("hand_no must be a whole number from 1 up, not %(n)d.")
-            % {"n": parsed.hand_no},
-            code="malformed_hand",
-            status_code=400,
-        )
+        raise invalid(Code.MALFORMED_HAND, n=parsed.hand_no)
     for name in ("started_at", "ended_at"):
         value = getattr(parsed, name)
         if value is not None and _iso_time(value) is None:
-            raise ApiError(
-                _("%(name)s must be an ISO 8601 time, not %(value)s.")
-                % {"name": name, "value": repr(value)[:40]},
-                code="malformed_hand",
-                status_code=400,
+            raise Invalid(
+                Code.MALFORMED_HAND,
+                _("%(name)s must be an ISO 8601 time, not %(value)s."),
+                params={"name": name, "value": repr(value)[:40]},
             )
 
 
@@ -245,19 +237,16 @@ def _check_hand_limits(
     """Refuse a hand numbered too far ahead (HS6) or timed outside the table's open
     gaming day (BI8); see cardroom.domain.hand_limits."""
     assert table.room is not None
-    try:
-        check_hand_no(parsed.hand_no, last)
-        day = table.gaming_day or table.room.gaming_day(now)
-        check_hand_times(
-            started_at=_when(parsed.started_at, now) if parsed.started_at else None,
-            ended_at=_when(parsed.ended_at, now) if parsed.ended_at else None,
-            day_start=gaming_day_start(
-                day, table.room.tz, table.room.gaming_day_cutoff_hour
-            ),
-            now=now,
-        )
-    except HandError as error:
-        raise hand_refusal(error) from error
+    check_hand_no(parsed.hand_no, last)
+    day = table.gaming_day or table.room.gaming_day(now)
+    check_hand_times(
+        started_at=_when(parsed.started_at, now) if parsed.started_at else None,
+        ended_at=_when(parsed.ended_at, now) if parsed.ended_at else None,
+        day_start=gaming_day_start(
+            day, table.room.tz, table.room.gaming_day_cutoff_hour
+        ),
+        now=now,
+    )
 
 
 def _for_table(record: dict[str, Any], table_code: str) -> dict[str, Any]:
@@ -303,12 +292,9 @@ def _settled(
             g=table.game.code,
             r=record.get("game"),
         )
-    try:
-        parsed = parse_hand(record)
-        _hand_envelope(parsed)
-        settlement = settle(parsed, parse_policy(policy))
-    except HandError as error:
-        raise hand_refusal(error) from error
+    parsed = parse_hand(record)
+    _hand_envelope(parsed)
+    settlement = settle(parsed, parse_policy(policy))
     if last is not None and parsed.hand_no <= last:
         raise conflict(Code.HAND_OUT_OF_ORDER, n=last)
     _check_hand_limits(table, parsed, last, now)
@@ -468,12 +454,8 @@ def hand_phh(*, table_code: str, hand_no: int, unit: int = 1) -> str:
     )
     if hand is None:
         raise NotFound(
-            "not_found",
-            _("No hand %(n)s at table %(t)s.") % {"n": hand_no, "t": table_code},
+            Code.NOT_FOUND,
+            _("No hand %(n)s at table %(t)s."),
+            params={"n": hand_no, "t": table_code},
         )
-    try:
-        return to_phh(
-            hand.record, hand.settlement, unit=unit, seat_count=hand.table.seats
-        )
-    except HandError as error:
-        raise hand_refusal(error) from error
+    return to_phh(hand.record, hand.settlement, unit=unit, seat_count=hand.table.seats)

@@ -30,7 +30,7 @@ def seat_time_charge(
     One ledger transaction from the seats' stacks to time-collection revenue, with
     ``reference`` naming the period (a retry of the same period books nothing new).
     Who pays is decided by the caller from the game's waiting list. Raises
-    :class:`RuleViolation` (RK6) for a seat nobody holds or a stack that can't pay.
+    :class:`Refusal` (RK6) for a seat nobody holds or a stack that can't pay.
     """
     now = now or timezone.now()
     table = table_get_open(table_code)
