@@ -74,9 +74,14 @@ def plan_post(
     return transaction_post(kind=plan.kind, legs=legs, **kwargs)
 
 
-def plan_open(plan: Plan, *, currency: str | None = None, **kwargs: Any) -> Posting:
+def plan_open(
+    plan: Plan,
+    *,
+    currency: str | None = None,
+    known: Mapping[str, Account] | None = None,
+    **kwargs: Any,
+) -> Posting:
     """Open ``plan``'s transaction with its entries to come
     (:func:`accounting.services.transaction_open`)."""
-    return transaction_open(
-        kind=plan.kind, legs=legs_resolve(plan.legs, currency=currency), **kwargs
-    )
+    legs = legs_resolve(plan.legs, currency=currency, known=known)
+    return transaction_open(kind=plan.kind, legs=legs, **kwargs)

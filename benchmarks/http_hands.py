@@ -269,6 +269,7 @@ def build_room(
     from accounting.cage.shifts import cage_vault_fund, shift_open
     from accounting.cage.tables import slip_issue, slip_request
     from accounting.models import Cage, TableSlip
+    from accounting.posting import account_for
     from cardroom import hooks, services
     from cardroom.models import SeatSession, TerminalKey
     from core.roles import Role
@@ -352,7 +353,7 @@ def build_room(
                 (chart.chip_float().pk, -1),
             ],
             drop_legs=[
-                *((leg.account.pk, leg.amount_cents) for leg in drop),
+                *((account_for(c).pk, cents) for c, cents in drop),
                 (chart.table_jackpot_box(table=code).pk, 1),
                 (chart.chip_float().pk, -1),
             ],

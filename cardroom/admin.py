@@ -9,12 +9,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
-from rest_framework_api_key.admin import APIKeyModelAdmin
 
 from cardroom.models import (
     Absence,
@@ -126,12 +125,45 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(TerminalKey)
-class TerminalKeyAdmin(APIKeyModelAdmin):
+class TerminalKeyAdmin(admin.ModelAdmin):
     """Managers create keys here (shown once) and revoke them."""
 
-    list_display = [*APIKeyModelAdmin.list_display, "table"]  # type: ignore[assignment]
-    list_filter = [*APIKeyModelAdmin.list_filter, "table"]  # type: ignore[assignment]
+    list_display = [
+        "prefix",
+        "name",
+        "created",
+        "expiry_date",
+        "_has_expired",
+        "revoked",
+        "table",
+    ]
+    list_filter = ["created", "table"]
+    search_fields = ["name", "prefix"]
     autocomplete_fields = ["table"]
+
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: TerminalKey | None = None
+    ) -> tuple[str, ...]:
+        if obj is not None and obj.revoked:
+            return ("prefix", "name", "revoked", "expiry_date")
+        return ("prefix",)
+
+    def save_model(
+        self, request: HttpRequest, obj: TerminalKey, form: Any, change: bool
+    ) -> None:
+        if obj.pk:
+            obj.save()
+            return
+        key = TerminalKey.objects.assign_key(obj)
+        obj.save()
+        messages.warning(
+            request,
+            _(
+                "The key of %(name)s is %(key)s. Keep it somewhere safe: it can't"
+                " be shown again."
+            )
+            % {"name": obj.name, "key": key},
+        )
 
 
 class MovementInline(ReadOnlyInline):

@@ -8,6 +8,7 @@ settings name, by import path, the functions of those apps it calls:
   ``accounts`` are the open accounts the floor read for the hand, by code, with
   ``jackpot:drops`` among them: the function takes them from there instead of
   reading them again. Without the setting the drop is credited to ``jackpot:drops``.
+  The floor takes its legs into the hand's posting plan as (account code, cents).
 - ``CARDROOM_HAND_BOOKED``: functions ``f(hand_id: int)`` called after the
   transaction that booked a hand commits. None by default: the jackpots qualify
   hands by a sweep (``jackpots.tasks.qualify_new_task``, BB1, HM1), so booking a
@@ -20,14 +21,15 @@ settings name, by import path, the functions of those apps it calls:
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
 from django.utils.module_loading import import_string
 
-from accounting import chart
+from accounting.domain import accounts as chart
+from accounting.domain.postings import PlanLeg
 from accounting.models import Account
 from accounting.services import Leg
 
@@ -37,18 +39,23 @@ def jackpot_drop_legs(
     room: Any,
     table: Any,
     amount_cents: int,
-    accounts: Mapping[str, Account] | None = None,
-) -> list[Leg]:
-    """Return the legs crediting a hand's drop to the jackpot pools (JD1, JD4)."""
-    accounts = accounts or {}
+    accounts: MutableMapping[str, Account] | None = None,
+) -> list[PlanLeg]:
+    """Return the legs (account code, cents) crediting a hand's drop to the jackpot
+    pools (JD1, JD4).
+
+    The accounts the pools' function names are added to ``accounts``, so the hand's
+    booking resolves them without reading them again.
+    """
+    known = accounts if accounts is not None else {}
     path = getattr(settings, "CARDROOM_JACKPOT_DROP_LEGS", None)
     if path:
         legs: list[Leg] = import_string(path)(
-            room=room, table=table, amount_cents=amount_cents, accounts=accounts
+            room=room, table=table, amount_cents=amount_cents, accounts=known
         )
-        return legs
-    drops = accounts.get(chart.JACKPOT_DROPS) or chart.jackpot_drops()
-    return [Leg(drops, -amount_cents)]
+        known.update((leg.account.code, leg.account) for leg in legs)
+        return [(leg.account.code, leg.amount_cents) for leg in legs]
+    return [(chart.JACKPOT_DROPS, -amount_cents)]
 
 
 def after_hand_booked(hand_id: int) -> None:

@@ -10,12 +10,12 @@ import pgtrigger
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from rest_framework_api_key.models import AbstractAPIKey, BaseAPIKeyManager
 
 from accounting.domain.gaming_day import gaming_day as business_date
 from cardroom.domain.buyin import STRUCTURE_OF_GAME, Stakes
 from core.db import rows
 from core.db import triggers as guards
+from core.keys import AbstractKey, KeyManager
 from core.records import never_deleted
 
 MAX_SEATS = 12  # HS1
@@ -197,7 +197,7 @@ class Table(models.Model):
         return self.code
 
 
-class TerminalKeyManager(BaseAPIKeyManager):
+class TerminalKeyManager(KeyManager["TerminalKey"]):
     def get_usable_keys(self) -> models.QuerySet[TerminalKey]:
         return super().get_usable_keys().select_related("table")
 
@@ -227,18 +227,18 @@ class TerminalKeyManager(BaseAPIKeyManager):
         return api_key
 
 
-class TerminalKey(AbstractAPIKey):
+class TerminalKey(AbstractKey):
     """An API key of one table's terminal: stored hashed, shown once, revocable."""
 
     table = models.ForeignKey(
         Table, on_delete=models.PROTECT, related_name="terminal_keys"
     )
 
-    objects: ClassVar[TerminalKeyManager[TerminalKey]] = TerminalKeyManager()  # type: ignore[assignment]
+    objects: ClassVar[TerminalKeyManager] = TerminalKeyManager()
 
-    class Meta(AbstractAPIKey.Meta):
-        verbose_name = _("terminal key")  # type: ignore[assignment]
-        verbose_name_plural = _("terminal keys")  # type: ignore[assignment]
+    class Meta(AbstractKey.Meta):
+        verbose_name = _("terminal key")
+        verbose_name_plural = _("terminal keys")
 
 
 class SeatSession(models.Model):

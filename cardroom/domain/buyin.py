@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from enum import StrEnum
 
+from cardroom.errors import BELOW_AS_LEFT, BELOW_BUT_SHORT, TEXTS, Code
 from core.errors import Refusal
 
 BI6_WINDOW = timedelta(minutes=60)
@@ -52,9 +53,16 @@ class BuyInRefused(Refusal, ValueError):
     """A buy-in, seat or top-up a house rule refuses, with what was allowed (BI11)."""
 
     def __init__(
-        self, code: str, rule: str, detail: str, allowed: dict[str, int | None]
+        self,
+        code: str,
+        rule: str,
+        detail: str,
+        allowed: dict[str, int | None],
+        **params: object,
     ) -> None:
-        super().__init__(code, detail, rule=rule, allowed=dict(allowed))
+        super().__init__(
+            code, detail, rule=rule, allowed=dict(allowed), params=params or None
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +142,7 @@ class Allowance:
     max_rule: str
     short_min: int | None = None
     pot_limit: bool = False
-    because: str = ""
+    left: tuple[str, int] | None = None  # BI5: the table and stack that bind
 
     def as_allowed(self) -> dict[str, int | None]:
         allowed: dict[str, int | None] = {"min": self.min, "max": self.max}
@@ -246,10 +254,11 @@ def seat_allowance(
     """
     if night.seated_at is not None:
         raise BuyInRefused(
-            "already_seated",
+            Code.ALREADY_SEATED,
             "WL6",
-            f"The player already has a seat at {night.seated_at}; one seat at a time.",
+            TEXTS[Code.ALREADY_SEATED],
             {"min": None, "max": None},
+            table=night.seated_at,
         )
     tmin, tmax = stakes.min_buy_in, stakes.max_buy_in
     if house_move_stack is not None:
@@ -281,11 +290,10 @@ def seat_allowance(
     last = night.last_departure_today()
     ran_out = last is not None and last.stack == 0
     short = _short_allowed(stakes, night) if ran_out and lo == tmin else None
-    because = ""
+    left = None
     if lo_rule == "BI5" and bi5.binding is not None:
-        dep = bi5.binding
-        because = f" He left {dep.table} with {dep.stack} this gaming day (BI5)."
-    return Allowance(kind, lo, hi, lo_rule, hi_rule, short, pot_limit, because)
+        left = (bi5.binding.table, bi5.binding.stack)
+    return Allowance(kind, lo, hi, lo_rule, hi_rule, short, pot_limit, left)
 
 
 def top_up_allowance(*, stack: int, stakes: Stakes, night: PlayerNight) -> Allowance:
@@ -306,18 +314,16 @@ def top_up_allowance(*, stack: int, stakes: Stakes, night: PlayerNight) -> Allow
     )
 
 
-def decide(amount: int, allowance: Allowance, *, what: str = "buy-in") -> Kind:
+def decide(amount: int, allowance: Allowance) -> Kind:
     """Return the kind of ``amount`` under ``allowance``, or refuse it.
 
     Raises :class:`BuyInRefused` with the rule of the bound it breaks and the
     amounts allowed (BI11).
     """
+    allowed = allowance.as_allowed()
     if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
         raise BuyInRefused(
-            "invalid_amount",
-            "BI1",
-            "The amount is a positive number of cents.",
-            allowance.as_allowed(),
+            Code.INVALID_AMOUNT, "BI1", TEXTS[Code.INVALID_AMOUNT], allowed
         )
     fits_max = allowance.max is None or amount <= allowance.max
     if allowance.min <= amount and fits_max:
@@ -327,32 +333,42 @@ def decide(amount: int, allowance: Allowance, *, what: str = "buy-in") -> Kind:
         return Kind.SHORT_BUY_IN
     if not fits_max:
         raise BuyInRefused(
-            "above_maximum",
+            Code.ABOVE_MAXIMUM,
             allowance.max_rule,
-            f"The {what} of {amount} is above the {allowance.max} allowed.",
-            allowance.as_allowed(),
+            TEXTS[Code.ABOVE_MAXIMUM],
+            allowed,
+            amount=amount,
+            maximum=allowance.max,
         )
-    detail = f"The {what} of {amount} is below the {allowance.min} required."
+    below = {"amount": amount, "minimum": allowance.min}
     if short is not None:
         raise BuyInRefused(
-            "below_minimum",
-            "BI4",
-            detail + f" A short buy-in is at least {short}.",
-            allowance.as_allowed(),
+            Code.BELOW_MINIMUM, "BI4", BELOW_BUT_SHORT, allowed, short=short, **below
         )
     short_shaped = allowance.pot_limit and amount * 2 >= allowance.min
     if allowance.min_rule in ("BI1", "BI2") and short_shaped:
         raise BuyInRefused(
-            "short_buy_in_not_allowed",
+            Code.SHORT_BUY_IN_NOT_ALLOWED,
             "BI4",
-            detail
-            + " A short buy-in is allowed once per gaming day, in pot-limit games"
-            " only, after running out, and never as the first buy-in of the day.",
-            allowance.as_allowed(),
+            TEXTS[Code.SHORT_BUY_IN_NOT_ALLOWED],
+            allowed,
+            **below,
+        )
+    if allowance.left is not None:
+        table, stack = allowance.left
+        raise BuyInRefused(
+            Code.BELOW_MINIMUM,
+            allowance.min_rule,
+            BELOW_AS_LEFT,
+            allowed,
+            table=table,
+            stack=stack,
+            **below,
         )
     raise BuyInRefused(
-        "below_minimum",
+        Code.BELOW_MINIMUM,
         allowance.min_rule,
-        detail + allowance.because,
-        allowance.as_allowed(),
+        TEXTS[Code.BELOW_MINIMUM],
+        allowed,
+        **below,
     )

@@ -6,41 +6,37 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.contrib.auth.models import User
-from django.utils.translation import gettext as _
 
 from accounting import chart
 from accounting.cage.players import cash_activity_record
+from accounting.domain import accounts
+from accounting.domain.postings import Plan
 from accounting.models import Account, Player
-from accounting.services import Leg, transaction_post
+from accounting.posting import plan_post
 from cardroom.domain.buyin import BuyInRefused
 from cardroom.domain.errors import HandError
+from cardroom.errors import Code, missing, refuse
 from cardroom.models import SeatSession, StackMovement, Table
-from core.api.errors import ApiError, RuleViolation
+from core.errors import NotFound, Refusal
 
 
-def refusal(error: BuyInRefused) -> RuleViolation:
-    """Turn a domain refusal into the API's 422 with its rule and amounts (BI11)."""
-    return RuleViolation(
-        error.detail, code=error.code, rule=error.rule, allowed=error.allowed
-    )
+def refusal(error: BuyInRefused) -> Refusal:
+    """A buy-in refusal as the use case raises it: 422 with its rule and amounts
+    (BI11); the domain's error already is one."""
+    return error
 
 
-def hand_refusal(error: HandError) -> ApiError:
-    """Turn an engine refusal into the API's error (400, or 422 under a rule)."""
-    return ApiError(
-        error.detail,
-        code=error.code,
-        rule=error.rule,
-        allowed=error.allowed,
-        status_code=422 if error.rule else 400,
-    )
+def hand_refusal(error: HandError) -> Refusal:
+    """An engine refusal as the use case raises it (400, or 422 under a rule); the
+    engine's error already is one."""
+    return error
 
 
 def table_get_open(code: str, *, lock: bool = True) -> Table:
     """Return the open table ``code`` (row locked when ``lock``).
 
-    Raises :class:`ApiError` (404) for an unknown table and :class:`RuleViolation`
-    (BI8) for a closed one.
+    Raises :class:`NotFound` for an unknown table and :class:`Refusal` (BI8) for a
+    closed one.
     """
     qs = Table.objects.select_related("room", "game")
     if lock:
@@ -48,10 +44,8 @@ def table_get_open(code: str, *, lock: bool = True) -> Table:
     return open_or_refused(code, qs.filter(code=code).first())
 
 
-def no_table(code: str) -> ApiError:
-    return ApiError(
-        _("No table %(t)s.") % {"t": code}, code="not_found", status_code=404
-    )
+def no_table(code: str) -> NotFound:
+    return missing(Code.NOT_FOUND, t=code)
 
 
 def open_or_refused(code: str, table: Table | None) -> Table:
@@ -59,9 +53,7 @@ def open_or_refused(code: str, table: Table | None) -> Table:
     if table is None:
         raise no_table(code)
     if table.status != Table.Status.OPEN or table.game is None:
-        raise RuleViolation(
-            _("Table %(t)s is closed.") % {"t": code}, code="table_closed", rule="BI8"
-        )
+        raise refuse(Code.TABLE_CLOSED, rule="BI8", t=code)
     return table
 
 
@@ -69,11 +61,7 @@ def player_get(code: str) -> Player:
     """Return the registered player ``code``; refuse an unknown one (BI10)."""
     player = Player.objects.filter(code=code).first()
     if player is None:
-        raise RuleViolation(
-            _("Player %(p)s is not registered; register him first.") % {"p": code},
-            code="unknown_player",
-            rule="BI10",
-        )
+        raise refuse(Code.UNKNOWN_PLAYER, rule="BI10", p=code)
     return player
 
 
@@ -83,7 +71,7 @@ def movement_record(
     kind: str,
     method: str,
     amount: int,
-    legs: list[Leg],
+    plan: Plan,
     now: datetime,
     source: str,
     by: User | None,
@@ -101,9 +89,8 @@ def movement_record(
             at=now,
             gaming_day=room.gaming_day(now),
         )
-    txn = transaction_post(
-        kind=f"seat_{kind}",
-        legs=legs,
+    txn = plan_post(
+        plan,
         posted_by=by,
         source=source if by is None else "",
         reference=reference,
@@ -130,24 +117,21 @@ def open_session(table: Table, seat: int) -> SeatSession:
         .first()
     )
     if session is None:
-        raise ApiError(
-            _("Nobody sits in seat %(s)d.") % {"s": seat},
-            code="seat_empty",
-            status_code=404,
-        )
+        raise missing(Code.SEAT_EMPTY, s=seat)
     return session
 
 
-def chips_of(player: Player, table: Table) -> tuple[Account, SeatSession | None]:
-    """Where a player's chips are now: his stack at the table, or what he carries."""
+def chips_of(player: Player, table: Table) -> tuple[str, SeatSession | None]:
+    """Where a player's chips are now (an account code): his stack at the table, or
+    what he carries."""
     session = (
         SeatSession.objects.select_for_update()
         .filter(player=player, table=table, ended_at__isnull=True)
         .first()
     )
     if session is not None:
-        return chart.player_stack(player=player.code, table=table.code), session
-    return chart.player_chips(player=player.code), None
+        return accounts.player_stack(player=player.code, table=table.code), session
+    return accounts.player_chips(player=player.code), None
 
 
 def stacks_sync(*sessions: SeatSession | None) -> None:

@@ -8,27 +8,24 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from accounting import chart
-from accounting.services import Leg, transaction_post
+from accounting.posting import plan_post
+from cardroom.domain import postings
+from cardroom.errors import Code, conflict, invalid, missing, refuse
 from cardroom.models import Correction, Hand, SeatSession, Table
 from cardroom.services._shared import chips_of, player_get, stacks_sync
-from core.api.errors import ApiError, Conflict, RuleViolation
+from core.errors import NotFound
+from core.errors import gettext_noop as _
 
 
 def _dc1(hand: Hand) -> None:
     if hand.status == Hand.Status.VOIDED:
-        raise RuleViolation(_("The hand was voided."), code="hand_voided", rule="RK8")
+        raise refuse(Code.HAND_VOIDED, rule="RK8")
     if hand.table.hands.filter(hand_no__gt=hand.hand_no).exists():
-        raise RuleViolation(
-            _(
-                "DC1: a pot ruling is asked for before the next hand at the table"
-                " starts; hand %(n)d was dealt since."
-            )
-            % {"n": hand.table.hands.aggregate(n=Max("hand_no"))["n"]},
-            code="ruling_too_late",
+        raise refuse(
+            Code.RULING_TOO_LATE,
             rule="DC1",
+            n=hand.table.hands.aggregate(n=Max("hand_no"))["n"],
         )
 
 
@@ -42,21 +39,12 @@ def _hold_releasing(held_id: int, amount: int) -> Correction:
         .first()
     )
     if held is None:
-        raise RuleViolation(
-            _("HS8: no approved hold %(id)s.") % {"id": held_id},
-            code="no_such_hold",
-            rule="HS8",
-        )
+        raise refuse(Code.NO_SUCH_HOLD, rule="HS8", id=held_id)
     left = held.amount_cents - sum(
         r.amount_cents for r in held.releases.exclude(status=Correction.Status.REJECTED)
     )
     if amount > left:
-        raise RuleViolation(
-            _("HS8: the hold has %(left)d left to release.") % {"left": left},
-            code="above_held",
-            rule="HS8",
-            allowed={"max": left},
-        )
+        raise refuse(Code.ABOVE_HELD, rule="HS8", allowed={"max": left}, left=left)
     return held
 
 
@@ -79,17 +67,13 @@ def correction_request(
     Pot corrections and holds name a hand and must be asked for before the next
     hand at that table (DC1, HS7, HS8); a release names an approved hold and pays
     at most what it still holds; a receivable names the player who owes (DC3).
-    Raises :class:`RuleViolation` with the rule that refuses it.
+    Raises :class:`Refusal` with the rule that refuses it.
     """
     table = Table.objects.filter(code=table_code).first()
     if table is None:
-        raise ApiError(
-            _("No table %(t)s.") % {"t": table_code}, code="not_found", status_code=404
-        )
+        raise missing(Code.NOT_FOUND, t=table_code)
     if not reason.strip():
-        raise RuleViolation(
-            _("DC2: a correction says why."), code="reason_required", rule="DC2"
-        )
+        raise refuse(Code.REASON_REQUIRED, rule="DC2")
     hand = None
     if hand_no is not None:
         hand = (
@@ -98,9 +82,7 @@ def correction_request(
             .first()
         )
         if hand is None:
-            raise ApiError(
-                _("No hand %(n)s.") % {"n": hand_no}, code="not_found", status_code=404
-            )
+            raise NotFound(Code.NOT_FOUND, _("No hand %(n)s."), params={"n": hand_no})
     needs = {
         Correction.Kind.POT_CORRECTION: ("hand", "from", "to"),
         Correction.Kind.HOLD: ("hand", "from"),
@@ -108,12 +90,9 @@ def correction_request(
         Correction.Kind.RECEIVABLE: ("from",),
     }[Correction.Kind(kind)]
     given = {"hand": hand, "from": from_player, "to": to_player, "held": held_id}
-    missing = [n for n in needs if given[n] is None]
-    if missing:
-        raise ApiError(
-            _("A %(k)s needs: %(m)s.") % {"k": kind, "m": ", ".join(missing)},
-            code="invalid",
-        )
+    absent = [n for n in needs if given[n] is None]
+    if absent:
+        raise invalid(Code.INVALID, k=kind, m=", ".join(absent))
     if hand is not None and kind in (
         Correction.Kind.POT_CORRECTION,
         Correction.Kind.HOLD,
@@ -147,7 +126,7 @@ def correction_decide(
 ) -> Correction:
     """Approve (and book) or reject a correction; the decider is another person.
 
-    Raises :class:`RuleViolation` (DC2) when the asker decides, :class:`Conflict`
+    Raises :class:`Refusal` (DC2) when the asker decides, :class:`Conflict`
     when it was decided already, :class:`InsufficientFunds` when the chips aren't
     there any more.
     """
@@ -157,50 +136,33 @@ def correction_decide(
         .get(pk=correction.pk)
     )
     if c.status != Correction.Status.PENDING:
-        raise Conflict(_("This correction was decided already."), code="decided")
+        raise conflict(Code.DECIDED)
     if c.requested_by_id == by.pk:
-        raise RuleViolation(
-            _("DC2: corrections of money need two different staff."),
-            code="four_eyes",
-            rule="DC2",
-        )
+        raise refuse(Code.FOUR_EYES, rule="DC2")
     c.decided_by, c.decided_at = by, now or timezone.now()
     if not approve:
         c.status = Correction.Status.REJECTED
         c.save()
         return c
-    amount, table = c.amount_cents, c.table
+    table = c.table
     touched: list[SeatSession | None] = []
-    legs: list[Leg] = []
-    if c.kind == Correction.Kind.RECEIVABLE:
-        assert c.from_player is not None
-        legs.append(Leg(chart.receivables(player=c.from_player.code), amount))
-        if c.to_player is not None:
-            account, session = chips_of(c.to_player, table)
-            touched.append(session)
-            legs += [
-                Leg(account, -amount),
-                Leg(chart.table_tray(table=table.code), -amount),
-                Leg(chart.chip_float(), amount),
-            ]
-        else:
-            legs.append(Leg(chart.over_short(), -amount))
-    else:
-        if c.from_player is not None:
-            account, session = chips_of(c.from_player, table)
-            touched.append(session)
-            legs.append(Leg(account, amount))
-        else:
-            legs.append(Leg(chart.escrow(), amount))
-        if c.to_player is not None:
-            account, session = chips_of(c.to_player, table)
-            touched.append(session)
-            legs.append(Leg(account, -amount))
-        else:
-            legs.append(Leg(chart.escrow(), -amount))
-    c.ledger_transaction = transaction_post(
-        kind=c.kind,
-        legs=legs,
+    source = target = None
+    if c.kind != Correction.Kind.RECEIVABLE and c.from_player is not None:
+        source, session = chips_of(c.from_player, table)
+        touched.append(session)
+    if c.to_player is not None:
+        target, session = chips_of(c.to_player, table)
+        touched.append(session)
+    debtor = c.from_player if c.kind == Correction.Kind.RECEIVABLE else None
+    c.ledger_transaction = plan_post(
+        postings.correction(
+            kind=c.kind,
+            table=table.code,
+            amount=c.amount_cents,
+            source=source,
+            target=target,
+            debtor=debtor.code if debtor is not None else None,
+        ),
         posted_by=by,
         approved_by=c.requested_by,
         reference=str(c.hand or table),

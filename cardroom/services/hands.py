@@ -6,24 +6,27 @@ import functools
 import hashlib
 import json
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
-from django.utils.translation import gettext as _
 
 from accounting import chart
 from accounting.domain.gaming_day import gaming_day_start
+from accounting.domain.postings import PlanLeg
 from accounting.models import Account, Player, Transaction
-from accounting.services import Leg, entries_post, transaction_open, transaction_post
+from accounting.posting import plan_open, plan_post
+from accounting.services import entries_post
 from cardroom import hooks
-from cardroom.domain.errors import HandError
+from cardroom.domain import postings
 from cardroom.domain.hand_limits import check_hand_no, check_hand_times
 from cardroom.domain.hand_record import HandRecord, parse_hand, parse_policy
 from cardroom.domain.phh import to_phh
-from cardroom.domain.settlement import settle_record
+from cardroom.domain.postings import Frozen, HandPlan, Sitting
+from cardroom.domain.settlement import Settlement, settle
+from cardroom.errors import Code, conflict, invalid, refuse
 from cardroom.models import (
     Game,
     Hand,
@@ -35,10 +38,10 @@ from cardroom.models import (
     StackReview,
     Table,
 )
-from cardroom.services._shared import hand_refusal, no_table, open_or_refused
-from core.api.errors import ApiError, Conflict, RuleViolation
+from cardroom.services._shared import no_table, open_or_refused
 from core.db import rows
-from core.errors import NotFound
+from core.errors import Invalid, NotFound
+from core.errors import gettext_noop as _
 
 # The hand path reads and writes its rows with plain, prepared SQL (core.db.rows):
 # the ORM's Python and PostgreSQL's parsing and planning were most of a hand's cost
@@ -83,16 +86,6 @@ def _hand_table(code: str) -> tuple[Table, int, dict[str, Any]]:
     return table, policy_id, json.loads(document)
 
 
-class _Sitting(NamedTuple):
-    """An open seat session, as a hand needs it."""
-
-    session_id: int
-    seat: int
-    player_id: int
-    player: str  # the player's code
-    stack_cents: int
-
-
 @functools.cache
 def _hand_sessions_sql() -> tuple[str, str]:
     last = f"SELECT max(hand_no) FROM {Hand._meta.db_table} WHERE table_id = %s"  # noqa: S608
@@ -105,7 +98,7 @@ def _hand_sessions_sql() -> tuple[str, str]:
     ), last
 
 
-def _hand_sessions(table: Table) -> tuple[dict[int, _Sitting], int | None]:
+def _hand_sessions(table: Table) -> tuple[dict[int, Sitting], int | None]:
     """Lock the table's open sessions (by seat) and read its last hand number.
 
     Runs under the table's lock, which every hand takes: no hand can be booked at
@@ -114,7 +107,7 @@ def _hand_sessions(table: Table) -> tuple[dict[int, _Sitting], int | None]:
     sessions_sql, last_sql = _hand_sessions_sql()
     found = rows.query(sessions_sql, [table.pk, table.pk])
     last = found[0][5] if found else rows.query(last_sql, [table.pk])[0][0]
-    return {r[1]: _Sitting(*r[:5]) for r in found}, last
+    return {r[1]: Sitting(*r[:5]) for r in found}, last
 
 
 def _hand_accounts(table: Table, players: list[str]) -> dict[str, Account]:
@@ -162,20 +155,14 @@ def _hand_envelope(parsed: HandRecord) -> None:
     """Refuse (400) what the engine's parser leaves to the server: a hand number
     below 1 and times that are no ISO 8601 times."""
     if parsed.hand_no < 1:
-        raise ApiError(
-            _("hand_no must be a whole number from 1 up, not %(n)d.")
-            % {"n": parsed.hand_no},
-            code="malformed_hand",
-            status_code=400,
-        )
+        raise invalid(Code.MALFORMED_HAND, n=parsed.hand_no)
     for name in ("started_at", "ended_at"):
         value = getattr(parsed, name)
         if value is not None and _iso_time(value) is None:
-            raise ApiError(
-                _("%(name)s must be an ISO 8601 time, not %(value)s.")
-                % {"name": name, "value": repr(value)[:40]},
-                code="malformed_hand",
-                status_code=400,
+            raise Invalid(
+                Code.MALFORMED_HAND,
+                _("%(name)s must be an ISO 8601 time, not %(value)s."),
+                params={"name": name, "value": repr(value)[:40]},
             )
 
 
@@ -193,56 +180,26 @@ def _when(value: str | None, fallback: datetime) -> datetime:
     return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed)
 
 
-def _ledger_stack(accounts: dict[str, Account], table: Table, sitting: _Sitting) -> int:
-    """What the ledger holds for a seat's stack: his stack account's balance (HS6)."""
-    code = chart.player_stack_code(player=sitting.player, table=table.code)
-    account = accounts.get(code)
-    return account.balance_cents if account is not None else sitting.stack_cents
-
-
-def _hs6_within_ledger(seat: int, stack: int, put_in: int, held: int) -> None:
-    """HS6: a hand plays with the chips the ledger holds, never more.
-
-    A terminal reporting a bigger stack (or putting in more than the ledger holds)
-    would create chips; the hand is refused with the ledger's stack, nothing booked.
-    """
-    if stack > held or put_in > held:
-        raise RuleViolation(
-            _(
-                "HS6: seat %(s)d reports a stack of %(r)d and puts in %(p)d; the"
-                " ledger holds %(k)d. Read the seats (GET seats) and post the hand"
-                " with the ledger's stacks."
-            )
-            % {"s": seat, "r": stack, "p": put_in, "k": held},
-            code="stack_above_ledger",
-            rule="HS6",
-            allowed={"seat": seat, "max": held},
-        )
-
-
 def _hs6_freeze(
     table: Table,
     hand: Hand,
-    frozen: tuple[_Sitting, Account, int, int],
+    frozen: Frozen,
+    accounts: dict[str, Account],
     *,
     by: User | None,
     source: str,
 ) -> Transaction:
     """Freeze what the ledger holds beyond the reported stack in his review hold."""
-    sitting, account, reported, held = frozen
-    amount = held - reported
-    return transaction_post(
-        kind="stack_review_hold",
-        legs=[
-            Leg(account, amount),
-            Leg(
-                chart.stack_review_hold(player=sitting.player, table=table.code),
-                -amount,
-            ),
-        ],
+    return plan_post(
+        postings.review_hold(
+            table=table.code,
+            player=frozen.sitting.player,
+            amount=frozen.held - frozen.reported,
+        ),
+        known=accounts,
         posted_by=by,
         source=source if by is None else "",
-        reference=f"{hand} seat {sitting.seat}",
+        reference=f"{hand} seat {frozen.sitting.seat}",
         memo="HS6",
         posted_at=hand.ended_at,
     )
@@ -251,7 +208,7 @@ def _hs6_freeze(
 def _hs6_reviews(
     table: Table,
     hand: Hand,
-    frozen: list[tuple[_Sitting, Account, int, int]],
+    frozen: tuple[Frozen, ...],
     holds: list[Transaction],
     *,
     at: datetime,
@@ -261,16 +218,16 @@ def _hs6_reviews(
         StackReview(
             hand=hand,
             table=table,
-            session_id=sitting.session_id,
-            player_id=sitting.player_id,
-            seat=sitting.seat,
-            reported_cents=reported,
-            recorded_cents=held,
-            amount_cents=held - reported,
+            session_id=f.sitting.session_id,
+            player_id=f.sitting.player_id,
+            seat=f.sitting.seat,
+            reported_cents=f.reported,
+            recorded_cents=f.held,
+            amount_cents=f.held - f.reported,
             created_at=at,
             hold_transaction=hold,
         )
-        for (sitting, _account, reported, held), hold in zip(frozen, holds, strict=True)
+        for f, hold in zip(frozen, holds, strict=True)
     )
 
 
@@ -280,19 +237,149 @@ def _check_hand_limits(
     """Refuse a hand numbered too far ahead (HS6) or timed outside the table's open
     gaming day (BI8); see cardroom.domain.hand_limits."""
     assert table.room is not None
-    try:
-        check_hand_no(parsed.hand_no, last)
-        day = table.gaming_day or table.room.gaming_day(now)
-        check_hand_times(
-            started_at=_when(parsed.started_at, now) if parsed.started_at else None,
-            ended_at=_when(parsed.ended_at, now) if parsed.ended_at else None,
-            day_start=gaming_day_start(
-                day, table.room.tz, table.room.gaming_day_cutoff_hour
-            ),
-            now=now,
+    check_hand_no(parsed.hand_no, last)
+    day = table.gaming_day or table.room.gaming_day(now)
+    check_hand_times(
+        started_at=_when(parsed.started_at, now) if parsed.started_at else None,
+        ended_at=_when(parsed.ended_at, now) if parsed.ended_at else None,
+        day_start=gaming_day_start(
+            day, table.room.tz, table.room.gaming_day_cutoff_hour
+        ),
+        now=now,
+    )
+
+
+def _for_table(record: dict[str, Any], table_code: str) -> dict[str, Any]:
+    """The record, naming the table it was posted for; refuse another (400)."""
+    if record.get("table") not in (None, table_code):
+        raise invalid(Code.WRONG_TABLE, r=record.get("table"), t=table_code)
+    return {**record, "table": table_code}
+
+
+def _replayed(
+    table: Table, record: dict[str, Any], fingerprint: str, last: int | None
+) -> Hand | None:
+    """The hand booked first, when ``record`` repeats it; ``None`` for a new hand.
+
+    Hand numbers increase at a table: a number above the last one is new, so the
+    natural key needs a look only for a number at or below it. Another record with
+    a booked number is a :class:`Conflict`.
+    """
+    hand_no = record.get("hand_no")
+    if last is None or type(hand_no) is not int or hand_no > last:
+        return None
+    existing = Hand.objects.filter(table=table, hand_no=hand_no).first()
+    if existing is not None and existing.record_hash != fingerprint:
+        raise conflict(Code.HAND_CONFLICT, n=hand_no)
+    return existing
+
+
+def _settled(
+    table: Table,
+    record: dict[str, Any],
+    policy: dict[str, Any],
+    last: int | None,
+    now: datetime,
+) -> tuple[HandRecord, Settlement]:
+    """Parse and settle a new hand of ``table`` (HS9, HS6, BI8; the engine's parser
+    is the record's only check, API.md "Hand record")."""
+    assert table.game is not None
+    if record.get("game") != table.game.code:
+        raise refuse(
+            Code.WRONG_GAME,
+            rule="HS9",
+            allowed={"game": table.game.code},
+            g=table.game.code,
+            r=record.get("game"),
         )
-    except HandError as error:
-        raise hand_refusal(error) from error
+    parsed = parse_hand(record)
+    _hand_envelope(parsed)
+    settlement = settle(parsed, parse_policy(policy))
+    if last is not None and parsed.hand_no <= last:
+        raise conflict(Code.HAND_OUT_OF_ORDER, n=last)
+    _check_hand_limits(table, parsed, last, now)
+    return parsed, settlement
+
+
+def _hand_row(
+    table: Table,
+    parsed: HandRecord,
+    settlement: Settlement,
+    planned: HandPlan,
+    **fields: Any,
+) -> Hand:
+    """The hand's row (not written yet), timed by the record or at ``now``."""
+    assert table.room is not None
+    now = fields.pop("now")
+    ended = _when(parsed.ended_at, now)
+    return Hand(
+        table=table,
+        hand_no=parsed.hand_no,
+        game=table.game,
+        gaming_day=table.room.gaming_day(ended),
+        started_at=_when(parsed.started_at, ended) if parsed.started_at else None,
+        ended_at=ended,
+        settlement={**settlement.as_api(), "exceptions": list(planned.exceptions)},
+        pot_cents=sum(p.amount for p in settlement.pots),
+        rake_cents=settlement.rake,
+        jackpot_drop_cents=settlement.jackpot_drop,
+        participants=settlement.participants,
+        **fields,
+    )
+
+
+def _hand_write(
+    table: Table,
+    hand: Hand,
+    planned: HandPlan,
+    accounts: dict[str, Account],
+    *,
+    by: User | None,
+    now: datetime,
+) -> None:
+    """Write the hand: the ledger transaction's row first, so the hand points at it;
+    the HS6 holds; the hand, its seats, the sessions' stacks, the exceptions and the
+    reviews; its entries last: they lock the accounts every table's hands move (chip
+    float, rake revenue, jackpot pools) until the commit."""
+    posting = (
+        plan_open(
+            planned.plan,
+            known=accounts,
+            posted_by=by,
+            source=hand.source if by is None else "",
+            reference=str(hand),
+            external_id=f"hand:{table.code}:{hand.hand_no}",
+            posted_at=hand.ended_at,
+        )
+        if planned.plan.legs
+        else None
+    )
+    hand.ledger_transaction = posting.transaction if posting else None
+    holds = [
+        _hs6_freeze(table, hand, f, accounts, by=by, source=hand.source)
+        for f in planned.frozen
+    ]
+    rows.insert(hand)
+    rows.insert_rows(HandSeat, [{"hand_id": hand.pk, **r} for r in planned.seat_rows])
+    _sessions_update(list(planned.stacks))
+    if planned.exceptions:
+        HandException.objects.bulk_create(
+            HandException(hand=hand, kind=e["code"], details=e)
+            for e in planned.exceptions
+        )
+    if holds:
+        _hs6_reviews(table, hand, planned.frozen, holds, at=now)
+    if posting is not None:
+        entries_post(posting)
+
+
+def _drop_legs(table: Table, drop: int, accounts: dict[str, Account]) -> list[PlanLeg]:
+    """The legs crediting the hand's jackpot drop to the pools (JD1, JD4)."""
+    if not drop:
+        return []
+    return hooks.jackpot_drop_legs(
+        room=table.room, table=table, amount_cents=drop, accounts=accounts
+    )
 
 
 @transaction.atomic
@@ -308,215 +395,46 @@ def hand_record(
 
     The natural key ``(table, hand_no)`` makes a repeat return the first booking;
     another record with the same number is a :class:`Conflict`. The table row is
-    locked for the booking, so hands of one table book one after another. Seats
-    must be held by open sessions of those players, and the hand books on the
-    ledger's stacks (HS6): a seat reporting more than the ledger holds (or putting
-    in more) is refused with what the ledger holds; one reporting less is booked
-    with the difference frozen in his review hold, raised as ``stack_mismatch`` and
-    opened as a :class:`StackReview`. Raises :class:`ApiError` (400/422) for a
-    record the engine refuses.
+    locked for the booking, so hands of one table book one after another. The hand
+    books on the ledger's stacks (:func:`cardroom.domain.postings.hand`, HS6, HS7).
+    Raises the engine's refusals (400/422) for a record it can't settle.
     """
     now = now or timezone.now()
-    if record.get("table") not in (None, table_code):
-        raise ApiError(
-            _("The record names table %(r)s but was posted for %(t)s.")
-            % {"r": record.get("table"), "t": table_code},
-            code="wrong_table",
-            status_code=400,
-        )
-    record = {**record, "table": table_code}
+    record = _for_table(record, table_code)
     fingerprint = _fingerprint(record)
+    # 1. Lock and read: the table with its game and policy, its sessions, last hand.
     table, policy_id, policy = _hand_table(table_code)
-    sessions, last = _hand_sessions(table)
-    hand_no = record.get("hand_no")
-    # Hand numbers increase at a table: a number above the last one is new, so the
-    # natural key needs a look only for a number at or below it (a repeat).
-    existing = (
-        Hand.objects.filter(table=table, hand_no=hand_no).first()
-        if last is not None and type(hand_no) is int and hand_no <= last
-        else None
-    )
+    sittings, last = _hand_sessions(table)
+    # 2. Replay or conflict.
+    existing = _replayed(table, record, fingerprint, last)
     if existing is not None:
-        if existing.record_hash != fingerprint:
-            raise Conflict(
-                _("Hand %(n)s was already recorded with other content.")
-                % {"n": hand_no},
-                code="hand_conflict",
-            )
         return existing, False
-    assert table.game is not None and table.room is not None
-    if record.get("game") != table.game.code:
-        raise RuleViolation(
-            _("The table deals %(g)s, not %(r)s.")
-            % {"g": table.game.code, "r": record.get("game")},
-            code="wrong_game",
-            rule="HS9",
-            allowed={"game": table.game.code},
-        )
-    # The engine's parser is the record's only check (API.md "Hand record").
-    try:
-        parsed = parse_hand(record)
-        _hand_envelope(parsed)
-        settlement = settle_record(parsed, parse_policy(policy))
-    except HandError as error:
-        raise hand_refusal(error) from error
-
-    if last is not None and parsed.hand_no <= last:
-        raise Conflict(
-            _("Hand numbers increase at a table; the last was %(n)d.") % {"n": last},
-            code="hand_out_of_order",
-        )
-    _check_hand_limits(table, parsed, last, now)
-    exceptions: list[dict[str, Any]] = list(settlement["exceptions"])
-    accounts = _hand_accounts(table, [s.player for s in sessions.values()])
-    held: dict[int, int] = {}
-    for seat in parsed.seats:
-        sitting = sessions.get(seat.seat)
-        if sitting is None or sitting.player != seat.player:
-            raise RuleViolation(
-                _("Seat %(s)d is not held by %(p)s at this table.")
-                % {"s": seat.seat, "p": seat.player},
-                code="seat_not_held",
-                rule="HS6",
-                allowed={
-                    "seats": {str(n): s.player for n, s in sorted(sessions.items())}
-                },
-            )
-        held[seat.seat] = _ledger_stack(accounts, table, sitting)
-        _hs6_within_ledger(seat.seat, seat.stack, seat.put_in, held[seat.seat])
-        if seat.stack < held[seat.seat]:
-            exceptions.append(
-                {
-                    "code": "stack_mismatch",
-                    "rule": "HS6",
-                    "detail": "The stack reported is below what the ledger holds; "
-                    "booked on the ledger's stack, the difference frozen for review.",
-                    "seat": seat.seat,
-                    "player": seat.player,
-                    "reported": seat.stack,
-                    "recorded": held[seat.seat],
-                    "frozen": held[seat.seat] - seat.stack,
-                }
-            )
-    won = {s["seat"]: s["won"] for s in settlement["seats"]}
-    paid = dict(parsed.awarded) if parsed.awarded is not None else won
-    # HS7: pushes that don't add up to the pots after rake and drop are booked as the
-    # table paid them too; the chips missing (or pushed from elsewhere) wait in the
-    # table's suspense account until the floor corrects the pot.
-    mispaid_total = sum(paid.values()) - sum(won.values())
-    if mispaid_total:
-        for exception in exceptions:
-            if exception["code"] == "mispaid_pot":
-                exception["pushed_total"] = sum(paid.values())
-                exception["due_total"] = sum(won.values())
-                exception["suspense"] = mispaid_total
-    ended = _when(parsed.ended_at, now)
-    hand = Hand(
-        table=table,
-        hand_no=parsed.hand_no,
-        game=table.game,
+    # 3. Parse, settle, plan: pure, on the balances read here (and the pools').
+    parsed, settlement = _settled(table, record, policy, last, now)
+    accounts = _hand_accounts(table, [s.player for s in sittings.values()])
+    planned = postings.hand(
+        table=table.code,
+        parsed=parsed,
+        settlement=settlement,
+        sittings=sittings,
+        ledger={c: a.balance_cents for c, a in accounts.items() if not a.summed},
+        cards={s["seat"]: s.get("cards") for s in record["seats"]},
+        drop_legs=_drop_legs(table, settlement.jackpot_drop, accounts),
+    )
+    # 4. Write.
+    hand = _hand_row(
+        table,
+        parsed,
+        settlement,
+        planned,
         policy_id=policy_id,
-        gaming_day=table.room.gaming_day(ended),
-        started_at=_when(parsed.started_at, ended) if parsed.started_at else None,
-        ended_at=ended,
         record=record,
         record_hash=fingerprint,
-        settlement={**settlement, "exceptions": exceptions},
-        pot_cents=sum(p["amount"] for p in settlement["pots"]),
-        rake_cents=settlement["rake"],
-        jackpot_drop_cents=settlement["jackpot_drop"],
-        participants=settlement["participants"],
         source=source,
+        now=now,
     )
-    legs: list[Leg] = []
-    frozen: list[tuple[_Sitting, Account, int, int]] = []
-    seat_rows: list[dict[str, Any]] = []
-    stacks: list[tuple[int, int, int]] = []
-    dealt = {s.seat: s for s in parsed.seats}
-    cards = {s["seat"]: s.get("cards") for s in record["seats"]}
-    for row in settlement["seats"]:
-        sitting, seat = sessions[row["seat"]], dealt[row["seat"]]
-        returned, got = row["returned"], paid.get(row["seat"], 0)
-        final = row["stack"] - row["put_in"] + returned + got
-        code = chart.player_stack_code(player=sitting.player, table=table.code)
-        account = accounts.get(code) or chart.player_stack(
-            player=sitting.player, table=table.code
-        )
-        legs.append(Leg(account, row["put_in"] - returned - got))
-        if row["stack"] < held[row["seat"]]:
-            frozen.append((sitting, account, row["stack"], held[row["seat"]]))
-        seat_rows.append(
-            {
-                "seat": row["seat"],
-                "player_id": sitting.player_id,
-                "session_id": sitting.session_id,
-                "stack_cents": row["stack"],
-                "put_in_cents": row["put_in"],
-                "returned_cents": returned,
-                "won_cents": got,
-                "final_stack_cents": final,
-                "present": seat.present,
-                "folded": seat.folded,
-                "cards": cards.get(row["seat"]),
-                "description": row.get("hand") or "",
-            }
-        )
-        stacks.append((sitting.session_id, final, parsed.hand_no))
-    if mispaid_total:
-        legs.append(Leg(chart.table_suspense(table=table.code), mispaid_total))
-    rake, drop = settlement["rake"], settlement["jackpot_drop"]
-    chip_float = accounts.get(chart.CHIP_FLOAT) or chart.chip_float()
-    if rake:
-        legs += [
-            Leg(accounts.get(chart.RAKE_REVENUE) or chart.rake_revenue(), -rake),
-            Leg(
-                accounts.get(chart.table_rake_box_code(table=table.code))
-                or chart.table_rake_box(table=table.code),
-                rake,
-            ),
-            Leg(chip_float, -rake),
-        ]
-    if drop:
-        legs += hooks.jackpot_drop_legs(
-            room=table.room, table=table, amount_cents=drop, accounts=accounts
-        )
-        legs += [
-            Leg(
-                accounts.get(chart.table_jackpot_box_code(table=table.code))
-                or chart.table_jackpot_box(table=table.code),
-                drop,
-            ),
-            Leg(chip_float, -drop),
-        ]
-    # The ledger transaction's row first, so the hand is written pointing at it; its
-    # entries last: they lock the accounts every table's hands move (chip float,
-    # rake revenue, jackpot pools) until the commit.
-    posting = (
-        transaction_open(
-            kind="hand",
-            legs=legs,
-            posted_by=by,
-            source=source if by is None else "",
-            reference=str(hand),
-            external_id=f"hand:{table.code}:{parsed.hand_no}",
-            posted_at=ended,
-        )
-        if any(leg.amount_cents for leg in legs)
-        else None
-    )
-    hand.ledger_transaction = posting.transaction if posting else None
-    holds = [_hs6_freeze(table, hand, f, by=by, source=source) for f in frozen]
-    rows.insert(hand)
-    rows.insert_rows(HandSeat, [{"hand_id": hand.pk, **r} for r in seat_rows])
-    _sessions_update(stacks)
-    if exceptions:
-        HandException.objects.bulk_create(
-            HandException(hand=hand, kind=e["code"], details=e) for e in exceptions
-        )
-    if holds:
-        _hs6_reviews(table, hand, frozen, holds, at=now)
-    if posting is not None:
-        entries_post(posting)
+    _hand_write(table, hand, planned, accounts, by=by, now=now)
+    # 5. After the commit: the apps above the floor hear of it.
     hooks.after_hand_booked(hand.pk)
     return hand, True
 
@@ -536,12 +454,8 @@ def hand_phh(*, table_code: str, hand_no: int, unit: int = 1) -> str:
     )
     if hand is None:
         raise NotFound(
-            "not_found",
-            _("No hand %(n)s at table %(t)s.") % {"n": hand_no, "t": table_code},
+            Code.NOT_FOUND,
+            _("No hand %(n)s at table %(t)s."),
+            params={"n": hand_no, "t": table_code},
         )
-    try:
-        return to_phh(
-            hand.record, hand.settlement, unit=unit, seat_count=hand.table.seats
-        )
-    except HandError as error:
-        raise hand_refusal(error) from error
+    return to_phh(hand.record, hand.settlement, unit=unit, seat_count=hand.table.seats)

@@ -7,11 +7,12 @@ from datetime import datetime, timedelta
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounting import chart
 from accounting.models import Account
-from accounting.services import Leg, transaction_post
+from accounting.posting import plan_post
+from cardroom.domain import postings
+from cardroom.errors import Code, conflict, refuse
 from cardroom.models import Absence, SeatSession, StackMovement
 from cardroom.services._shared import (
     movement_record,
@@ -19,7 +20,6 @@ from cardroom.services._shared import (
     player_get,
     table_get_open,
 )
-from core.api.errors import Conflict, RuleViolation
 
 
 @transaction.atomic
@@ -41,27 +41,19 @@ def seat_leave(
     now = now or timezone.now()
     table = table_get_open(table_code, lock=False)
     session = open_session(table, seat)
-    if stack != session.stack_cents:
-        raise RuleViolation(
-            _("The stack reported (%(r)d) differs from the recorded %(k)d.")
-            % {"r": stack, "k": session.stack_cents},
-            code="stack_mismatch",
-            rule="HS6",
-            allowed={"min": session.stack_cents, "max": session.stack_cents},
-        )
+    plan = postings.leave(
+        table=table.code,
+        player=session.player.code,
+        stack=stack,
+        recorded=session.stack_cents,
+    )
     if stack:
         movement_record(
             session=session,
             kind=StackMovement.Kind.LEAVE,
             method=StackMovement.Method.CHIPS,
             amount=stack,
-            legs=[
-                Leg(
-                    chart.player_stack(player=session.player.code, table=table.code),
-                    stack,
-                ),
-                Leg(chart.player_chips(player=session.player.code), -stack),
-            ],
+            plan=plan,
             now=now,
             source=source,
             by=by,
@@ -85,14 +77,14 @@ def seat_away(
 ) -> Absence:
     """Mark a seated player away; a long break is once per gaming day (BI9).
 
-    Raises :class:`RuleViolation` (BI9) for a second long break the same night and
+    Raises :class:`Refusal` (BI9) for a second long break the same night and
     :class:`Conflict` when he is already away.
     """
     now = now or timezone.now()
     table = table_get_open(table_code, lock=False)
     session = open_session(table, seat)
     if session.absences.filter(ended_at__isnull=True).exists():
-        raise Conflict(_("The player is already away."), code="already_away")
+        raise conflict(Code.ALREADY_AWAY)
     assert table.room is not None
     day = table.room.gaming_day(now)
     if (
@@ -101,11 +93,7 @@ def seat_away(
             player=session.player, gaming_day=day, long_break=True
         ).exists()
     ):
-        raise RuleViolation(
-            _("BI9: one long break per gaming day; he had his tonight."),
-            code="long_break_used",
-            rule="BI9",
-        )
+        raise refuse(Code.LONG_BREAK_USED, rule="BI9")
     session.away_since = now
     session.save(update_fields=["away_since"])
     return Absence.objects.create(
@@ -124,7 +112,7 @@ def seat_back(*, table_code: str, seat: int, now: datetime | None = None) -> Abs
     session = open_session(table, seat)
     absence = session.absences.filter(ended_at__isnull=True).first()
     if absence is None:
-        raise Conflict(_("The player is not away."), code="not_away")
+        raise conflict(Code.NOT_AWAY)
     absence.ended_at = now or timezone.now()
     absence.save(update_fields=["ended_at"])
     session.away_since = None
@@ -143,7 +131,7 @@ def seat_pick_up(
     """Pick up an absent player's chips into cage custody and free the seat (BI9).
 
     Allowed after more than 30 minutes away; the ledger transaction names the floor
-    person. Raises :class:`RuleViolation` (BI9) earlier or when he isn't away.
+    person. Raises :class:`Refusal` (BI9) earlier or when he isn't away.
     """
     now = now or timezone.now()
     table = table_get_open(table_code, lock=False)
@@ -151,9 +139,8 @@ def seat_pick_up(
     absence = session.absences.select_for_update().filter(ended_at__isnull=True).first()
     if absence is None or now - absence.started_at <= LONG_BREAK:
         away = 0 if absence is None else int((now - absence.started_at).total_seconds())
-        raise RuleViolation(
-            _("BI9: chips are picked up only after 30 minutes away."),
-            code="not_away_long_enough",
+        raise refuse(
+            Code.NOT_AWAY_LONG_ENOUGH,
             rule="BI9",
             allowed={
                 "away_seconds_min": int(LONG_BREAK.total_seconds()) + 1,
@@ -168,10 +155,7 @@ def seat_pick_up(
             kind=StackMovement.Kind.PICK_UP,
             method=StackMovement.Method.CHIPS,
             amount=stack,
-            legs=[
-                Leg(chart.player_stack(player=player.code, table=table.code), stack),
-                Leg(chart.custody(player=player.code), -stack),
-            ],
+            plan=postings.pick_up(table=table.code, player=player.code, stack=stack),
             now=now,
             source="",
             by=by,
@@ -191,20 +175,13 @@ def custody_return(*, player_code: str, by: User, now: datetime | None = None) -
     """Give a player the chips held in custody for him (BI9); return how many.
 
     They become chips he carries: to sit down with (BI5 applies) or to cash out.
-    Raises :class:`RuleViolation` (BI9) when nothing is held for him.
+    Raises :class:`Refusal` (BI9) when nothing is held for him.
     """
     player = player_get(player_code)
     account = chart.custody(player=player.code)
     held = Account.objects.select_for_update().get(pk=account.pk).balance_cents
-    if held <= 0:
-        raise RuleViolation(
-            _("BI9: no chips are held for %(p)s.") % {"p": player.code},
-            code="nothing_in_custody",
-            rule="BI9",
-        )
-    transaction_post(
-        kind="custody_return",
-        legs=[Leg(account, held), Leg(chart.player_chips(player=player.code), -held)],
+    plan_post(
+        postings.custody_return(player=player.code, held=held),
         posted_by=by,
         reference=f"custody {player.code}",
         posted_at=now or timezone.now(),

@@ -9,8 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting import chart
-from accounting.services import Leg, transaction_post
+from accounting.posting import plan_post
+from cardroom.domain import postings
 from cardroom.models import HandException, SeatSession, StackReview
 from cardroom.services._shared import chips_of, player_get, stacks_sync
 from core import errors
@@ -108,24 +108,25 @@ def stack_review_approve(
             _("HS6: a stack review is approved by another person (DC2)."),
             rule="HS6",
         )
-    table, amount = review.table, review.amount_cents
-    hold = chart.stack_review_hold(player=review.player.code, table=table.code)
+    table = review.table
     touched: list[SeatSession | None] = []
+    to: str | None = None
     if review.resolution == StackReview.Resolution.RELEASE:
-        account, session = chips_of(review.player, table)
+        to, session = chips_of(review.player, table)
         touched.append(session)
-        target = [Leg(account, -amount)]
     elif review.to_player is not None:
-        account, session = chips_of(review.to_player, table)
+        to, session = chips_of(review.to_player, table)
         touched.append(session)
-        target = [Leg(account, -amount)]
-    else:
-        # Chips nobody can claim: the house no longer owes them; a count difference.
-        target = [Leg(chart.over_short(), -amount)]
+    # With nobody to claim them the house no longer owes the chips: over/short.
     review.approved_by, review.approved_at = by, now or timezone.now()
-    review.ledger_transaction = transaction_post(
-        kind=f"stack_review_{review.resolution}",
-        legs=[Leg(hold, amount), *target],
+    review.ledger_transaction = plan_post(
+        postings.review_resolve(
+            kind=f"stack_review_{review.resolution}",
+            table=table.code,
+            player=review.player.code,
+            amount=review.amount_cents,
+            to=to,
+        ),
         posted_by=review.proposed_by,
         approved_by=by,
         reference=f"{review.hand} seat {review.seat}",

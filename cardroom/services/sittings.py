@@ -13,27 +13,25 @@ from django.utils.translation import gettext as _
 from accounting import chart
 from accounting.cage.receivables import receivable_check
 from accounting.models import Account, Player
-from accounting.services import Leg
 from cardroom import hooks
+from cardroom.domain import postings
 from cardroom.domain.buyin import (
     BI6_WINDOW,
-    BuyInRefused,
     Departure,
     PlayerNight,
     decide,
     seat_allowance,
     top_up_allowance,
 )
-from cardroom.models import Room, SeatSession, StackMovement, Table
+from cardroom.errors import Code, conflict, refuse
+from cardroom.models import Room, SeatSession, StackMovement
 from cardroom.services._shared import (
     movement_record,
     open_session,
     player_get,
-    refusal,
     table_get_open,
 )
 from cardroom.services.leaving import seat_leave
-from core.api.errors import Conflict, RuleViolation
 from core.errors import Refusal
 
 
@@ -81,21 +79,6 @@ def player_night(*, player: Player, room: Room, now: datetime) -> PlayerNight:
     )
 
 
-def _buy_in_legs(
-    *, table: Table, player: Player, amount: int, method: str
-) -> list[Leg]:
-    """Cash into the drop box and chips from the tray, or chips he brings (CA3)."""
-    stack = chart.player_stack(player=player.code, table=table.code)
-    if method == StackMovement.Method.CASH:
-        return [
-            Leg(chart.table_drop_box(table=table.code), amount),
-            Leg(stack, -amount),
-            Leg(chart.table_tray(table=table.code), -amount),
-            Leg(chart.chip_float(), amount),
-        ]
-    return [Leg(chart.player_chips(player=player.code), amount), Leg(stack, -amount)]
-
-
 @transaction.atomic
 def seat_take(
     *,
@@ -113,7 +96,7 @@ def seat_take(
     Decides the amount under BI1, BI4–BI6 and WL6 and books it: cash into the drop
     box with chips from the tray, or the player's own chips (BI5 transfers). A
     house move (BI7) is never a buy-in: only :func:`seat_move` makes one.
-    Raises :class:`RuleViolation` with the rule and the amounts allowed, and
+    Raises :class:`Refusal` with the rule and the amounts allowed, and
     :class:`Refusal` (DC3) when he owes a receivable past its terms.
     """
     return _seat(
@@ -212,31 +195,28 @@ def _seat(
     # other's session instead of both passing the one-seat check.
     Player.objects.select_for_update().filter(pk=player.pk).first()
     if not 1 <= seat <= table.seats:
-        raise RuleViolation(
-            _("Seat %(s)d doesn't exist at this table (1–%(n)d).")
-            % {"s": seat, "n": table.seats},
-            code="no_such_seat",
+        raise refuse(
+            Code.NO_SUCH_SEAT,
             rule="HS1",
             allowed={"min": 1, "max": table.seats},
+            s=seat,
+            n=table.seats,
         )
     if table.sessions.filter(seat=seat, ended_at__isnull=True).exists():
-        raise Conflict(_("Seat %(s)d is taken.") % {"s": seat}, code="seat_taken")
+        raise conflict(Code.SEAT_TAKEN, s=seat)
     assert table.game is not None and table.room is not None
     if house_move_stack is None:
         receivable_check(player=player, now=now)  # DC3: he pays back first
     hooks.seat_checks(player=player, game=table.game, now=now)
     night = player_night(player=player, room=table.room, now=now)
-    try:
-        allowance = seat_allowance(
-            table=table.code,
-            stakes=table.game.stakes,
-            night=night,
-            now=now,
-            house_move_stack=house_move_stack,
-        )
-        kind = decide(amount, allowance)
-    except BuyInRefused as error:
-        raise refusal(error) from error
+    allowance = seat_allowance(
+        table=table.code,
+        stakes=table.game.stakes,
+        night=night,
+        now=now,
+        house_move_stack=house_move_stack,
+    )
+    kind = decide(amount, allowance)
     session = SeatSession.objects.create(
         table=table,
         game=table.game,
@@ -253,7 +233,13 @@ def _seat(
         kind=kind.value,
         method=method,
         amount=amount,
-        legs=_buy_in_legs(table=table, player=player, amount=amount, method=method),
+        plan=postings.buy_in(
+            kind=f"seat_{kind.value}",
+            table=table.code,
+            player=player.code,
+            amount=amount,
+            cash=method == StackMovement.Method.CASH,
+        ),
         now=now,
         source=source,
         by=by,
@@ -274,7 +260,7 @@ def seat_top_up(
 ) -> SeatSession:
     """Add chips to a seated player's stack between hands (BI2, BI4).
 
-    Raises :class:`RuleViolation` (BI2, BI4) with the amounts allowed, and
+    Raises :class:`Refusal` (BI2, BI4) with the amounts allowed, and
     :class:`Refusal` (DC3) when he owes a receivable past its terms.
     """
     now = now or timezone.now()
@@ -283,20 +269,21 @@ def seat_top_up(
     assert table.game is not None and table.room is not None
     receivable_check(player=session.player, now=now)  # DC3
     night = player_night(player=session.player, room=table.room, now=now)
-    try:
-        allowance = top_up_allowance(
-            stack=session.stack_cents, stakes=table.game.stakes, night=night
-        )
-        kind = decide(amount, allowance, what="top-up")
-    except BuyInRefused as error:
-        raise refusal(error) from error
+    allowance = top_up_allowance(
+        stack=session.stack_cents, stakes=table.game.stakes, night=night
+    )
+    kind = decide(amount, allowance)
     movement_record(
         session=session,
         kind=kind.value,
         method=method,
         amount=amount,
-        legs=_buy_in_legs(
-            table=table, player=session.player, amount=amount, method=method
+        plan=postings.buy_in(
+            kind=f"seat_{kind.value}",
+            table=table.code,
+            player=session.player.code,
+            amount=amount,
+            cash=method == StackMovement.Method.CASH,
         ),
         now=now,
         source=source,

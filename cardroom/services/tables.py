@@ -14,12 +14,11 @@ from django.utils.translation import gettext as _
 
 from accounting import chart
 from accounting.models import Account
-from cardroom.domain.errors import HandError
 from cardroom.domain.hand_record import parse_policy
+from cardroom.errors import Code, conflict, refuse
 from cardroom.models import Game, Policy, Room, SeatSession, StackReview, Table
-from cardroom.services._shared import hand_refusal
 from core import errors
-from core.api.errors import Conflict, RuleViolation
+from core.errors import Conflict, gettext_noop
 
 
 def room_default() -> Room:
@@ -39,12 +38,9 @@ def room_default() -> Room:
 def policy_publish(*, game: Game, document: dict[str, Any], by: User | None) -> Policy:
     """Add a policy version for ``game``; it applies from the next hand (RK7).
 
-    Raises :class:`ApiError` (400) when the engine can't read the policy.
+    Raises the engine's refusal (400) when it can't read the policy.
     """
-    try:
-        parse_policy(document)
-    except HandError as error:
-        raise hand_refusal(error) from error
+    parse_policy(document)
     latest = game.policies.aggregate(v=Max("version"))["v"] or 0
     return Policy.objects.create(
         game=game, version=latest + 1, document=document, created_by=by
@@ -90,9 +86,7 @@ def table_open(
         code=code, defaults={"seats": seats, "room": room}
     )
     if table.status == Table.Status.OPEN:
-        raise Conflict(
-            _("Table %(t)s is already open.") % {"t": code}, code="table_open"
-        )
+        raise conflict(Code.TABLE_OPEN, t=code)
     table.room, table.game, table.seats = room, game, seats
     table.status, table.opened_at, table.closed_at = Table.Status.OPEN, now, None
     table.gaming_day = room.gaming_day(now)
@@ -102,18 +96,13 @@ def table_open(
 
 @transaction.atomic
 def table_close(*, table: Table, now: datetime | None = None) -> Table:
-    """Close an open table. Raises :class:`RuleViolation` while players sit there."""
+    """Close an open table. Raises :class:`Refusal` (WL3) while players sit there."""
     table = Table.objects.select_for_update().get(pk=table.pk)
     if table.status != Table.Status.OPEN:
-        raise Conflict(_("The table is not open."), code="table_closed")
+        raise Conflict(Code.TABLE_CLOSED, gettext_noop("The table is not open."))
     seated = table.sessions.filter(ended_at__isnull=True).count()
     if seated:
-        raise RuleViolation(
-            _("%(n)d players still sit at the table; move or cash them out first.")
-            % {"n": seated},
-            code="table_has_players",
-            rule="WL3",
-        )
+        raise refuse(Code.TABLE_HAS_PLAYERS, rule="WL3", n=seated)
     table.status, table.closed_at = Table.Status.CLOSED, now or timezone.now()
     table.save(update_fields=["status", "closed_at"])
     return table

@@ -7,14 +7,12 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from accounting import chart
 from accounting.models import Transaction
-from accounting.services import Leg, transaction_post
+from accounting.posting import plan_post
+from cardroom.domain import postings
 from cardroom.models import SeatSession
 from cardroom.services._shared import table_get_open
-from core.api.errors import RuleViolation
 
 
 @transaction.atomic
@@ -32,7 +30,7 @@ def seat_time_charge(
     One ledger transaction from the seats' stacks to time-collection revenue, with
     ``reference`` naming the period (a retry of the same period books nothing new).
     Who pays is decided by the caller from the game's waiting list. Raises
-    :class:`RuleViolation` (RK6) for a seat nobody holds or a stack that can't pay.
+    :class:`Refusal` (RK6) for a seat nobody holds or a stack that can't pay.
     """
     now = now or timezone.now()
     table = table_get_open(table_code)
@@ -45,34 +43,17 @@ def seat_time_charge(
         .select_related("player")
         .filter(table=table, ended_at__isnull=True, seat__in=list(charges))
     }
-    legs: list[Leg] = []
-    total = 0
-    for seat, amount in sorted(charges.items()):
-        session = sessions.get(seat)
-        if session is None or amount <= 0 or amount > session.stack_cents:
-            raise RuleViolation(
-                _("Seat %(s)d can't pay %(a)d of time.") % {"s": seat, "a": amount},
-                code="time_not_payable",
-                rule="RK6",
-                allowed={"max": session.stack_cents if session else 0},
-            )
-        legs.append(
-            Leg(
-                chart.player_stack(player=session.player.code, table=table.code), amount
-            )
-        )
-        session.stack_cents -= amount
-        total += amount
-    if not legs:
+    plan = postings.time_collection(
+        table=table.code,
+        charges=charges,
+        seats={n: (s.player.code, s.stack_cents) for n, s in sessions.items()},
+    )
+    if not plan.legs:
         return []
-    legs += [
-        Leg(chart.time_revenue(), -total),
-        Leg(chart.table_rake_box(table=table.code), total),
-        Leg(chart.chip_float(), -total),
-    ]
-    transaction_post(
-        kind="time_collection",
-        legs=legs,
+    for seat, amount in charges.items():
+        sessions[seat].stack_cents -= amount
+    plan_post(
+        plan,
         posted_by=by,
         source=source if by is None else "",
         reference=reference,

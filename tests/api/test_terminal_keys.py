@@ -91,3 +91,45 @@ def test_other_roles_and_terminals_may_not_manage_keys(staff_client, table, role
         assert_error_shape(answer, 403, "permission_denied")
     assert TerminalKey.objects.count() == 1
     assert not TerminalKey.objects.get().revoked
+
+
+def test_a_key_issued_by_the_api_key_library_still_verifies(table):
+    """The keys issued before the project kept its own model verify as they did:
+    the same columns, the same sha512 hash of ``<prefix>.<secret>``."""
+    from rest_framework_api_key.crypto import KeyGenerator
+
+    from cardroom.auth import verified_key
+
+    key, prefix, hashed = KeyGenerator().generate()
+    TerminalKey.objects.create(
+        id=f"{prefix}.{hashed}",
+        prefix=prefix,
+        hashed_key=hashed,
+        name="issued earlier",
+        table=table,
+    )
+    assert verified_key(key).prefix == prefix
+    with pytest.raises(TerminalKey.DoesNotExist):
+        verified_key(f"{prefix}.not-the-secret")
+    made, raw = TerminalKey.objects.create_key(name="new", table=table)
+    assert KeyGenerator().verify(raw, made.hashed_key)
+
+
+def test_the_admin_issues_a_key_shown_once_and_lists_it(admin_client, table):
+    """The admin creates a key with the project's model: the key is shown once in
+    the page's message and verifies; the list shows its prefix, never the key."""
+    from cardroom.auth import verified_key
+
+    added = admin_client.post(
+        "/admin/cardroom/terminalkey/add/",
+        {"name": "from the admin", "table": table.pk, "expiry_date": ""},
+        follow=True,
+    )
+    assert added.status_code == 200
+    key = TerminalKey.objects.get(name="from the admin")
+    shown = [str(m) for m in added.context["messages"]]
+    words = [w.rstrip(".") for m in shown for w in m.split()]
+    raw = next(w for w in words if w.startswith(key.prefix + "."))
+    assert verified_key(raw).pk == key.pk
+    listing = admin_client.get("/admin/cardroom/terminalkey/").content.decode()
+    assert key.prefix in listing and raw not in listing
