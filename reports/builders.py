@@ -440,10 +440,10 @@ def _box_counts(
             counted_at=period.local(c.counted_at),
         )
         checks.compare(
-            f"{c.table} {c.box} box: {_('emptied')}", c.recorded, c.ledger_emptied
+            f"{c.table} {c.box} box: " + _("emptied"), c.recorded, c.ledger_emptied
         )
         checks.compare(
-            f"{c.table} {c.box} box: {_('variance')}", c.variance, c.ledger_variance
+            f"{c.table} {c.box} box: " + _("variance"), c.variance, c.ledger_variance
         )
     return count_section
 
@@ -571,9 +571,9 @@ def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
             )
             if closed:
                 label = _("shift %(id)d %(side)s") % {"id": s.pk, "side": side}
-                checks.compare(f"{label}: {_('over/short')}", over_short or 0, ledger)
+                checks.compare(f"{label}: " + _("over/short"), over_short or 0, ledger)
                 checks.compare(
-                    f"{label}: {_('expected from receipts and slips')}",
+                    f"{label}: " + _("expected from receipts and slips"),
                     from_moves,
                     expected or 0,
                 )

@@ -98,12 +98,12 @@ def audit_section(
         sold_in_ledger = -pool.by_kind.get("tournament_entry", (0, 0))[1]
         refunded_in_ledger = pool.by_kind.get("entry_refund", (0, 0))[0]
         checks.compare(
-            f"{code} {_('buy-ins into the prize pool')}",
+            f"{code} " + _("buy-ins into the prize pool"),
             sold["pool"] or 0,
             sold_in_ledger,
         )
         checks.compare(
-            f"{code} {_('refunds out of the prize pool')}",
+            f"{code} " + _("refunds out of the prize pool"),
             given_back["pool"] or 0,
             refunded_in_ledger,
         )
@@ -203,7 +203,7 @@ def _entries(purchases: Any) -> Section:
         if p.kind == Purchase.Kind.BUY_IN and p.entry.kind == Entry.Kind.REENTRY:
             kind = str(_("re-entry"))
         if Refund.objects.filter(purchase=p).exists():
-            kind = f"{kind} ({_('refunded')})"
+            kind = f"{kind} (" + _("refunded") + ")"
         row = rows[kind]
         row["count"] += 1
         row["prize_pool"] += p.prize_pool_cents

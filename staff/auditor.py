@@ -28,15 +28,16 @@ from django.views.decorators.http import require_GET, require_POST
 from cardroom.services import room_default
 from core.api.permissions import staff
 from core.errors import ApplicationError, Conflict
-from core.idempotency import MAX_KEY_LENGTH, _claim
+from core.idempotency import MAX_KEY_LENGTH
 from core.models import IdempotencyRecord
 from core.roles import Role, has_role
+from core.work import claim
 from reports.files import file_response
 from reports.models import Report
 from reports.render import FORMATS
 from reports.services import month_bounds, report_generate
 from reports.totals import failed_checks, totals
-from staff.once import FIELD, _fingerprint, _reused
+from staff.once import FIELD, form_fingerprint, form_reused
 from staff.selectors import room_facts
 from staff.views import role_only
 
@@ -137,14 +138,14 @@ def _claimed(request: HttpRequest) -> tuple[str, str, int | None]:
         )
     scope = f"user:{request.user.pk}"
     with transaction.atomic():
-        return scope, key, _claim(scope, key, _fingerprint(request), request)  # type: ignore[arg-type]
+        return scope, key, claim(scope, key, form_fingerprint(request), request)
 
 
 def _replayed(request: HttpRequest, scope: str, key: str) -> HttpResponse:
     """The answer to a form sent again: the first one's page, producing nothing."""
     record = IdempotencyRecord.objects.get(scope=scope, key=key)
-    if record.request_hash != _fingerprint(request):
-        raise _reused()
+    if record.request_hash != form_fingerprint(request):
+        raise form_reused()
     if not record.response_body:
         messages.info(
             request,

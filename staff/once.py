@@ -35,7 +35,8 @@ def form_key() -> str:
     return secrets.token_urlsafe(24)
 
 
-def _fingerprint(request: HttpRequest) -> str:
+def form_fingerprint(request: HttpRequest) -> str:
+    """The hash of a money form as sent: its method, path and values but the key."""
     values = {
         k: request.POST.getlist(k) for k in sorted(request.POST) if k not in _NOT_HASHED
     }
@@ -43,7 +44,8 @@ def _fingerprint(request: HttpRequest) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def _reused() -> Conflict:
+def form_reused() -> Conflict:
+    """The refusal of a form key sent again with other values."""
     return Conflict(
         "form_reused",
         _("This form was already sent with other amounts; start again from the page."),
@@ -64,11 +66,11 @@ def book_once(request: HttpRequest, book: Callable[[], str]) -> tuple[str, bool]
             "form_key_missing",
             _("This form has expired; open the page again and send it from there."),
         )
-    claimed = Key(f"user:{request.user.pk}", key, _fingerprint(request), request)
+    claimed = Key(f"user:{request.user.pk}", key, form_fingerprint(request), request)
 
     def replay(record: IdempotencyRecord) -> tuple[str, bool]:
         if record.request_hash != claimed.fingerprint or not record.response_body:
-            raise _reused()
+            raise form_reused()
         return str(record.response_body["redirect"]), False
 
     return unit_of_work(

@@ -49,10 +49,7 @@ def test_no_message_is_marked_inside_an_f_string():
         for path in modules()
         for m in python_messages(path, in_fstrings=True)
     )
-    outside_reports = [f for f in found if not f.startswith("reports/")]
-    assert outside_reports == []
-    if found:
-        pytest.xfail(f"the reports still mark these in f-strings: {found}")
+    assert found == []
 
 
 # What a person reads in a template: text between the tags and in the attributes
