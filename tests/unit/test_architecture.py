@@ -36,9 +36,7 @@ def sources(*folders: str) -> list[Path]:
 
 def services_modules() -> list[Path]:
     return [
-        p
-        for p in sources(*APPS)
-        if p.relative_to(ROOT).parts[1].startswith("services")
+        p for p in sources(*APPS) if p.relative_to(ROOT).parts[1].startswith("services")
     ]
 
 
