@@ -12,7 +12,7 @@ PURCHASE = {"cage": "MAIN", "player": "P-9999", "amount": 100}
 
 CAGE = {
     "fi": "CA2: pelaajaa P-9999 ei ole rekisteröity; rekisteröi hänet ensin.",
-    "ko": "CA2: 플레이어 P-9999은(는) 등록되지 않았습니다. 먼저 등록하십시오.",
+    "ko": "CA2: 플레이어 P-9999은(는) 등록되지 않았습니다. 먼저 등록하세요.",
     "en": "CA2: player P-9999 is not registered; register him first.",
 }
 
