@@ -97,6 +97,15 @@ class Code(StrEnum):
     NO_SUCH_EVENT = "no_such_event"
     NO_SUCH_LEVEL = "no_such_level"
     NOT_AT_THIS_TABLE = "not_at_this_table"
+    # The seating's (tournaments.domain.tables).
+    DUPLICATE_TABLE = "duplicate_table"
+    BAD_BREAKING_ORDER = "bad_breaking_order"
+    BAD_TABLE = "bad_table"
+    BAD_SEAT = "bad_seat"
+    SEATED_TWICE = "seated_twice"
+    EMPTY_TABLE = "empty_table"
+    TABLE_FULL = "table_full"
+    BAD_TOLERANCE = "bad_tolerance"
 
 
 TEXTS: dict[Code | tuple[Code, str], str] = {
@@ -309,6 +318,18 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     Code.NO_SUCH_EVENT: _("No tournament %(code)s."),
     Code.NO_SUCH_LEVEL: _("TO12: the structure has no level %(n)s."),
     Code.NOT_AT_THIS_TABLE: _("TO4: %(player)s isn't seated at %(table)s."),
+    Code.DUPLICATE_TABLE: _("A table is listed twice."),
+    Code.BAD_BREAKING_ORDER: _(
+        "The breaking order must name each of the event's tables once."
+    ),
+    Code.BAD_TABLE: _("%(table)s has fewer than 2 seats."),
+    Code.BAD_SEAT: _("%(table)s has no seat %(seat)d."),
+    Code.SEATED_TWICE: _("%(player)s is seated twice."),
+    (Code.SEATED_TWICE, "draw"): _("A player would have two seats."),
+    Code.EMPTY_TABLE: _("%(table)s has no players."),
+    Code.TABLE_FULL: _("%(table)s has no empty seat."),
+    (Code.NO_SEAT_LEFT, "taken"): _("Every seat of the event's tables is taken."),
+    Code.BAD_TOLERANCE: _("Tables can't be closer than one player."),
 }
 
 refuse = variants_refuser(TEXTS, Refusal)  # 422 with a rule, 400 without
