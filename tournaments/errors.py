@@ -106,6 +106,15 @@ class Code(StrEnum):
     EMPTY_TABLE = "empty_table"
     TABLE_FULL = "table_full"
     BAD_TOLERANCE = "bad_tolerance"
+    # The clock's (tournaments.domain.clock).
+    NO_SUCH_PERIOD = "no_such_period"
+    BAD_TIME_LEFT = "bad_time_left"
+    CLOCK_EVENT_OUT_OF_ORDER = "clock_event_out_of_order"
+    BAD_TIME_ADDED = "bad_time_added"
+    CLOCK_NOT_STARTED = "clock_not_started"
+    CLOCK_RUNNING = "clock_running"
+    CLOCK_PAUSED = "clock_paused"
+    CLOCK_STOPPED = "clock_stopped"
 
 
 TEXTS: dict[Code | tuple[Code, str], str] = {
@@ -330,6 +339,27 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     Code.TABLE_FULL: _("%(table)s has no empty seat."),
     (Code.NO_SEAT_LEFT, "taken"): _("Every seat of the event's tables is taken."),
     Code.BAD_TOLERANCE: _("Tables can't be closer than one player."),
+    Code.NO_SUCH_PERIOD: _("The structure has periods 1 to %(n)d."),
+    Code.BAD_TIME_LEFT: _(
+        "The time left must be more than nothing and no more than the period."
+    ),
+    Code.CLOCK_EVENT_OUT_OF_ORDER: _(
+        "A clock change can't be dated before the one logged last."
+    ),
+    Code.BAD_TIME_ADDED: _(
+        "Time added leaves the period between nothing and its length."
+    ),
+    Code.CLOCK_NOT_STARTED: _("No hand is dealt before the tournament clock starts."),
+    (Code.CLOCK_NOT_STARTED, "action"): _(
+        "The clock is not started: it can't take %(action)s."
+    ),
+    (Code.CLOCK_RUNNING, "action"): _(
+        "The clock is running: it can't take %(action)s."
+    ),
+    (Code.CLOCK_PAUSED, "action"): _("The clock is paused: it can't take %(action)s."),
+    (Code.CLOCK_STOPPED, "action"): _(
+        "The clock is stopped: it can't take %(action)s."
+    ),
 }
 
 refuse = variants_refuser(TEXTS, Refusal)  # 422 with a rule, 400 without
