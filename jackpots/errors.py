@@ -47,7 +47,32 @@ class Code(StrEnum):
 
 TEXTS: dict[Code | tuple[Code, str], str] = {
     Code.PERMISSION_DENIED: _("This needs the role: %(roles)s."),
-    Code.INVALID_CONFIGURATION: _("%(field)s: %(detail)s"),
+    (Code.INVALID_CONFIGURATION, "no_game"): _(
+        "%(field)s: a category covers at least one game"
+    ),
+    (Code.INVALID_CONFIGURATION, "not_high"): _(
+        "%(field)s: %(code)s can't be covered; games with high hands are %(games)s"
+    ),
+    (Code.INVALID_CONFIGURATION, "high"): _(
+        "%(field)s: games with high hands are %(games)s"
+    ),
+    (Code.INVALID_CONFIGURATION, "hand"): _(
+        "%(field)s: five different cards such as As Ah Ad Ts Th"
+    ),
+    (Code.INVALID_CONFIGURATION, "card_use"): _(
+        "%(field)s: an object with 'loser' and 'winner'"
+    ),
+    (Code.INVALID_CONFIGURATION, "payout"): _(
+        "%(field)s: an object: percent, loser, winner, table"
+    ),
+    (Code.INVALID_CONFIGURATION, "part"): _("%(field)s: at least one role has a part"),
+    (Code.INVALID_CONFIGURATION, "whole"): _("%(field)s: a whole number"),
+    (Code.INVALID_CONFIGURATION, "range"): _("%(field)s: from %(low)d to %(high)d"),
+    (Code.INVALID_CONFIGURATION, "at_least"): _("%(field)s: at least %(low)d"),
+    (Code.INVALID_CONFIGURATION, "side"): _(
+        "%(field)s: an object: hole_cards, quads_pocket_pair"
+    ),
+    (Code.INVALID_CONFIGURATION, "bool"): _("%(field)s: true or false"),
     (Code.INVALID_CONFIGURATION, "fixed"): _("These can't change: %(fields)s."),
     Code.INVALID_AMOUNT: _("A seed is a positive number of cents."),
     (Code.INVALID_AMOUNT, "drops"): _(

@@ -27,6 +27,8 @@ class Code(StrEnum):
     DEAL_REFUSED = "deal_refused"
     PAYOUT_REFUSED = "payout_refused"
     INSUFFICIENT_FUNDS = "insufficient_funds"
+    BOUNTY_REFUSED = "bounty_refused"
+    CHIPS_REFUSED = "chips_refused"
     # The table's.
     EVENT_CLOSED = "event_closed"
     INVALID_LEVEL = "invalid_level"
@@ -95,9 +97,111 @@ class Code(StrEnum):
     NO_SUCH_EVENT = "no_such_event"
     NO_SUCH_LEVEL = "no_such_level"
     NOT_AT_THIS_TABLE = "not_at_this_table"
+    # The seating's (tournaments.domain.tables).
+    DUPLICATE_TABLE = "duplicate_table"
+    BAD_BREAKING_ORDER = "bad_breaking_order"
+    BAD_TABLE = "bad_table"
+    BAD_SEAT = "bad_seat"
+    SEATED_TWICE = "seated_twice"
+    EMPTY_TABLE = "empty_table"
+    TABLE_FULL = "table_full"
+    BAD_TOLERANCE = "bad_tolerance"
+    # The clock's (tournaments.domain.clock).
+    NO_SUCH_PERIOD = "no_such_period"
+    BAD_TIME_LEFT = "bad_time_left"
+    CLOCK_EVENT_OUT_OF_ORDER = "clock_event_out_of_order"
+    BAD_TIME_ADDED = "bad_time_added"
+    CLOCK_NOT_STARTED = "clock_not_started"
+    CLOCK_RUNNING = "clock_running"
+    CLOCK_PAUSED = "clock_paused"
+    CLOCK_STOPPED = "clock_stopped"
 
 
 TEXTS: dict[Code | tuple[Code, str], str] = {
+    # The domain's refusals (tournaments.domain), one text per check.
+    (Code.PAYOUT_REFUSED, "rows"): _("TO7: a payout table has at least one row."),
+    (Code.PAYOUT_REFUSED, "order"): _(
+        "TO7: the rows of a payout table go up by field size from 1."
+    ),
+    (Code.PAYOUT_REFUSED, "basis"): _(
+        "TO7: the shares from %(entries)d entries add up to %(sum)d basis points,"
+        " not %(basis)d."
+    ),
+    (Code.PAYOUT_REFUSED, "lower"): _(
+        "TO7: a lower place never pays more than a higher one."
+    ),
+    (Code.PAYOUT_REFUSED, "places"): _(
+        "TO7: %(places)d places can't be paid from %(entries)d entries."
+    ),
+    (Code.PAYOUT_REFUSED, "start"): _("TO7: a payout table starts at one entry."),
+    (Code.PAYOUT_REFUSED, "no_entries"): _(
+        "TO7: there are no places to pay without entries."
+    ),
+    (Code.PAYOUT_REFUSED, "cents"): _(
+        "TO7: a prize pool is whole cents, not %(pool)s."
+    ),
+    (Code.PAYOUT_REFUSED, "unit"): _("TO7: prizes are rounded to at least one cent."),
+    (Code.PAYOUT_REFUSED, "shares"): _(
+        "TO7: the shares must add up to %(basis)d basis points."
+    ),
+    (Code.PAYOUT_REFUSED, "remainder"): _("TO7: unknown remainder rule %(remainder)s."),
+    (Code.PAYOUT_REFUSED, "negative"): _(
+        "TO7: buy-ins and guarantees can't be negative."
+    ),
+    (Code.PAYOUT_REFUSED, "seat"): _("TO7: a satellite's seat has a value."),
+    (Code.PAYOUT_REFUSED, "pool"): _("TO7: a prize pool can't be negative."),
+    (Code.DEAL_REFUSED, "two"): _("TO5: a deal is among at least two players."),
+    (Code.DEAL_REFUSED, "chips"): _("TO5: every player in a deal has chips."),
+    (Code.DEAL_REFUSED, "places"): _(
+        "TO5: %(players)d players deal the prizes of %(players)d places,"
+        " not %(prizes)d."
+    ),
+    (Code.DEAL_REFUSED, "order"): _("TO5: the prizes go down from first place."),
+    (Code.DEAL_REFUSED, "icm"): _("TO5: ICM is offered for up to %(max)d players."),
+    (Code.DEAL_REFUSED, "no_chips"): _("TO5: a deal is among players with chips."),
+    (Code.BOUNTY_REFUSED, "negative"): _("TO8: a bounty can't be negative."),
+    (Code.BOUNTY_REFUSED, "winners"): _(
+        "TO8: a bounty goes to the players who won the pot."
+    ),
+    (Code.BOUNTY_REFUSED, "chop"): _("TO8: a chop is among players."),
+    (Code.BOUNTY_REFUSED, "button"): _(
+        "TO8: every player of the chop has a seat from the button."
+    ),
+    (Code.BUST_REFUSED, "none"): _("TO4: a bust names at least one player."),
+    (Code.BUST_REFUSED, "out"): _(
+        "TO4: %(out)d players can't be out with %(left)d left."
+    ),
+    (Code.BUST_REFUSED, "winner"): _("TO4: one player is left to win; he isn't out."),
+    (Code.BUST_REFUSED, "stack"): _("TO4: a stack can't be negative."),
+    (Code.BUST_REFUSED, "end"): _(
+        "TO4: the players left at the end take places 1, 2, 3…"
+    ),
+    (Code.BUST_REFUSED, "once"): _("TO4: a player busts once."),
+    (Code.BUST_REFUSED, "shared"): _(
+        "TO4: %(places)d places are shared by as many players, not %(players)d."
+    ),
+    (Code.BUST_REFUSED, "share_once"): _("TO4: a player shares a place once."),
+    (Code.CHIPS_REFUSED, "issues"): _("TO3: %(cause)s issues chips; %(chips)d isn't."),
+    (Code.CHIPS_REFUSED, "removes"): _(
+        "TO3: %(cause)s removes chips; %(chips)d doesn't."
+    ),
+    (Code.CHIPS_REFUSED, "cause"): _(
+        "TO3: chips leave play only for a recorded cause: %(cause)s"
+    ),
+    (Code.CHIPS_REFUSED, "count"): _("TO3: a count can't be negative."),
+    (Code.CHIPS_REFUSED, "larger"): _(
+        "TO6: chips are coloured up into a larger denomination."
+    ),
+    (Code.CHIPS_REFUSED, "multiple"): _(
+        "TO6: the new denomination is a multiple of the old one."
+    ),
+    (Code.CHIPS_REFUSED, "no_stack"): _("TO6: %(key)s holds chips but has no stack."),
+    (Code.CHIPS_REFUSED, "hold"): _(
+        "TO6: %(key)s can't hold %(count)d chips of %(denomination)d."
+    ),
+    (Code.CHIPS_REFUSED, "race"): _(
+        "TO6: every player with odd chips draws once in the race."
+    ),
     Code.INSUFFICIENT_FUNDS: _(
         "Account %(account)s holds %(balance)d cents; it can't give %(amount)d."
     ),
@@ -223,9 +327,50 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     Code.NO_SUCH_EVENT: _("No tournament %(code)s."),
     Code.NO_SUCH_LEVEL: _("TO12: the structure has no level %(n)s."),
     Code.NOT_AT_THIS_TABLE: _("TO4: %(player)s isn't seated at %(table)s."),
+    Code.DUPLICATE_TABLE: _("A table is listed twice."),
+    Code.BAD_BREAKING_ORDER: _(
+        "The breaking order must name each of the event's tables once."
+    ),
+    Code.BAD_TABLE: _("%(table)s has fewer than 2 seats."),
+    Code.BAD_SEAT: _("%(table)s has no seat %(seat)d."),
+    Code.SEATED_TWICE: _("%(player)s is seated twice."),
+    (Code.SEATED_TWICE, "draw"): _("A player would have two seats."),
+    Code.EMPTY_TABLE: _("%(table)s has no players."),
+    Code.TABLE_FULL: _("%(table)s has no empty seat."),
+    (Code.NO_SEAT_LEFT, "taken"): _("Every seat of the event's tables is taken."),
+    Code.BAD_TOLERANCE: _("Tables can't be closer than one player."),
+    Code.NO_SUCH_PERIOD: _("The structure has periods 1 to %(n)d."),
+    Code.BAD_TIME_LEFT: _(
+        "The time left must be more than nothing and no more than the period."
+    ),
+    Code.CLOCK_EVENT_OUT_OF_ORDER: _(
+        "A clock change can't be dated before the one logged last."
+    ),
+    Code.BAD_TIME_ADDED: _(
+        "Time added leaves the period between nothing and its length."
+    ),
+    Code.CLOCK_NOT_STARTED: _("No hand is dealt before the tournament clock starts."),
+    (Code.CLOCK_NOT_STARTED, "action"): _(
+        "The clock is not started: it can't take %(action)s."
+    ),
+    (Code.CLOCK_RUNNING, "action"): _(
+        "The clock is running: it can't take %(action)s."
+    ),
+    (Code.CLOCK_PAUSED, "action"): _("The clock is paused: it can't take %(action)s."),
+    (Code.CLOCK_STOPPED, "action"): _(
+        "The clock is stopped: it can't take %(action)s."
+    ),
 }
 
 refuse = variants_refuser(TEXTS, Refusal)  # 422 with a rule, 400 without
 conflict = variants_refuser(TEXTS, Conflict)  # 409
 invalid = variants_refuser(TEXTS, Invalid)  # 400
 missing = variants_refuser(TEXTS, NotFound)  # 404
+
+
+def refused_as(code: Code, error: Refusal, *, rule: str) -> Refusal:
+    """The domain's refusal ``error`` answered under the use case's ``code`` and
+    ``rule``: the same text, still translated when it is read."""
+    return Refusal(
+        code, error.template, rule=rule, allowed=error.allowed, params=error.params
+    )

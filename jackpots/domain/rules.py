@@ -15,6 +15,8 @@ from typing import Any
 from cardroom.domain.cards import CARD_IDS, parse_cards
 from cardroom.domain.games import GAMES
 from cardroom.domain.ranking import HIGH_ANY, HIGH_OMAHA, high_five
+from core.errors import Refusal
+from jackpots.errors import TEXTS, Code
 
 #: Games whose high hands share one ranking (phevaluator's 7,462 classes), so a
 #: minimum hand and hands of different games compare by key. Razz ranks low and
@@ -28,13 +30,21 @@ OMAHA_GAMES = ("PLO", "PLO5", "COURCHEVEL")
 ROLES = ("loser", "winner", "table")
 
 
-class ConfigError(ValueError):
-    """A category or pool configuration that can't be used, with the field at fault."""
+class ConfigError(Refusal):
+    """A category or pool configuration that can't be used, with the field at fault.
 
-    def __init__(self, field: str, detail: str) -> None:
-        super().__init__(f"{field}: {detail}")
+    ``text`` names the table's variant of ``invalid_configuration``; ``params``
+    fill it besides ``field``.
+    """
+
+    def __init__(self, field: str, text: str, /, **params: Any) -> None:
+        super().__init__(
+            Code.INVALID_CONFIGURATION,
+            TEXTS[Code.INVALID_CONFIGURATION, text],
+            allowed={"field": field},
+            params={"field": field, **params},
+        )
         self.field = field
-        self.detail = detail
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,13 +110,11 @@ class CategoryRules:
         """
         games = config.get("games")
         if not isinstance(games, list | tuple) or not games:
-            raise ConfigError("games", "a category covers at least one game")
+            raise ConfigError("games", "no_game")
         for code in games:
             if code not in HIGH_GAMES:
                 raise ConfigError(
-                    "games",
-                    f"{code!r} can't be covered; games with high hands are "
-                    f"{', '.join(HIGH_GAMES)}",
+                    "games", "not_high", code=repr(code), games=", ".join(HIGH_GAMES)
                 )
         hand = config.get("min_losing_hand")
         if (
@@ -115,15 +123,13 @@ class CategoryRules:
             or any(c not in CARD_IDS for c in hand)
             or len(set(hand)) != 5
         ):
-            raise ConfigError(
-                "min_losing_hand", "five different cards such as As Ah Ad Ts Th"
-            )
+            raise ConfigError("min_losing_hand", "hand")
         card_use = config.get("card_use") or {}
         if not isinstance(card_use, Mapping):
-            raise ConfigError("card_use", "an object with 'loser' and 'winner'")
+            raise ConfigError("card_use", "card_use")
         payout = config.get("payout")
         if not isinstance(payout, Mapping):
-            raise ConfigError("payout", "an object: percent, loser, winner, table")
+            raise ConfigError("payout", "payout")
         table = PayoutTable(
             percent=_int(payout, "percent", "payout.", low=0, high=100),
             loser=_int(payout, "loser", "payout.", low=0),
@@ -131,7 +137,7 @@ class CategoryRules:
             table=_int(payout, "table", "payout.", low=0),
         )
         if not any(table.parts()):
-            raise ConfigError("payout", "at least one role has a part")
+            raise ConfigError("payout", "part")
         return cls(
             games=frozenset(games),
             min_losing_hand=tuple(hand),
@@ -172,22 +178,21 @@ def _int(
 ) -> int:
     value = data.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ConfigError(prefix + key, "a whole number")
+        raise ConfigError(prefix + key, "whole")
     if value < low or (high is not None and value > high):
-        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise ConfigError(prefix + key, bounds)
+        if high is None:
+            raise ConfigError(prefix + key, "at_least", low=low)
+        raise ConfigError(prefix + key, "range", low=low, high=high)
     return value
 
 
 def _card_use(card_use: Mapping[str, Any], side: str) -> CardUse:
     rule = card_use.get(side, {})
     if not isinstance(rule, Mapping):
-        raise ConfigError(
-            f"card_use.{side}", "an object: hole_cards, quads_pocket_pair"
-        )
+        raise ConfigError(f"card_use.{side}", "side")
     pocket_pair = rule.get("quads_pocket_pair", False)
     if not isinstance(pocket_pair, bool):
-        raise ConfigError(f"card_use.{side}.quads_pocket_pair", "true or false")
+        raise ConfigError(f"card_use.{side}.quads_pocket_pair", "bool")
     return CardUse(
         hole_cards=_int(
             {"hole_cards": rule.get("hole_cards", 0)},

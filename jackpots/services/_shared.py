@@ -24,7 +24,7 @@ from jackpots.domain.rules import (
     ConfigError,
 )
 from jackpots.domain.shares import percent_of, role_shares
-from jackpots.errors import Code, forbidden, invalid, refuse
+from jackpots.errors import Code, forbidden, refuse
 from jackpots.models import (
     Award,
     Hit,
@@ -52,11 +52,8 @@ def _require(user: User, *roles: Role) -> None:
 
 
 def _config_refusal(error: ConfigError) -> Invalid:
-    return invalid(
-        Code.INVALID_CONFIGURATION,
-        allowed={"field": error.field},
-        field=error.field,
-        detail=error.detail,
+    return Invalid(
+        error.code, error.template, allowed=error.allowed, params=error.params
     )
 
 

@@ -39,9 +39,7 @@ def _pool_fields_check(fields: dict[str, Any]) -> None:
         bad = [g for g in games if g not in HIGH_GAMES]
         if not isinstance(games, list) or bad:
             raise _config_refusal(
-                ConfigError(
-                    "games", f"games with high hands are {', '.join(HIGH_GAMES)}"
-                )
+                ConfigError("games", "high", games=", ".join(HIGH_GAMES))
             )
     for name, low, high in (
         ("reserve_percent", 0, 100),
@@ -56,7 +54,7 @@ def _pool_fields_check(fields: dict[str, Any]) -> None:
             and not isinstance(value, bool)
             and low <= value <= high
         ):
-            raise _config_refusal(ConfigError(name, f"from {low} to {high}"))
+            raise _config_refusal(ConfigError(name, "range", low=low, high=high))
 
 
 @transaction.atomic

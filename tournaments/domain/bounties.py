@@ -21,12 +21,17 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from accounting.domain.money import ratio_split
+from core.errors import Refusal, variants_refuser
+from tournaments.errors import TEXTS, Code
 
 K = TypeVar("K", bound=Hashable)
 
 
-class BountyError(ValueError):
-    """A bounty that can't be paid as asked."""
+class BountyError(Refusal):
+    """A bounty that can't be paid as asked (TO8)."""
+
+
+_refuse = variants_refuser(TEXTS, BountyError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +57,9 @@ def knockout(
     {'a': Knockout(paid=1200, added=1300)}
     """
     if bounty_cents < 0:
-        raise BountyError("TO8: a bounty can't be negative.")
+        raise _refuse(Code.BOUNTY_REFUSED, text="negative", rule="TO8")
     if not winners or len(set(winners)) != len(winners):
-        raise BountyError("TO8: a bounty goes to the players who won the pot.")
+        raise _refuse(Code.BOUNTY_REFUSED, text="winners", rule="TO8")
     shares = (
         ratio_split(bounty_cents, [1] * len(winners), unit)
         if bounty_cents
@@ -78,8 +83,8 @@ def chop_leftover(stacks: Mapping[K, int], button_order: Sequence[K]) -> K:
     'c'
     """
     if not stacks:
-        raise BountyError("TO8: a chop is among players.")
+        raise _refuse(Code.BOUNTY_REFUSED, text="chop", rule="TO8")
     if set(button_order) != set(stacks) or len(button_order) != len(stacks):
-        raise BountyError("TO8: every player of the chop has a seat from the button.")
+        raise _refuse(Code.BOUNTY_REFUSED, text="button", rule="TO8")
     biggest = max(stacks.values())
     return next(k for k in button_order if stacks[k] == biggest)

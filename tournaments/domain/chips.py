@@ -19,6 +19,9 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from core.errors import Refusal, variants_refuser
+from tournaments.errors import TEXTS, Code
+
 K = TypeVar("K", bound=Hashable)
 
 ISSUING = ("entry", "rebuy", "addon")
@@ -35,8 +38,11 @@ REMOVING = (
 )
 
 
-class ChipsError(ValueError):
-    """Chips that can't be moved as asked."""
+class ChipsError(Refusal):
+    """Chips that can't be moved as asked (TO3, TO6)."""
+
+
+_refuse = variants_refuser(TEXTS, ChipsError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,18 +91,30 @@ def reconcile(
     for cause, chips in movements:
         if cause in ISSUING:
             if chips <= 0:
-                raise ChipsError(f"TO3: {cause} issues chips; {chips} isn't.")
+                raise _refuse(
+                    Code.CHIPS_REFUSED,
+                    text="issues",
+                    rule="TO3",
+                    cause=cause,
+                    chips=chips,
+                )
             issued[cause] += chips
         elif cause in REMOVING:
             if chips >= 0:
-                raise ChipsError(f"TO3: {cause} removes chips; {chips} doesn't.")
+                raise _refuse(
+                    Code.CHIPS_REFUSED,
+                    text="removes",
+                    rule="TO3",
+                    cause=cause,
+                    chips=chips,
+                )
             removed[cause] += -chips
         else:
-            raise ChipsError(
-                f"TO3: chips leave play only for a recorded cause: {cause!r}"
+            raise _refuse(
+                Code.CHIPS_REFUSED, text="cause", rule="TO3", cause=repr(cause)
             )
     if counted is not None and counted < 0:
-        raise ChipsError("TO3: a count can't be negative.")
+        raise _refuse(Code.CHIPS_REFUSED, text="count", rule="TO3")
     return Reconciliation(issued, removed, counted)
 
 
@@ -139,15 +157,22 @@ def colour_up(
     ({'a': 1025, 'b': 2100, 'c': 100}, ['c', 'b'], 0)
     """
     if denomination < 1 or new_denomination <= denomination:
-        raise ChipsError("TO6: chips are coloured up into a larger denomination.")
+        raise _refuse(Code.CHIPS_REFUSED, text="larger", rule="TO6")
     if new_denomination % denomination:
-        raise ChipsError("TO6: the new denomination is a multiple of the old one.")
+        raise _refuse(Code.CHIPS_REFUSED, text="multiple", rule="TO6")
     for key, count in retired.items():
         if key not in stacks:
-            raise ChipsError(f"TO6: {key!r} holds chips but has no stack.")
+            raise _refuse(
+                Code.CHIPS_REFUSED, text="no_stack", rule="TO6", key=repr(key)
+            )
         if count < 0 or count * denomination > stacks[key]:
-            raise ChipsError(
-                f"TO6: {key!r} can't hold {count} chips of {denomination}."
+            raise _refuse(
+                Code.CHIPS_REFUSED,
+                text="hold",
+                rule="TO6",
+                key=repr(key),
+                count=count,
+                denomination=denomination,
             )
     exchanged: dict[K, int] = {}
     odd: dict[K, int] = {}
@@ -159,7 +184,7 @@ def colour_up(
     if sorted(map(repr, racing)) != sorted(map(repr, set(race_order))) or len(
         race_order
     ) != len(racing):
-        raise ChipsError("TO6: every player with odd chips draws once in the race.")
+        raise _refuse(Code.CHIPS_REFUSED, text="race", rule="TO6")
     to_race = min(sum(odd.values()) // new_denomination, len(racing))
     # No one is raced out (TDA R26): players with nothing but odd chips come first.
     raced_out = [k for k in race_order if stacks[k] == odd[k]]

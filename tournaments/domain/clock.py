@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from core.errors import Refusal
+from tournaments.errors import Code, refuse
 
 RULE = "TO12"
 
@@ -189,20 +189,19 @@ def _advance(structure: Structure, replay: _Replay, until: datetime) -> None:
 def _period_time(structure: Structure, event: ClockEvent) -> tuple[int, timedelta]:
     period = 0 if event.period is None else event.period
     if not 0 <= period < len(structure):
-        raise Refusal(
-            "no_such_period",
-            f"The structure has periods 1 to {len(structure)}.",
+        raise refuse(
+            Code.NO_SUCH_PERIOD,
             rule=RULE,
             allowed={"min": 0, "max": len(structure) - 1},
+            n=len(structure),
         )
     full = structure[period].duration
     if event.seconds is None:
         return period, full
     left = timedelta(seconds=event.seconds)
     if not timedelta(0) < left <= full:
-        raise Refusal(
-            "bad_time_left",
-            "The time left must be more than nothing and no more than the period.",
+        raise refuse(
+            Code.BAD_TIME_LEFT,
             rule=RULE,
             allowed={"min": 1, "max": int(full.total_seconds())},
         )
@@ -221,19 +220,18 @@ _ALLOWED = {
 
 def _apply(structure: Structure, replay: _Replay, event: ClockEvent) -> None:
     if replay.since is not None and event.at < replay.since:
-        raise Refusal(
-            "clock_event_out_of_order",
-            "A clock change can't be dated before the one logged last.",
+        raise refuse(
+            Code.CLOCK_EVENT_OUT_OF_ORDER,
             rule=RULE,
             allowed={"from": replay.since.isoformat()},
         )
     _advance(structure, replay, event.at)
     if replay.status not in _ALLOWED[event.action]:
-        raise Refusal(
-            f"clock_{replay.status}",
-            f"The clock is {replay.status.replace('_', ' ')}: it can't "
-            f"{event.action.replace('_', ' ')}.",
+        raise refuse(
+            Code(f"clock_{replay.status}"),
+            text="action",
             rule=RULE,
+            action=event.action.value,
             allowed={
                 "actions": sorted(a for a, s in _ALLOWED.items() if replay.status in s)
             },
@@ -253,9 +251,8 @@ def _apply(structure: Structure, replay: _Replay, event: ClockEvent) -> None:
             full = structure[replay.period].duration
             left = replay.left + timedelta(seconds=seconds)
             if seconds == 0 or not timedelta(0) <= left <= full:
-                raise Refusal(
-                    "bad_time_added",
-                    "Time added leaves the period between nothing and its length.",
+                raise refuse(
+                    Code.BAD_TIME_ADDED,
                     rule=RULE,
                     allowed={
                         "min": -math.floor(replay.left.total_seconds()),
@@ -340,9 +337,8 @@ def level_for_hand(
     """
     state = clock_state(structure, log, started_at)
     if state.status is Status.NOT_STARTED:
-        raise Refusal(
-            "clock_not_started",
-            "No hand is dealt before the tournament clock starts.",
+        raise refuse(
+            Code.CLOCK_NOT_STARTED,
             rule=RULE,
         )
     playing = state.playing

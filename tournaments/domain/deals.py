@@ -21,28 +21,36 @@ from itertools import pairwise
 from typing import TypeVar
 
 from accounting.domain.money import ratio_split
+from core.errors import Refusal, variants_refuser
+from tournaments.errors import TEXTS, Code
 
 K = TypeVar("K", bound=Hashable)
 
 ICM_MAX_PLAYERS = 12
 
 
-class DealError(ValueError):
-    """A deal that can't be computed (no chips, more prizes than players, …)."""
+class DealError(Refusal):
+    """A deal that can't be computed (no chips, more prizes than players, …; TO5)."""
+
+
+_refuse = variants_refuser(TEXTS, DealError)
 
 
 def _check(stacks: Mapping[K, int], prizes: Sequence[int]) -> list[K]:
     if len(stacks) < 2:
-        raise DealError("TO5: a deal is among at least two players.")
+        raise _refuse(Code.DEAL_REFUSED, text="two", rule="TO5")
     if any(s <= 0 for s in stacks.values()):
-        raise DealError("TO5: every player in a deal has chips.")
+        raise _refuse(Code.DEAL_REFUSED, text="chips", rule="TO5")
     if len(prizes) != len(stacks):
-        raise DealError(
-            f"TO5: {len(stacks)} players deal the prizes of {len(stacks)} places,"
-            f" not {len(prizes)}."
+        raise _refuse(
+            Code.DEAL_REFUSED,
+            text="places",
+            rule="TO5",
+            players=len(stacks),
+            prizes=len(prizes),
         )
     if any(p < 0 for p in prizes) or any(a < b for a, b in pairwise(prizes)):
-        raise DealError("TO5: the prizes go down from first place.")
+        raise _refuse(Code.DEAL_REFUSED, text="order", rule="TO5")
     # Ties of chips keep the caller's order (the seat nearest the button first).
     return sorted(stacks, key=lambda k: -stacks[k])
 
@@ -70,7 +78,7 @@ def icm_fractions(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction
     """Each player's exact ICM equity (Malmuth–Harville), in stack order given."""
     n = len(stacks)
     if n > ICM_MAX_PLAYERS:
-        raise DealError(f"TO5: ICM is offered for up to {ICM_MAX_PLAYERS} players.")
+        raise _refuse(Code.DEAL_REFUSED, text="icm", rule="TO5", max=ICM_MAX_PLAYERS)
     total = sum(stacks)
 
     @cache
@@ -89,7 +97,7 @@ def icm_fractions(stacks: Sequence[int], prizes: Sequence[int]) -> list[Fraction
         return tuple(result)
 
     if total <= 0:
-        raise DealError("TO5: a deal is among players with chips.")
+        raise _refuse(Code.DEAL_REFUSED, text="no_chips", rule="TO5")
     return list(equity(frozenset(range(n)), 0))
 
 

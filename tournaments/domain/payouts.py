@@ -17,6 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from core.errors import Refusal, variants_refuser
+from tournaments.errors import TEXTS, Code
+
 BASIS = 10_000
 
 # A sensible default shape: about the top 10–15 % paid, first place about a quarter
@@ -42,8 +45,11 @@ DEFAULT_TABLE: tuple[tuple[int, tuple[int, ...]], ...] = (
 )  # fmt: skip
 
 
-class PayoutError(ValueError):
-    """A payout table or amount that can't be paid exactly."""
+class PayoutError(Refusal):
+    """A payout table or amount that can't be paid exactly (TO7)."""
+
+
+_refuse = variants_refuser(TEXTS, PayoutError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,27 +67,33 @@ def table_check(table: Sequence[tuple[int, Sequence[int]]]) -> None:
     Raises :class:`PayoutError` (TO7).
     """
     if not table:
-        raise PayoutError("TO7: a payout table has at least one row.")
+        raise _refuse(Code.PAYOUT_REFUSED, text="rows", rule="TO7")
     previous = 0
     for min_entries, shares in table:
         if min_entries < 1 or min_entries <= previous:
-            raise PayoutError(
-                "TO7: the rows of a payout table go up by field size from 1."
-            )
+            raise _refuse(Code.PAYOUT_REFUSED, text="order", rule="TO7")
         previous = min_entries
         if not shares or any(s < 0 for s in shares) or sum(shares) != BASIS:
-            raise PayoutError(
-                f"TO7: the shares from {min_entries} entries add up to {sum(shares)}"
-                f" basis points, not {BASIS}."
+            raise _refuse(
+                Code.PAYOUT_REFUSED,
+                text="basis",
+                rule="TO7",
+                entries=min_entries,
+                sum=sum(shares),
+                basis=BASIS,
             )
         if any(a < b for a, b in pairwise(shares)):
-            raise PayoutError("TO7: a lower place never pays more than a higher one.")
+            raise _refuse(Code.PAYOUT_REFUSED, text="lower", rule="TO7")
         if len(shares) > min_entries:
-            raise PayoutError(
-                f"TO7: {len(shares)} places can't be paid from {min_entries} entries."
+            raise _refuse(
+                Code.PAYOUT_REFUSED,
+                text="places",
+                rule="TO7",
+                places=len(shares),
+                entries=min_entries,
             )
     if table[0][0] != 1:
-        raise PayoutError("TO7: a payout table starts at one entry.")
+        raise _refuse(Code.PAYOUT_REFUSED, text="start", rule="TO7")
 
 
 def shares_for(
@@ -91,7 +103,7 @@ def shares_for(
     rows = table or DEFAULT_TABLE
     table_check(rows)
     if entries < 1:
-        raise PayoutError("TO7: there are no places to pay without entries.")
+        raise _refuse(Code.PAYOUT_REFUSED, text="no_entries", rule="TO7")
     chosen: Sequence[int] = rows[0][1]
     for min_entries, shares in rows:
         if entries >= min_entries:
@@ -121,13 +133,17 @@ def prizes(
         or not isinstance(pool_cents, int)
         or pool_cents < 0
     ):
-        raise PayoutError(f"TO7: a prize pool is whole cents, not {pool_cents!r}.")
+        raise _refuse(
+            Code.PAYOUT_REFUSED, text="cents", rule="TO7", pool=repr(pool_cents)
+        )
     if unit < 1:
-        raise PayoutError("TO7: prizes are rounded to at least one cent.")
+        raise _refuse(Code.PAYOUT_REFUSED, text="unit", rule="TO7")
     if not shares or sum(shares) != BASIS or any(s < 0 for s in shares):
-        raise PayoutError(f"TO7: the shares must add up to {BASIS} basis points.")
+        raise _refuse(Code.PAYOUT_REFUSED, text="shares", rule="TO7", basis=BASIS)
     if remainder not in ("top", "first"):
-        raise PayoutError(f"TO7: unknown remainder rule {remainder!r}.")
+        raise _refuse(
+            Code.PAYOUT_REFUSED, text="remainder", rule="TO7", remainder=repr(remainder)
+        )
     amounts = [(pool_cents * share // BASIS) // unit * unit for share in shares]
     left = pool_cents - sum(amounts)
     units, below = divmod(left, unit)
@@ -151,7 +167,7 @@ def pool_of(buy_ins_cents: int, guarantee_cents: int) -> tuple[int, int]:
     (120000, 0)
     """
     if buy_ins_cents < 0 or guarantee_cents < 0:
-        raise PayoutError("TO7: buy-ins and guarantees can't be negative.")
+        raise _refuse(Code.PAYOUT_REFUSED, text="negative", rule="TO7")
     overlay = max(0, guarantee_cents - buy_ins_cents)
     return buy_ins_cents + overlay, overlay
 
@@ -164,9 +180,9 @@ def satellite(pool_cents: int, seat_cents: int) -> list[SatellitePlace]:
     [(10000, 0), (10000, 0), (0, 5000)]
     """
     if seat_cents < 1:
-        raise PayoutError("TO7: a satellite's seat has a value.")
+        raise _refuse(Code.PAYOUT_REFUSED, text="seat", rule="TO7")
     if pool_cents < 0:
-        raise PayoutError("TO7: a prize pool can't be negative.")
+        raise _refuse(Code.PAYOUT_REFUSED, text="pool", rule="TO7")
     seats, cash = divmod(pool_cents, seat_cents)
     places = [SatellitePlace(seat_cents, 0) for _ in range(seats)]
     if cash:

@@ -18,12 +18,17 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from accounting.domain.money import ratio_split
+from core.errors import Refusal, variants_refuser
+from tournaments.errors import TEXTS, Code
 
 K = TypeVar("K", bound=Hashable)
 
 
-class PlacesError(ValueError):
-    """Busts that can't be placed (more players out than are left, …)."""
+class PlacesError(Refusal):
+    """Busts that can't be placed (more players out than are left, …; TO4)."""
+
+
+_refuse = variants_refuser(TEXTS, PlacesError)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,13 +60,13 @@ def places_of(
     """
     out = len(stacks)
     if out < 1:
-        raise PlacesError("TO4: a bust names at least one player.")
+        raise _refuse(Code.BUST_REFUSED, text="none", rule="TO4")
     if out > left:
-        raise PlacesError(f"TO4: {out} players can't be out with {left} left.")
+        raise _refuse(Code.BUST_REFUSED, text="out", rule="TO4", out=out, left=left)
     if out == left:
-        raise PlacesError("TO4: one player is left to win; he isn't out.")
+        raise _refuse(Code.BUST_REFUSED, text="winner", rule="TO4")
     if any(s < 0 for s in stacks.values()):
-        raise PlacesError("TO4: a stack can't be negative.")
+        raise _refuse(Code.BUST_REFUSED, text="stack", rule="TO4")
     first = left - out + 1
     if hand_for_hand:
         return {key: Place(first, left) for key in stacks}
@@ -93,11 +98,11 @@ def standings(
     """
     result: dict[K, Place] = {key: Place(p, p) for key, p in finishers.items()}
     if sorted(finishers.values()) != list(range(1, len(finishers) + 1)):
-        raise PlacesError("TO4: the players left at the end take places 1, 2, 3…")
+        raise _refuse(Code.BUST_REFUSED, text="end", rule="TO4")
     next_place = len(result) + 1
     for stacks, hand_for_hand in hands:
         if set(stacks) & set(result):
-            raise PlacesError("TO4: a player busts once.")
+            raise _refuse(Code.BUST_REFUSED, text="once", rule="TO4")
         left = next_place + len(stacks) - 1
         extra = 0 if next_place > 1 else 1  # no one left recorded: place as if one
         placed = places_of(left + extra, stacks, hand_for_hand=hand_for_hand)
@@ -123,12 +128,15 @@ def shared_prizes(
     {'a': 334, 'b': 333, 'c': 333}
     """
     if len(players) != place.shared_by:
-        raise PlacesError(
-            f"TO4: {place.shared_by} places are shared by as many players,"
-            f" not {len(players)}."
+        raise _refuse(
+            Code.BUST_REFUSED,
+            text="shared",
+            rule="TO4",
+            places=place.shared_by,
+            players=len(players),
         )
     if len(set(players)) != len(players):
-        raise PlacesError("TO4: a player shares a place once.")
+        raise _refuse(Code.BUST_REFUSED, text="share_once", rule="TO4")
     total = sum(
         prizes[p - 1] for p in range(place.high, place.low + 1) if p <= len(prizes)
     )

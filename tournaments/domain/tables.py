@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from core.errors import Invalid
+from tournaments.errors import Code, invalid
 
 RULE = "TO11"
 
@@ -102,30 +102,28 @@ class Plan:
 def _check(tables: Sequence[TableSeats], order: Sequence[str]) -> None:
     codes = [t.code for t in tables]
     if len(set(codes)) != len(codes):
-        raise Invalid("duplicate_table", "A table is listed twice.", rule=RULE)
+        raise invalid(Code.DUPLICATE_TABLE, rule=RULE)
     if sorted(order) != sorted(codes):
-        raise Invalid(
-            "bad_breaking_order",
-            "The breaking order must name each of the event's tables once.",
+        raise invalid(
+            Code.BAD_BREAKING_ORDER,
             rule=RULE,
             allowed={"tables": sorted(codes)},
         )
     seen: set[str] = set()
     for table in tables:
         if table.seats < 2:
-            raise Invalid(
-                "bad_table", f"{table.code} has fewer than 2 seats.", rule=RULE
-            )
+            raise invalid(Code.BAD_TABLE, rule=RULE, table=table.code)
         for seat, player in table.occupied.items():
             if not 1 <= seat <= table.seats:
-                raise Invalid(
-                    "bad_seat",
-                    f"{table.code} has no seat {seat}.",
+                raise invalid(
+                    Code.BAD_SEAT,
                     rule=RULE,
                     allowed={"min": 1, "max": table.seats},
+                    table=table.code,
+                    seat=seat,
                 )
             if player in seen:
-                raise Invalid("seated_twice", f"{player} is seated twice.", rule=RULE)
+                raise invalid(Code.SEATED_TWICE, rule=RULE, player=player)
             seen.add(player)
 
 
@@ -140,7 +138,7 @@ def next_big_blind(table: TableSeats) -> int:
     for seat in _clockwise(table, table.big_blind):
         if seat in table.occupied:
             return seat
-    raise Invalid("empty_table", f"{table.code} has no players.", rule=RULE)
+    raise invalid(Code.EMPTY_TABLE, rule=RULE, table=table.code)
 
 
 def worst_position(table: TableSeats) -> int:
@@ -155,7 +153,7 @@ def worst_position(table: TableSeats) -> int:
     for seat in _clockwise(table, table.big_blind):
         if seat not in table.occupied:
             return seat
-    raise Invalid("table_full", f"{table.code} has no empty seat.", rule=RULE)
+    raise invalid(Code.TABLE_FULL, rule=RULE, table=table.code)
 
 
 def _stud_move(source: TableSeats, target: TableSeats) -> tuple[int, int]:
@@ -164,7 +162,7 @@ def _stud_move(source: TableSeats, target: TableSeats) -> tuple[int, int]:
     for seat in _clockwise(source, to_seat - 1):
         if seat in source.occupied:
             return seat, to_seat
-    raise Invalid("empty_table", f"{source.code} has no players.", rule=RULE)
+    raise invalid(Code.EMPTY_TABLE, rule=RULE, table=source.code)
 
 
 def _seated(table: TableSeats, seat: int, player: str) -> TableSeats:
@@ -196,9 +194,9 @@ def _draw_into(
     for player, from_table, from_seat in players:
         open_tables = [t for t in tables.values() if t.empty]
         if not open_tables:
-            raise Invalid(
-                "no_seat_left",
-                "Every seat of the event's tables is taken.",
+            raise invalid(
+                Code.NO_SEAT_LEFT,
+                text="taken",
                 rule=RULE,
                 allowed={"seats": sum(t.seats for t in tables.values())},
             )
@@ -232,7 +230,7 @@ def draw_seats(
     _check(tables, order)
     seated = {p for t in tables for p in t.occupied.values()}
     if len(set(players)) != len(players) or seated & set(players):
-        raise Invalid("seated_twice", "A player would have two seats.", rule=RULE)
+        raise invalid(Code.SEATED_TWICE, text="draw", rule=RULE)
     state = {t.code: t for t in tables}
     return _draw_into(
         [(p, None, None) for p in players],
@@ -266,9 +264,8 @@ def plan(
     the order, a seat that doesn't exist or a player seated twice.
     """
     if tolerance < 1:
-        raise Invalid(
-            "bad_tolerance",
-            "Tables can't be closer than one player.",
+        raise invalid(
+            Code.BAD_TOLERANCE,
             rule=RULE,
             allowed={"min": 1},
         )
@@ -337,9 +334,8 @@ def balance(
     Raises :class:`Invalid` (TO11) as :func:`plan` does.
     """
     if tolerance < 1:
-        raise Invalid(
-            "bad_tolerance",
-            "Tables can't be closer than one player.",
+        raise invalid(
+            Code.BAD_TOLERANCE,
             rule=RULE,
             allowed={"min": 1},
         )

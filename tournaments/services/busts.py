@@ -11,11 +11,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounting.services import retry_on_conflict
-from core.errors import Refusal
 from tournaments import selectors
 from tournaments.domain import bounties, places
 from tournaments.domain.places import Place, PlacesError
-from tournaments.errors import Code, conflict, invalid, refuse
+from tournaments.errors import Code, conflict, invalid, refuse, refused_as
 from tournaments.models import (
     Bust,
     Entry,
@@ -162,7 +161,7 @@ def busts_record(
             hand_for_hand=hand_for_hand,
         )
     except PlacesError as error:
-        raise Refusal(Code.BUST_REFUSED, str(error), rule="TO4") from error
+        raise refused_as(Code.BUST_REFUSED, error, rule="TO4") from error
     recorded = [
         _bust_book(
             event=event,

@@ -12,9 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounting.services import retry_on_conflict
-from core.errors import Refusal
 from tournaments.domain.chips import REMOVING, ChipsError, colour_up
-from tournaments.errors import Code, conflict, invalid, refuse
+from tournaments.errors import Code, conflict, invalid, refuse, refused_as
 from tournaments.models import (
     ChipCount,
     ChipMovement,
@@ -151,7 +150,7 @@ def chip_race_record(
             race_order=race_order,
         )
     except ChipsError as error:
-        raise Refusal(Code.RACE_REFUSED, str(error), rule="TO6") from error
+        raise refused_as(Code.RACE_REFUSED, error, rule="TO6") from error
     at = at or timezone.now()
     race = ChipRace.objects.create(
         event=event,

@@ -10,11 +10,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounting.services import retry_on_conflict
-from core.errors import Refusal
 from tournaments import selectors
 from tournaments.domain import bounties, deals
 from tournaments.domain.deals import DealError
-from tournaments.errors import Code, conflict, invalid, refuse
+from tournaments.errors import Code, conflict, invalid, refuse, refused_as
 from tournaments.models import (
     Deal,
     DealSignature,
@@ -41,7 +40,7 @@ def deal_offers(
             Deal.Method.ICM: deals.icm(stacks, prizes, unit=unit),
         }
     except DealError as error:
-        raise Refusal(Code.DEAL_REFUSED, str(error), rule="TO5") from error
+        raise refused_as(Code.DEAL_REFUSED, error, rule="TO5") from error
 
 
 def _deal_players(event: Event, stacks: Mapping[int, int]) -> list[int]:

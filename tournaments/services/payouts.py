@@ -16,13 +16,12 @@ from django.utils.translation import gettext as _
 from accounting.cage import payable_create, payable_pay
 from accounting.models import Receipt
 from accounting.services import retry_on_conflict
-from core.errors import Refusal
 from tournaments import selectors
 from tournaments.domain import payouts as payout_rules
 from tournaments.domain import places, postings
 from tournaments.domain.payouts import PayoutError
 from tournaments.domain.places import Place, PlacesError
-from tournaments.errors import Code, conflict, refuse
+from tournaments.errors import Code, conflict, refuse, refused_as
 from tournaments.models import (
     Bust,
     Deal,
@@ -130,7 +129,7 @@ def payout_sheet_prepare(
         else:
             lines = [(e, p, cash, 0) for e, p, cash in _lines_of(event, deal)]
     except (PayoutError, PlacesError) as error:
-        raise Refusal(Code.PAYOUT_REFUSED, str(error), rule="TO7") from error
+        raise refused_as(Code.PAYOUT_REFUSED, error, rule="TO7") from error
     total = sum(cash + seat for _e, _p, cash, seat in lines)
     if total != pool:
         raise refuse(

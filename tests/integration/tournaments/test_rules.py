@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
 
 from accounting.selectors import trial_balance
 from core.errors import ApplicationError, Conflict
@@ -344,6 +345,21 @@ def test_a_deal_must_include_every_player_left(running, floor_person):
         amounts=amounts,
         by=floor_person,
     )
+
+
+def test_a_deal_the_domain_refuses_reads_in_the_callers_language(running):
+    entries = list(Entry.objects.filter(event=running))
+    stacks = {e.pk: 20_000 for e in entries} | {entries[0].pk: 0}
+    error = refused("TO5", services.deal_offers, event=running, stacks=stacks)
+    assert (error.code, error.status_code) == ("deal_refused", 422)
+    assert error.detail == "TO5: every player in a deal has chips."
+    with translation.override("fi"):
+        assert error.detail == "TO5: jokaisella diilin pelaajalla on pelimerkkejä."
+    with translation.override("ko"):
+        assert (
+            error.detail
+            == "TO5: 딜에 참여하는 모든 플레이어는 칩을 가지고 있어야 합니다."
+        )
 
 
 # --- TO9 ------------------------------------------------------------------------------
