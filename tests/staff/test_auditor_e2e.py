@@ -29,7 +29,7 @@ HELSINKI = ZoneInfo("Europe/Helsinki")
 # (language, browser locale, a past gaming day, what the page and the PDF say)
 RUNS = [
     ("en", "en-GB", "2026-11-28", "Stored the daily audit", "Totals", "-€30.00"),
-    ("fi", "fi-FI", "2026-11-27", "Tallennettiin", "Yhteensä", "\u221230,00\xa0€"),
+    ("fi", "fi-FI", "2026-11-27", "Tallennettu", "Yhteensä", "\u221230,00\xa0€"),
     ("ko", "ko-KR", "2026-11-26", "저장했습니다", "합계", "-€30.00"),
 ]
 
