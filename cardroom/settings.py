@@ -281,6 +281,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600)
 }
 if CELERY_BROKER_URL == "filesystem://":
+    # Kombu's filesystem transport, writing each message aside and renaming it into
+    # place, so that no worker reads a half-written one (core/broker.py).
+    CELERY_BROKER_TRANSPORT = "core.broker:Transport"
     _broker_dir = DATA_DIR / "broker"
     # Worker, beat and web share these folders; they must exist before any starts.
     for _folder in ("queue", "processed", "control"):
