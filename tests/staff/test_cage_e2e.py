@@ -102,7 +102,13 @@ def test_a_cashiers_whole_shift_in_the_browser(live_server, browser_page, make_s
     )
     shift = Shift.objects.get(cashier=cashier)
 
-    # Find the player by part of his name and open his page.
+    # Find the player by part of his name and open his page. htmx binds the search
+    # box when the page has loaded; typed before that, nothing would be asked.
+    page.wait_for_load_state()
+    page.wait_for_function(
+        "document.querySelector('input[type=search]')['htmx-internal-data']"
+        "?.listenerInfos?.length > 0"
+    )
     page.fill('input[type="search"]', "virta")
     expect(page.locator("#found li")).to_have_count(2)
     page.click("#found >> text=Aino Virtanen")
