@@ -33,7 +33,13 @@ from jackpots.services.months import (
     months_close_due,
 )
 from jackpots.services.pools import pool_create, pool_seed, pool_update
-from jackpots.services.qualification import hand_facts, hand_qualify, hand_runs_facts
+from jackpots.services.qualification import (
+    HandFailed,
+    hand_facts,
+    hand_qualify,
+    hand_runs_facts,
+    hands_qualify_batch,
+)
 from jackpots.services.sweep import (
     SWEEP,
     SWEEP_BATCH,
@@ -50,12 +56,14 @@ __all__ = [
     "SWEEP_BATCH",
     "SWEEP_LOOKBACK",
     "TRANSFER_KIND",
+    "HandFailed",
     "category_publish",
     "drop_legs",
     "drops_allocate",
     "hand_facts",
     "hand_qualify",
     "hand_runs_facts",
+    "hands_qualify_batch",
     "hands_qualify_missed",
     "hands_qualify_new",
     "hit_approve",

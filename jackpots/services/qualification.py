@@ -1,19 +1,25 @@
-"""Qualification of one booked hand: bad beats become pending hits (BB1–BB3), tabled
-hands enter the hand-of-the-month standings (HM1, HM4).
+"""Qualification of booked hands, one or a batch: bad beats become pending hits
+(BB1–BB3), tabled hands enter the hand-of-the-month standings (HM1, HM4).
+
+A batch reads and writes in a fixed number of statements (issue 16); one hand is a
+batch of one, so there is one way to qualify a hand.
 """
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import OperationalError, transaction
+from django.db.models import prefetch_related_objects
 from django.utils.translation import gettext as _
 
 from accounting.models import Player
 from accounting.services import retry_on_conflict
-from cardroom.models import Hand, HandException, HandSeat, Room
+from cardroom.models import Hand, HandException, HandSeat
 from jackpots import selectors
 from jackpots.domain.months import (
     month_of,
@@ -35,6 +41,7 @@ from jackpots.models import (
     Award,
     CategoryVersion,
     Hit,
+    Month,
     MonthHand,
     Pool,
     QualifiedHand,
@@ -135,6 +142,170 @@ def _current_versions() -> list[CategoryVersion]:
     return [v for v in latest if v.active]
 
 
+class HandFailed(Exception):
+    """One hand of a batch could not be qualified: ``hand_id``, the error as the
+    cause. Nothing of the batch is kept (its savepoint is rolled back)."""
+
+    def __init__(self, hand_id: int) -> None:
+        super().__init__(hand_id)
+        self.hand_id = hand_id
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """What a batch of booked hands reads once for all of them: their seats by
+    hand, the category versions in force with their rules (BB2), and the rooms'
+    active hand-of-the-month pools with the months of them closed already (HM3)."""
+
+    seats: dict[int, list[HandSeat]]
+    categories: list[tuple[CategoryVersion, CategoryRules]]
+    month_pools: dict[int, list[Pool]]
+    closed: set[tuple[int, date]]
+
+    @classmethod
+    def read(cls, hands: Sequence[Hand]) -> _Batch:
+        """Read the batch of ``hands`` (booked, with their tables' rooms): one
+        statement each for the seats, the versions, the pools and their closed
+        months, and one for the policies of the hands run more than once (HS10)."""
+        seats: dict[int, list[HandSeat]] = defaultdict(list)
+        for seat in (
+            HandSeat.objects.filter(hand__in=hands)
+            .select_related("player")
+            .order_by("hand_id", "seat")
+        ):
+            seats[seat.hand_id].append(seat)
+        prefetch_related_objects(
+            [h for h in hands if len(h.record.get("boards") or []) > 1], "policy"
+        )
+        month_pools: dict[int, list[Pool]] = defaultdict(list)
+        for pool in Pool.objects.filter(
+            room__in={h.table.room_id for h in hands},
+            kind=Pool.Kind.HAND_OF_THE_MONTH,
+            active=True,
+        ):
+            month_pools[pool.room_id].append(pool)
+        closed: set[tuple[int, date]] = set()
+        if month_pools:
+            closed = set(
+                Month.objects.filter(
+                    pool__in=[p for room in month_pools.values() for p in room],
+                    month__in={_month(h) for h in hands},
+                )
+                .order_by()
+                .values_list("pool_id", "month")
+            )
+        return cls(
+            seats=seats,
+            categories=[
+                (v, CategoryRules.from_config(v.config())) for v in _current_versions()
+            ],
+            month_pools=month_pools,
+            closed=closed,
+        )
+
+
+def _month(hand: Hand) -> date:
+    """The month of the hand's end in its room's time zone (HM1)."""
+    room = hand.table.room
+    assert room is not None
+    return month_of(hand.ended_at, room.tz)
+
+
+@transaction.atomic
+def hands_qualify_batch(
+    *, hand_ids: Sequence[int], now: datetime | None = None
+) -> dict[int, list[Hit]]:
+    """Look at a batch of hands for the jackpots, once each, as :func:`hand_qualify`
+    on each id in turn would; return each hand's hits (BB1–BB4, HM1, HM4, HS10).
+
+    Reads and writes the batch in a fixed number of statements, however many hands
+    (issue 16): the hands locked in one (primary-key order, so two batches never
+    wait on each other in a circle), the ones qualified already, the seats, the
+    categories in force, the month pools and their closed months once each; one
+    insert of the :class:`QualifiedHand` rows and one of the :class:`MonthHand`
+    rows. Only a bad beat, rare, is recorded hand by hand. Unknown ids are logged
+    and left out; a hand qualified already keeps its hits; a hand not booked is
+    only marked qualified.
+
+    A savepoint of its own (a nested atomic block): an error leaves nothing of the
+    batch. Raises :class:`HandFailed` when one hand's own part fails (its facts,
+    its verdicts, its bad-beat record), so the caller can put that hand aside and
+    run the others again; :class:`OperationalError` as it comes (a deadlock is the
+    whole transaction's to retry), and any other error of the batch's shared
+    reads and writes as it comes.
+    """
+    now = _now(now)
+    ids = list(dict.fromkeys(hand_ids))
+    hands = {
+        h.pk: h
+        for h in Hand.objects.select_for_update(of=("self",))
+        .select_related("table__room", "game")
+        .filter(pk__in=ids)
+        .order_by("pk")
+    }
+    for hand_id in ids:
+        if hand_id not in hands:
+            log.warning("jackpots.qualify.unknown_hand", hand=hand_id)
+    done = set(
+        QualifiedHand.objects.filter(hand__in=list(hands)).values_list(
+            "hand_id", flat=True
+        )
+    )
+    found = _hits_of(done)
+    todo = [hands[i] for i in ids if i in hands and i not in done]
+    QualifiedHand.objects.bulk_create(
+        [QualifiedHand(hand=h, qualified_at=now) for h in todo]
+    )
+    booked = [h for h in todo if h.status == Hand.Status.BOOKED]
+    batch = _Batch.read(booked) if booked else None
+    entries: list[MonthHand] = []
+    for hand in todo:
+        found[hand.pk] = []
+        if batch is None or hand.status != Hand.Status.BOOKED:
+            continue
+        try:
+            found[hand.pk], rows = _hand_look(hand, batch, now)
+        except OperationalError:
+            raise
+        except Exception as error:
+            raise HandFailed(hand.pk) from error
+        entries += rows
+    MonthHand.objects.bulk_create(entries, ignore_conflicts=True)
+    return {i: found[i] for i in ids if i in found}
+
+
+def _hits_of(hand_ids: set[int]) -> dict[int, list[Hit]]:
+    """The hits of hands qualified already, each hand's as ``hand.jackpot_hits``
+    lists them; no statement for none."""
+    found: dict[int, list[Hit]] = {i: [] for i in hand_ids}
+    if hand_ids:
+        for hit in Hit.objects.filter(hand__in=hand_ids):
+            found[hit.hand_id].append(hit)
+    return found
+
+
+def _hand_look(
+    hand: Hand, batch: _Batch, now: datetime
+) -> tuple[list[Hit], list[MonthHand]]:
+    """Look at one booked hand of a batch: record its bad beats, one per category
+    in force, on the first run of the ones that count that is one (BB1, BB2,
+    HS10); return its hits and its month entries, to be inserted with the
+    batch's (HM1, HM4)."""
+    seats = batch.seats.get(hand.pk, [])
+    runs = hand_runs_facts(hand, seats)
+    players = {s.seat: s.player for s in seats}
+    hits = []
+    for version, rules in batch.categories:
+        for facts in runs:
+            verdict = bad_beat(rules, facts)
+            if verdict.bad_beat is not None:
+                hits += _bad_beat_record(
+                    hand, facts, players, version, verdict.bad_beat, now
+                )
+                break
+    return hits, _month_entries(hand, runs, players, batch)
+
+
 @retry_on_conflict()
 @transaction.atomic
 def hand_qualify(*, hand_id: int, now: datetime | None = None) -> list[Hit]:
@@ -148,41 +319,14 @@ def hand_qualify(*, hand_id: int, now: datetime | None = None) -> list[Hit]:
     HM4). Runs after the booking commits (a Celery task); the hand's row lock and
     its :class:`QualifiedHand` record make a second run do nothing, and the
     database allows one hit per hand and category.
+
+    A batch of one (:func:`hands_qualify_batch`): one way to qualify a hand. Raises
+    what its qualification raised.
     """
-    hand = (
-        Hand.objects.select_for_update(of=("self",))
-        .select_related("table__room", "game")
-        .filter(pk=hand_id)
-        .first()
-    )
-    if hand is None:
-        log.warning("jackpots.qualify.unknown_hand", hand=hand_id)
-        return []
-    if QualifiedHand.objects.filter(hand=hand).exists():
-        return list(hand.jackpot_hits.all())
-    now = _now(now)
-    QualifiedHand.objects.create(hand=hand, qualified_at=now)
-    if hand.status != Hand.Status.BOOKED:
-        return []
-    room = hand.table.room
-    assert room is not None
-    seats = list(hand.seats.select_related("player").order_by("seat"))
-    runs = hand_runs_facts(hand, seats)
-    players = {s.seat: s.player for s in seats}
-    versions = _current_versions()
-    hits = []
-    for version in versions:
-        rules = CategoryRules.from_config(version.config())
-        # HS10: the first run that is a bad beat, of the runs that count.
-        for facts in runs:
-            verdict = bad_beat(rules, facts)
-            if verdict.bad_beat is not None:
-                hits += _bad_beat_record(
-                    hand, facts, players, version, verdict.bad_beat, now
-                )
-                break
-    _month_entries(hand, runs, players, versions, room)
-    return hits
+    try:
+        return hands_qualify_batch(hand_ids=[hand_id], now=now).get(hand_id, [])
+    except HandFailed as failed:
+        raise failed.__cause__ or failed from None
 
 
 def _bad_beat_record(
@@ -257,51 +401,45 @@ def _month_entries(
     hand: Hand,
     runs: Sequence[HandFacts],
     players: dict[int, Player],
-    versions: Sequence[CategoryVersion],
-    room: Room,
-) -> None:
-    """Enter the hand's showdown hands in the standings of the room's
+    batch: _Batch,
+) -> list[MonthHand]:
+    """Return the hand's showdown hands for the standings of the room's
     hand-of-the-month pools that cover its game (HM1, HM4), unless that month of
     the pool is closed already. Of several runs that count (HS10), each seat's
     best hand on any of them."""
     facts = runs[0]
+    room = hand.table.room
+    assert room is not None
     month = month_of(hand.ended_at, room.tz)
     pools = [
         p
-        for p in Pool.objects.filter(
-            room=room, kind=Pool.Kind.HAND_OF_THE_MONTH, active=True
-        ).exclude(months__month=month)
-        if facts.game in p.games and month >= p.starts_on.replace(day=1)
+        for p in batch.month_pools.get(room.pk, [])
+        if (p.pk, month) not in batch.closed
+        and facts.game in p.games
+        and month >= p.starts_on.replace(day=1)
     ]
     if not pools:
-        return
+        return []
     # Card use as in BB2 for the game: the rule of the category that covers it.
     card_use = next(
-        (
-            CategoryRules.from_config(v.config()).loser
-            for v in versions
-            if facts.game in v.games
-        ),
+        (rules.loser for v, rules in batch.categories if facts.game in v.games),
         CardUse(),
     )
-    MonthHand.objects.bulk_create(
-        [
-            MonthHand(
-                pool=pool,
-                month=month,
-                hand=hand,
-                ended_at=hand.ended_at,
-                seat=s.seat,
-                player=players[s.seat],
-                key=s.key,
-                description=s.description,
-                cards=list(s.cards),
-            )
-            for s in _best_month_hands(runs, card_use)
-            for pool in pools
-        ],
-        ignore_conflicts=True,
-    )
+    return [
+        MonthHand(
+            pool=pool,
+            month=month,
+            hand=hand,
+            ended_at=hand.ended_at,
+            seat=s.seat,
+            player=players[s.seat],
+            key=s.key,
+            description=s.description,
+            cards=list(s.cards),
+        )
+        for s in _best_month_hands(runs, card_use)
+        for pool in pools
+    ]
 
 
 def _best_month_hands(runs: Sequence[HandFacts], card_use: CardUse) -> list[Shown]:

@@ -12,6 +12,7 @@ from django.db import transaction
 from cardroom.celery import app as celery_app
 from jackpots import services, tasks
 from jackpots.models import Hit, QualifiedHand, SweepCursor
+from jackpots.services import qualification
 
 pytestmark = pytest.mark.django_db
 
@@ -61,15 +62,17 @@ def test_a_sweep_that_fails_leaves_the_cursor_and_its_hands(pools, dealer):
 
 
 def test_one_hand_that_fails_does_not_hold_back_the_others(pools, dealer, monkeypatch):
+    """The sweep qualifies its hands as a batch; one whose record can't be read is
+    left out of it, the others are qualified."""
     first, second = dealer.ordinary(), dealer.bad_beat()
-    real = services.hand_qualify
+    real = qualification.hand_runs_facts
 
-    def fails_for_the_first(*, hand_id, now=None):
-        if hand_id == first.pk:
+    def fails_for_the_first(hand, seats):
+        if hand.pk == first.pk:
             raise ValueError("a broken hand")
-        return real(hand_id=hand_id, now=now)
+        return real(hand, seats)
 
-    monkeypatch.setattr(services, "hand_qualify", fails_for_the_first)
+    monkeypatch.setattr(qualification, "hand_runs_facts", fails_for_the_first)
     assert services.hands_qualify_new() == 2
     assert Hit.objects.get().hand == second
     assert list(QualifiedHand.objects.values_list("hand_id", flat=True)) == [second.pk]
