@@ -93,7 +93,7 @@ def deal_bad_beat(
     config: dict[str, Any],
 ) -> dict[str, Any] | None:
     """A stacked hand the category accepts as a bad beat, or None after 20 tries."""
-    from cardroom.domain.settlement import settle
+    from cardroom.domain.settlement import settle_record as settle
     from simulation.bad_beat import bad_beat_preset, is_bad_beat
     from simulation.dealer import deal_hand
 
@@ -127,7 +127,7 @@ def table_hands(
     config: dict[str, Any],
 ) -> tuple[list[bytes], set[int]]:
     """``count`` hands of one table in a row, and the numbers of the bad beats."""
-    from cardroom.domain.settlement import settle
+    from cardroom.domain.settlement import settle_record as settle
 
     rng = random.Random(seed)
     stacks = dict.fromkeys(range(1, bench.SEATS + 1), BUY_IN)
