@@ -45,7 +45,10 @@ def query(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         ServerBindingCursor(connection.connection) as cursor,  # type: ignore[call-arg, attr-defined]  # the stubs miss its psycopg base
     ):
         cursor.execute(sql, params)
-        found = cursor.fetchall() if cursor.description is not None else []
+        # Whether the statement gave rows, without psycopg's ``description``,
+        # which builds a column object for each column of every result.
+        result = cursor.pgresult
+        found = cursor.fetchall() if result is not None and result.nfields else []
     if connection.queries_logged:
         connection.queries_log.append(
             {"sql": sql, "time": f"{time.monotonic() - started:.3f}"}
