@@ -159,7 +159,7 @@ class _Batch:
 
     seats: dict[int, list[HandSeat]]
     categories: list[tuple[CategoryVersion, CategoryRules]]
-    month_pools: dict[int, list[Pool]]
+    month_pools: dict[int | None, list[Pool]]
     closed: set[tuple[int, date]]
 
     @classmethod
@@ -177,7 +177,7 @@ class _Batch:
         prefetch_related_objects(
             [h for h in hands if len(h.record.get("boards") or []) > 1], "policy"
         )
-        month_pools: dict[int, list[Pool]] = defaultdict(list)
+        month_pools: dict[int | None, list[Pool]] = defaultdict(list)
         for pool in Pool.objects.filter(
             room__in={h.table.room_id for h in hands},
             kind=Pool.Kind.HAND_OF_THE_MONTH,
@@ -408,12 +408,10 @@ def _month_entries(
     the pool is closed already. Of several runs that count (HS10), each seat's
     best hand on any of them."""
     facts = runs[0]
-    room = hand.table.room
-    assert room is not None
-    month = month_of(hand.ended_at, room.tz)
+    month = _month(hand)
     pools = [
         p
-        for p in batch.month_pools.get(room.pk, [])
+        for p in batch.month_pools.get(hand.table.room_id, [])
         if (p.pk, month) not in batch.closed
         and facts.game in p.games
         and month >= p.starts_on.replace(day=1)
