@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 from queue import Empty
 from typing import Any
@@ -11,6 +13,8 @@ import pytest
 from kombu import Connection
 
 from core import broker
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture
@@ -29,10 +33,31 @@ def channel(tmp_path: Path):
         yield connection.default_channel
 
 
-def test_the_transport_resolves_by_the_name_the_settings_give() -> None:
-    from kombu.transport import resolve_transport
-
-    assert resolve_transport("core.broker:Transport") is broker.Transport
+def test_the_embedded_broker_uses_this_transport(tmp_path: Path) -> None:
+    """Without CELERY_BROKER_URL the settings give the Celery app this transport."""
+    script = (
+        "import django; django.setup()\n"
+        "from cardroom.celery import app\n"
+        "transport = type(app.connection_for_write().transport)\n"
+        "print(transport.__module__, transport.__name__)\n"
+    )
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("CELERY_BROKER_URL", "DATABASE_URL")
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="cardroom.settings", CARDROOM_DATA_DIR=str(tmp_path)
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert shown == ["core.broker", "Transport"]
 
 
 def test_a_message_being_written_is_not_taken_and_is_taken_whole_after(

@@ -110,11 +110,16 @@ def test_the_edges_give_the_same_answer_both_ways(raw: bytes) -> None:
     assert_same(raw)
 
 
-def test_a_hand_record_takes_the_short_way() -> None:
+def test_a_hand_record_takes_the_short_way(monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.api.floor.test_hands import heads_up
 
     raw = json.dumps(heads_up()).encode()
     assert parsers._plain(raw)
+
+    def not_this_way(raw: bytes) -> Any:
+        raise AssertionError("a plain body went the long way")
+
+    monkeypatch.setattr(parsers, "_decode_checked", not_this_way)
     assert parsers.decode(raw) == json.loads(raw)
 
 
