@@ -149,6 +149,10 @@ TEMPLATES = [
 # entry (core.db.roles): DATABASE_OWNER_URL, given only to the process that migrates.
 if env.str("DATABASE_URL", default=""):
     DATABASES = {"default": env.db("DATABASE_URL")}
+    # Django's backend with a health check that costs no round trip
+    # (core/db/postgresql).
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        DATABASES["default"]["ENGINE"] = "core.db.postgresql"
     if env.str("DATABASE_OWNER_URL", default=""):
         _owner = env.db("DATABASE_OWNER_URL")
         if _owner["NAME"] != DATABASES["default"]["NAME"]:

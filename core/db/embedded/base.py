@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from django.db.backends.postgresql import base
+
+from core.db.postgresql import base
 
 _lock = threading.Lock()
 _started: dict[str, str] = {}
