@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import ParamSpec, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, OperationalError, connection, transaction
@@ -126,7 +126,14 @@ def _normal(account: Account, amount_cents: int) -> int:
     )
 
 
-def _check(netted: list[tuple[Account, int]]) -> None:
+class _InCurrency(Protocol):
+    @property
+    def currency(self) -> str: ...
+
+
+def check_netted(netted: Sequence[tuple[_InCurrency, int]]) -> None:
+    """Refuse netted legs that name fewer than two accounts or don't balance per
+    currency (:class:`LedgerError`)."""
     if len(netted) < 2:
         raise ledger_refuse(Code.TOO_FEW_ENTRIES)
     per_currency: dict[str, int] = defaultdict(int)
@@ -224,7 +231,7 @@ def transaction_open(
     fewer than two accounts.
     """
     netted = _net(legs)
-    _check(netted)
+    check_netted(netted)
     txn = Transaction(
         kind=kind,
         reference=reference,
@@ -286,7 +293,7 @@ def transaction_post(
     """
     legs = list(legs)
     netted = _net(legs)
-    _check(netted)
+    check_netted(netted)
     if external_id is not None:
         existing = Transaction.objects.filter(external_id=external_id).first()
         if existing is not None:

@@ -368,7 +368,7 @@ def time_now() -> Any:
 
 
 def fingerprint(record: dict[str, Any]) -> str:
-    """The record's hash, as ``cardroom.services.hands._fingerprint`` computes it."""
+    """The record's hash, as ``cardroom.services._booking._fingerprint`` computes it."""
     text = json.dumps(record, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 

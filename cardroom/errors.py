@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import StrEnum
 
-from core.errors import Conflict, Invalid, NotFound, Refusal, refuser
+from core.errors import Conflict, Invalid, NotFound, Refusal, Unauthenticated, refuser
 from core.errors import gettext_noop as _
 
 
 class Code(StrEnum):
+    KEY_NO_LONGER_VALID = "authentication_failed"
     ALREADY_SEATED = "already_seated"
     INVALID_AMOUNT = "invalid_amount"
     ABOVE_MAXIMUM = "above_maximum"
@@ -57,8 +58,10 @@ class Code(StrEnum):
     FOUR_EYES = "four_eyes"
 
 
+KEY_REVOKED_TEXT = _("Unknown or revoked terminal key.")
 BELOW = "The amount of %(amount)d is below the %(minimum)d required."
 TEXTS = {
+    Code.KEY_NO_LONGER_VALID: _("This terminal key was revoked or has expired."),
     Code.ALREADY_SEATED: _(
         "The player already has a seat at %(table)s; one seat at a time."
     ),
@@ -137,3 +140,4 @@ refuse: Callable[..., Refusal] = refuser(TEXTS)
 conflict = refuser(TEXTS, Conflict)
 missing = refuser(TEXTS, NotFound)
 invalid = refuser(TEXTS, Invalid)
+unauthenticated = refuser(TEXTS, Unauthenticated)

@@ -9,6 +9,10 @@ settings name, by import path, the functions of those apps it calls:
   ``jackpot:drops`` among them: the function takes them from there instead of
   reading them again. Without the setting the drop is credited to ``jackpot:drops``.
   The floor takes its legs into the hand's posting plan as (account code, cents).
+  A function with a ``pools_sql`` attribute, ``() -> str``, a scalar sub-select
+  over the room ``%(room)s``, is given that sub-select's text as ``pools``: the
+  floor reads it in its own statement for a hand's booking, so the pools cost no
+  statement of their own.
 - ``CARDROOM_HAND_BOOKED``: functions ``f(hand_id: int)`` called after the
   transaction that booked a hand commits. None by default: the jackpots qualify
   hands by a sweep (``jackpots.tasks.qualify_new_task``, BB1, HM1), so booking a
@@ -40,9 +44,10 @@ def jackpot_drop_legs(
     table: Any,
     amount_cents: int,
     accounts: MutableMapping[str, Account] | None = None,
+    pools: str | None = None,
 ) -> list[PlanLeg]:
     """Return the legs (account code, cents) crediting a hand's drop to the jackpot
-    pools (JD1, JD4).
+    pools (JD1, JD4); ``pools`` as :func:`jackpot_drop_pools_sql` read them.
 
     The accounts the pools' function names are added to ``accounts``, so the hand's
     booking resolves them without reading them again.
@@ -50,12 +55,21 @@ def jackpot_drop_legs(
     known = accounts if accounts is not None else {}
     path = getattr(settings, "CARDROOM_JACKPOT_DROP_LEGS", None)
     if path:
+        read = {} if pools is None else {"pools": pools}
         legs: list[Leg] = import_string(path)(
-            room=room, table=table, amount_cents=amount_cents, accounts=known
+            room=room, table=table, amount_cents=amount_cents, accounts=known, **read
         )
         known.update((leg.account.code, leg.account) for leg in legs)
         return [(leg.account.code, leg.amount_cents) for leg in legs]
     return [(chart.JACKPOT_DROPS, -amount_cents)]
+
+
+def jackpot_drop_pools_sql() -> str | None:
+    """The sub-select reading the room's pools for the drop-legs function, if it
+    has one (its ``pools_sql``)."""
+    path = getattr(settings, "CARDROOM_JACKPOT_DROP_LEGS", None)
+    pools_sql = getattr(import_string(path), "pools_sql", None) if path else None
+    return pools_sql() if pools_sql is not None else None
 
 
 def after_hand_booked(hand_id: int) -> None:

@@ -143,6 +143,13 @@ class Conflict(ApplicationError):
     status = 409
 
 
+class Unauthenticated(ApplicationError):
+    """The caller's credentials no longer hold (401): a terminal key revoked or
+    expired since it was last checked."""
+
+    status = 401
+
+
 class Forbidden(ApplicationError):
     """The caller may not do this, whatever its role allows elsewhere (403)."""
 

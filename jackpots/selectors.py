@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
+import orjson
 from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 
+from accounting.bulk import AccountRow, account_json
 from accounting.models import Account, Entry
 from accounting.selectors import balance_expression
 from cardroom.models import Hand
@@ -44,6 +46,40 @@ def drop_pools(*, room_id: int) -> list[Pool]:
         pool.reserve_account = rows.from_row(Account, row, at)[0]
         pools.append(pool)
     return pools
+
+
+def drop_pools_sql() -> str:
+    """A scalar sub-select giving, as JSON text, what :func:`drop_pools` gives for
+    the room ``%(room)s``: each pool's drop ratio, reserve percent, account and
+    reserve account (:func:`accounting.bulk.account_json`), oldest first.
+
+    The floor reads it in its own statement for a hand's booking
+    (``drop_legs.pools_sql``, ``cardroom.hooks``), so the pools cost it no statement;
+    :func:`drop_pools_read` reads the text.
+    """
+    accounts = Account._meta.db_table
+    return (
+        "(SELECT coalesce(json_agg(json_build_array(p.drop_ratio,"  # noqa: S608
+        f" p.reserve_percent, {account_json('a')}, {account_json('r')})"
+        f" ORDER BY p.id), '[]')::text FROM {Pool._meta.db_table} p"
+        f" JOIN {accounts} a ON a.id = p.account_id"
+        f" JOIN {accounts} r ON r.id = p.reserve_account_id"
+        " WHERE p.room_id = %(room)s AND p.active AND p.drop_ratio > 0)"
+    )
+
+
+def drop_pools_read(text: str) -> list[tuple[int, int, Account, Account]]:
+    """The pools of :func:`drop_pools_sql`'s text: (drop ratio, reserve percent,
+    account, reserve account) each."""
+    return [
+        (
+            ratio,
+            reserve,
+            AccountRow.of_json(account).as_account(),
+            AccountRow.of_json(reserve_account).as_account(),
+        )
+        for ratio, reserve, account, reserve_account in orjson.loads(text)
+    ]
 
 
 def pool_amount_at(*, pool: Pool, at: datetime) -> int:

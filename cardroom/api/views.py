@@ -9,7 +9,6 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -557,9 +556,10 @@ class HandBatchApi(APIView):
     """Book many hands of a table in order, each as ``POST hands`` would: for a
     terminal that queued hands while offline, or an electronic table.
 
-    Each hand is settled and booked in its own transaction (a savepoint when the
-    batch carries an Idempotency-Key), so a refused hand changes nothing and the
-    others book; each is idempotent by its natural key (a repeat answers 200).
+    The hands are booked together (:func:`cardroom.services.hands_record`): each
+    checked as if posted alone, on the stacks the hands before it left, so a
+    refused hand changes nothing and the others book; each is idempotent by its
+    natural key (a repeat answers 200).
     """
 
     permission_classes = [TerminalOrFloor]
@@ -568,9 +568,9 @@ class HandBatchApi(APIView):
         summary="Record many hands, in order",
         description=(
             f"Up to {HAND_BATCH_MAX} hand records, booked in order as `POST hands`"
-            " books each (its own transaction: one refused changes nothing, the"
-            " others book). 200 with one answer a hand, in the same order: the"
-            " status and body `POST hands` would have given it."
+            " books each: one refused changes nothing, the others book. 200 with"
+            " one answer a hand, in the same order: the status and body `POST"
+            " hands` would have given it."
         ),
         request=HandBatchSerializer,
         responses={
@@ -583,23 +583,36 @@ class HandBatchApi(APIView):
     def post(self, request: Request, table: str) -> Response:
         envelope = HandBatchEnvelope(data=request.data)
         envelope.is_valid(raise_exception=True)
-        actor = _actor(request)
         context = {"request": request, "view": self}
-        results = []
+        results: list[dict[str, Any] | None] = []
+        records, places = [], []
         for record in envelope.validated_data["hands"]:
             try:
-                with transaction.atomic():
-                    hand, created = services.hand_record(
-                        table_code=table, record=hand_body(record), **actor
-                    )
+                records.append(hand_body(record))
             except Exception as error:  # answered as POST hands answers it
-                answer = exception_handler(error, context)
-                if answer is None:
-                    raise
-                results.append({"status": answer.status_code, "body": answer.data})
+                results.append(_answer(error, context))
                 continue
-            results.append({"status": 201 if created else 200, "body": hand.settlement})
+            places.append(len(results))
+            results.append(None)
+        booked = services.hands_record(
+            table_code=table, records=records, **_actor(request)
+        )
+        for place, one in zip(places, booked, strict=True):
+            if one.error is not None:
+                results[place] = _answer(one.error, context)
+            else:
+                assert one.hand is not None
+                status_code = 201 if one.created else 200
+                results[place] = {"status": status_code, "body": one.hand.settlement}
         return Response({"results": results})
+
+
+def _answer(error: Exception, context: dict[str, Any]) -> dict[str, Any]:
+    """What ``POST hands`` answers for ``error``: its status and error object."""
+    answer = exception_handler(error, context)
+    if answer is None:
+        raise error
+    return {"status": answer.status_code, "body": answer.data}
 
 
 class HandPhhApi(APIView):

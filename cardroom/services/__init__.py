@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from cardroom.services._shared import hand_refusal, player_get, refusal, table_get_open
 from cardroom.services.corrections import correction_decide, correction_request
-from cardroom.services.hands import hand_phh, hand_record
+from cardroom.services.hands import Booked, hand_phh, hand_record, hands_record
 from cardroom.services.leaving import (
     LONG_BREAK,
     custody_return,
@@ -45,6 +45,7 @@ from cardroom.services.voids import hand_void, hand_void_decide
 __all__ = [
     "HOUSE_MOVES",
     "LONG_BREAK",
+    "Booked",
     "correction_decide",
     "correction_request",
     "custody_return",
@@ -54,6 +55,7 @@ __all__ = [
     "hand_refusal",
     "hand_void",
     "hand_void_decide",
+    "hands_record",
     "player_get",
     "player_night",
     "policy_publish",

@@ -34,8 +34,13 @@ from django.db.backends.postgresql.base import ServerBindingCursor
 M = TypeVar("M", bound=models.Model)
 
 
-def query(sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-    """Run one statement, its parameters bound by PostgreSQL; return its rows."""
+def query(
+    sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
+) -> list[tuple[Any, ...]]:
+    """Run one statement, its parameters bound by PostgreSQL; return its rows.
+
+    ``params`` fill ``%s`` in order, or ``%(name)s`` by name.
+    """
     connection.close_if_health_check_failed()
     connection.ensure_connection()
     connection.validate_no_broken_transaction()
@@ -131,6 +136,15 @@ def _insert_rows(model: type[models.Model], attnames: tuple[str, ...]) -> str:
         f"INSERT INTO {model._meta.db_table} ({names})"  # noqa: S608
         f" SELECT {names} FROM jsonb_to_recordset(%s::jsonb) AS r ({types})"
     )
+
+
+@functools.cache
+def insert_rows_sql(
+    model: type[models.Model], attnames: tuple[str, ...], param: str
+) -> str:
+    """The ``INSERT`` of :func:`insert_rows` with its rows in the JSON array
+    parameter ``%(param)s``, for a ``WITH`` list writing several tables at once."""
+    return _insert_rows(model, attnames).replace("%s", f"%({param})s")
 
 
 class _Encoder(DjangoJSONEncoder):

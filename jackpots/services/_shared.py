@@ -67,7 +67,12 @@ def _reason_check(reason: str) -> str:
 def pool_key(pool: Pool) -> str:
     """The pool's key in the chart (``main.bad-beat``), as its accounts' codes name
     it (``jackpot:main.bad-beat:pool``)."""
-    return pool.account.code.removeprefix("jackpot:").removesuffix(":pool")
+    return pool_key_of(pool.account.code)
+
+
+def pool_key_of(account_code: str) -> str:
+    """The key of the pool whose account is ``account_code``."""
+    return account_code.removeprefix("jackpot:").removesuffix(":pool")
 
 
 def _lock_pools(*pools: Pool) -> list[Pool]:

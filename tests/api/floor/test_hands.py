@@ -12,6 +12,7 @@ from accounting.models import Account, Transaction
 from accounting.selectors import trial_balance
 from cardroom import services
 from cardroom.models import Hand, HandException, HandSeat, SeatSession
+from core.db import rows
 from tests.api.floor.conftest import post_hand, random_hand, seat
 
 pytestmark = pytest.mark.django_db
@@ -157,18 +158,24 @@ def test_mispaid_pot_is_booked_as_paid_and_flagged(t01):
     ledger_agrees_with_sessions()
 
 
-@pytest.mark.parametrize("where", ["ledger", "seats"])
+@pytest.mark.parametrize("where", ["write", "after_write"])
 def test_failure_mid_booking_leaves_nothing_and_the_retry_books_once(t01, where):
-    """A crash after the hand row, at its seats or at its ledger entries, undoes all."""
-    target = (
-        "cardroom.services.hands.entries_post"
-        if where == "ledger"
-        else "core.db.rows.insert_rows"
-    )
-    with (
-        mock.patch(target, side_effect=RuntimeError("power cut")),
-        pytest.raises(RuntimeError),
-    ):
+    """A crash in the booking's one write, or after it before the commit, undoes
+    all: no hand, no seat, no entry, the stacks as they were."""
+    if where == "write":
+        query = rows.query
+
+        def failing(sql, params=()):
+            if "ledger_transactions AS" in sql:
+                raise RuntimeError("power cut")
+            return query(sql, params)
+
+        crash = mock.patch("core.db.rows.query", side_effect=failing)
+    else:
+        crash = mock.patch(
+            "cardroom.hooks.after_hand_booked", side_effect=RuntimeError("power cut")
+        )
+    with crash, pytest.raises(RuntimeError):
         services.hand_record(table_code="T01", record=heads_up(), source="test")
     assert Hand.objects.count() == 0 and HandSeat.objects.count() == 0
     assert balance("revenue:rake") == 0
@@ -204,17 +211,19 @@ def test_many_random_hands_keep_the_books_straight(t01, players):
     ledger_agrees_with_sessions()
 
 
-def test_a_hand_books_in_eleven_statements(t01, django_assert_num_queries):
+def test_a_hand_books_in_six_statements(t01, django_assert_num_queries):
     """The hand path is pinned (benchmarks/README.md): the terminal's key (a key
-    verified earlier: only whether it was revoked since, cardroom.auth); then,
-    in a transaction (here a savepoint), the table locked with its game and
-    policy, the sessions locked with the last hand number, the accounts, the
-    ledger transaction, the hand, its seats, the sessions' stacks, the entries.
-    A hand with a jackpot drop adds the pools' look-up."""
+    verified earlier: only whether it was revoked since, cardroom.auth); then, in
+    a transaction (here a savepoint), the table locked with its game and its
+    policy's version; the sessions locked with the last hand number, the
+    accounts, the room's jackpot pools and the new rows' ids; then one statement
+    writes the ledger transaction and its entries, the hand, its seats and the
+    sessions' stacks."""
     assert post_hand(t01, "T01", heads_up()).status_code == 201
     second = heads_up(2)
     second["seats"][0].update(stack=24_500, put_in=1_000)
     second["seats"][1].update(stack=15_000, put_in=1_000)
-    with django_assert_num_queries(11):
+    with django_assert_num_queries(6) as done:
         assert post_hand(t01, "T01", second).status_code == 201
+    assert "ledger_transactions AS" in done.captured_queries[-2]["sql"]
     ledger_agrees_with_sessions()

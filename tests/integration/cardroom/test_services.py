@@ -278,15 +278,15 @@ def test_hand_above_the_ledger_is_refused_and_below_it_frozen(t01, clock):
     books_balance()
 
 
-def test_a_hand_books_in_ten_statements(t01, clock, django_assert_num_queries):
+def test_a_hand_books_in_five_statements(t01, clock, django_assert_num_queries):
     """The hand path without HTTP: the table locked with its game and policy, the
-    sessions locked with the last hand number, the accounts, the ledger
-    transaction, the hand, its seats, the sessions' stacks, the entries (and the
-    savepoint's two)."""
+    sessions locked with the last hand number, the accounts, the pools and the
+    new rows' ids; one statement writing the ledger transaction and its entries,
+    the hand, its seats and the sessions' stacks (and the savepoint's two)."""
     floor.hand_record(source="desk", table_code="T01", record=heads_up(), now=clock.now)
     second = heads_up(2, stacks=(24_500, 15_000))
     clock.advance(minutes=2)
-    with django_assert_num_queries(10):
+    with django_assert_num_queries(5):
         floor.hand_record(source="desk", table_code="T01", record=second, now=clock.now)
     assert balance("player:P-1:table:T01") == 29_000
     books_balance()

@@ -1,0 +1,519 @@
+"""A booking: the hands of one table checked, settled and planned in memory under
+one lock, and written in one statement (:mod:`cardroom.services._hand_sql`).
+:func:`cardroom.services.hands_record` is its use case.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import orjson
+from django.contrib.auth.models import User
+from django.db import IntegrityError
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from accounting import chart
+from accounting.bulk import AccountRow, Postings
+from accounting.domain.gaming_day import gaming_day_start
+from accounting.domain.postings import PlanLeg
+from accounting.models import Transaction
+from accounting.posting import account_for, plan_post
+from cardroom import hooks
+from cardroom.domain import postings
+from cardroom.domain.hand_limits import check_hand_no, check_hand_times
+from cardroom.domain.hand_record import HandRecord, parse_hand
+from cardroom.domain.hand_record import Policy as Rules
+from cardroom.domain.postings import Frozen, HandPlan, Sitting
+from cardroom.domain.settlement import Settlement, settle
+from cardroom.errors import (
+    Code,
+    conflict,
+    invalid,
+    refuse,
+)
+from cardroom.models import (
+    Hand,
+    HandException,
+    StackReview,
+    Table,
+    TerminalKey,
+)
+from cardroom.services._hand_sql import (
+    _HAND_COLUMNS,
+    _codes_named,
+    _context_sql,
+    _hand_table,
+    _json,
+    _write_sql,
+)
+from core.db import rows
+from core.errors import ApplicationError, Invalid
+from core.errors import gettext_noop as _
+
+
+@dataclass(frozen=True, slots=True)
+class Booked:
+    """One hand of a booking: the hand and whether it is new, or its refusal."""
+
+    hand: Hand | None = None
+    created: bool = False
+    error: ApplicationError | None = None
+
+
+# -- Checking ----------------------------------------------------------------------
+
+
+def _fingerprint(record: dict[str, Any]) -> str:
+    return hashlib.sha256(
+        json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+
+
+def _hand_envelope(parsed: HandRecord) -> None:
+    """Refuse (400) what the engine's parser leaves to the server: a hand number
+    below 1 and times that are no ISO 8601 times."""
+    if parsed.hand_no < 1:
+        raise invalid(Code.MALFORMED_HAND, n=parsed.hand_no)
+    for name in ("started_at", "ended_at"):
+        value = getattr(parsed, name)
+        if value is not None and _iso_time(value) is None:
+            raise Invalid(
+                Code.MALFORMED_HAND,
+                _("%(name)s must be an ISO 8601 time, not %(value)s."),
+                params={"name": name, "value": repr(value)[:40]},
+            )
+
+
+def _iso_time(value: str) -> datetime | None:
+    try:
+        return parse_datetime(value)
+    except ValueError:
+        return None
+
+
+def _when(value: str | None, fallback: datetime) -> datetime:
+    parsed = _iso_time(value) if value else None
+    if parsed is None:
+        return fallback
+    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed)
+
+
+def _check_hand_limits(
+    table: Table, parsed: HandRecord, last: int | None, now: datetime
+) -> None:
+    """Refuse a hand numbered too far ahead (HS6) or timed outside the table's open
+    gaming day (BI8); see cardroom.domain.hand_limits."""
+    assert table.room is not None
+    check_hand_no(parsed.hand_no, last)
+    day = table.gaming_day or table.room.gaming_day(now)
+    check_hand_times(
+        started_at=_when(parsed.started_at, now) if parsed.started_at else None,
+        ended_at=_when(parsed.ended_at, now) if parsed.ended_at else None,
+        day_start=gaming_day_start(
+            day, table.room.tz, table.room.gaming_day_cutoff_hour
+        ),
+        now=now,
+    )
+
+
+def _for_table(record: dict[str, Any], table_code: str) -> dict[str, Any]:
+    """The record, naming the table it was posted for; refuse another (400)."""
+    if record.get("table") not in (None, table_code):
+        raise invalid(Code.WRONG_TABLE, r=record.get("table"), t=table_code)
+    return {**record, "table": table_code}
+
+
+def _settled(
+    table: Table,
+    record: dict[str, Any],
+    policy: Rules,
+    last: int | None,
+    now: datetime,
+) -> tuple[HandRecord, Settlement]:
+    """Parse and settle a new hand of ``table`` (HS9, HS6, BI8; the engine's parser
+    is the record's only check, API.md "Hand record")."""
+    assert table.game is not None
+    if record.get("game") != table.game.code:
+        raise refuse(
+            Code.WRONG_GAME,
+            rule="HS9",
+            allowed={"game": table.game.code},
+            g=table.game.code,
+            r=record.get("game"),
+        )
+    parsed = parse_hand(record)
+    _hand_envelope(parsed)
+    settlement = settle(parsed, policy)
+    if last is not None and parsed.hand_no <= last:
+        raise conflict(Code.HAND_OUT_OF_ORDER, n=last)
+    _check_hand_limits(table, parsed, last, now)
+    return parsed, settlement
+
+
+def _hs6_freeze(
+    table: Table,
+    hand: Hand,
+    frozen: Frozen,
+    *,
+    by: User | None,
+    source: str,
+) -> Transaction:
+    """Freeze what the ledger holds beyond the reported stack in his review hold."""
+    return plan_post(
+        postings.review_hold(
+            table=table.code,
+            player=frozen.sitting.player,
+            amount=frozen.held - frozen.reported,
+        ),
+        posted_by=by,
+        source=source if by is None else "",
+        reference=f"{hand} seat {frozen.sitting.seat}",
+        memo="HS6",
+        posted_at=hand.ended_at,
+    )
+
+
+def _hs6_reviews(
+    table: Table,
+    hand: Hand,
+    frozen: tuple[Frozen, ...],
+    holds: list[Transaction],
+    *,
+    at: datetime,
+) -> None:
+    """Open a stack review for every frozen difference of ``hand`` (HS6)."""
+    StackReview.objects.bulk_create(
+        StackReview(
+            hand=hand,
+            table=table,
+            session_id=f.sitting.session_id,
+            player_id=f.sitting.player_id,
+            seat=f.sitting.seat,
+            reported_cents=f.reported,
+            recorded_cents=f.held,
+            amount_cents=f.held - f.reported,
+            created_at=at,
+            hold_transaction=hold,
+        )
+        for f, hold in zip(frozen, holds, strict=True)
+    )
+
+
+# -- The booking -------------------------------------------------------------------
+
+
+class _Booking:
+    """Hands of one table booked under one lock: read once, planned in memory,
+    written in one statement (STYLE.md: collect, lock what grows, commit once).
+
+    Every hand is checked as if it were booked alone, on the stacks the hands
+    before it left: a refused hand leaves them as they were and the next is taken.
+    A hand with an HS6 hold is written at once with the hands before it, its hold
+    posted, and what the next hands need read again.
+    """
+
+    def __init__(
+        self,
+        table_code: str,
+        *,
+        source: str,
+        by: User | None,
+        key: TerminalKey | None,
+        now: datetime,
+    ) -> None:
+        self.code, self.source, self.by, self.now = table_code, source, by, now
+        self.created = timezone.now()
+        self.table, self.policy_id, self.policy = _hand_table(table_code, key, now)
+        assert self.table.room is not None and self.table.game is not None
+        self.room, self.game = self.table.room, self.table.game
+        self.posting_source = source if by is None else ""
+        self.drops: dict[int, list[PlanLeg]] = {}
+        self._clear()
+
+    def _clear(self) -> None:
+        self.postings = Postings()
+        self.pending: list[tuple[Hand, HandPlan]] = []
+        self.by_no: dict[int, Hand] = {}
+
+    def read(self, records: Sequence[Any]) -> None:
+        """Lock the table's open sessions and read its last hand number, the
+        accounts ``records`` would move and ids for as many hands.
+
+        Runs under the table's lock, which every hand takes: no hand can be booked
+        at the table between this statement's snapshot and the commit.
+        """
+        ((last, sittings, accounts, txn_ids, hand_ids, pools),) = rows.query(
+            _context_sql(hooks.jackpot_drop_pools_sql()),
+            {
+                "table": self.table.pk,
+                "room": self.room.pk,
+                "codes": _codes_named(self.code, records),
+                "count": max(1, len(records)),
+            },
+        )
+        self.pools: str | None = pools
+        self.last: int | None = last
+        self.sittings = {r[1]: Sitting(*r) for r in orjson.loads(sittings)}
+        self.accounts = {
+            a[1]: AccountRow(*a) for a in map(tuple, orjson.loads(accounts))
+        }
+        self.ids: Iterator[tuple[int, int]] = iter(zip(txn_ids, hand_ids, strict=True))
+
+    # One hand.
+
+    def take(self, record: dict[str, Any], rest: Sequence[Any]) -> Booked:
+        """Book ``record`` after the hands taken before it; ``rest`` are the records
+        after it, read along if the booking must read again."""
+        record = _for_table(record, self.code)
+        fingerprint = _fingerprint(record)
+        existing = self._replayed(record, fingerprint)
+        if existing is not None:
+            return Booked(existing, False)
+        parsed, settlement = _settled(
+            self.table, record, self.policy, self.last, self.now
+        )
+        planned = postings.hand(
+            table=self.code,
+            parsed=parsed,
+            settlement=settlement,
+            sittings=self.sittings,
+            ledger={
+                c: a.balance_cents for c, a in self.accounts.items() if not a.summed
+            },
+            cards={s["seat"]: s.get("cards") for s in record["seats"]},
+            drop_legs=self._drop_legs(settlement.jackpot_drop),
+        )
+        legs = [(self._account(code), cents) for code, cents in planned.plan.legs]
+        txn_id, hand_id = self._next_ids(record, rest)
+        hand = self._hand(
+            hand_id, parsed, settlement, planned, record, fingerprint, txn_id, legs
+        )
+        if legs:
+            netted = self.postings.add(
+                txn_id,
+                legs,
+                kind=planned.plan.kind,
+                reference=str(hand),
+                external_id=f"hand:{self.code}:{hand.hand_no}",
+                source=self.posting_source,
+                posted_at=hand.ended_at,
+                posted_by=self.by.pk if self.by is not None else None,
+            )
+            for account, amount in netted:
+                self.accounts[account.code] = account._replace(
+                    balance_cents=account.balance_cents + account.moved(amount)
+                )
+        seats = {s.session_id: s for s in self.sittings.values()}
+        for session_id, stack, _no in planned.stacks:
+            sitting = seats[session_id]
+            self.sittings[sitting.seat] = sitting._replace(stack_cents=stack)
+        self.last = hand.hand_no
+        self.pending.append((hand, planned))
+        self.by_no[hand.hand_no] = hand
+        if planned.frozen:
+            self.write()
+            holds = [
+                _hs6_freeze(self.table, hand, f, by=self.by, source=self.source)
+                for f in planned.frozen
+            ]
+            _hs6_reviews(self.table, hand, planned.frozen, holds, at=self.now)
+            self.read(rest)
+        return Booked(hand, True)
+
+    def _replayed(self, record: dict[str, Any], fingerprint: str) -> Hand | None:
+        """The hand booked first, when ``record`` repeats it; ``None`` for a new hand.
+
+        Hand numbers increase at a table: a number above the last one is new, so the
+        natural key needs a look only for a number at or below it. Another record
+        with a booked number is a :class:`Conflict`.
+        """
+        hand_no = record.get("hand_no")
+        if self.last is None or type(hand_no) is not int or hand_no > self.last:
+            return None
+        existing = self.by_no.get(hand_no) or (
+            Hand.objects.filter(table=self.table, hand_no=hand_no).first()
+        )
+        if existing is not None and existing.record_hash != fingerprint:
+            raise conflict(Code.HAND_CONFLICT, n=hand_no)
+        return existing
+
+    def _drop_legs(self, drop: int) -> list[PlanLeg]:
+        """The legs crediting a jackpot drop to the pools (JD1, JD4), asked once a
+        booking for each amount."""
+        if not drop:
+            return []
+        if drop not in self.drops:
+            known = {
+                code: row.as_account()
+                for code, row in self.accounts.items()
+                if code == chart.JACKPOT_DROPS
+            }
+            self.drops[drop] = hooks.jackpot_drop_legs(
+                room=self.room,
+                table=self.table,
+                amount_cents=drop,
+                accounts=known,
+                pools=self.pools,
+            )
+            for code, account in known.items():
+                self.accounts.setdefault(code, AccountRow.of(account))
+        return self.drops[drop]
+
+    def _account(self, code: str) -> AccountRow:
+        """The account ``code``, opened as the chart says on its first use (the
+        first hand of a seat or a table)."""
+        found = self.accounts.get(code)
+        if found is None:
+            found = self.accounts[code] = AccountRow.of(account_for(code))
+        return found
+
+    def _next_ids(self, record: dict[str, Any], rest: Sequence[Any]) -> tuple[int, int]:
+        try:
+            return next(self.ids)
+        except StopIteration:
+            self.write()
+            self.read([record, *rest])
+            return next(self.ids)
+
+    def _hand(
+        self,
+        hand_id: int,
+        parsed: HandRecord,
+        settlement: Settlement,
+        planned: HandPlan,
+        record: dict[str, Any],
+        fingerprint: str,
+        txn_id: int,
+        legs: list[tuple[AccountRow, int]],
+    ) -> Hand:
+        """The hand's row (written with the booking), timed by the record or at
+        ``now``."""
+        ended = _when(parsed.ended_at, self.now)
+        hand = Hand(
+            id=hand_id,
+            table=self.table,
+            hand_no=parsed.hand_no,
+            game=self.game,
+            policy_id=self.policy_id,
+            gaming_day=self.room.gaming_day(ended),
+            started_at=_when(parsed.started_at, ended) if parsed.started_at else None,
+            ended_at=ended,
+            record=record,
+            record_hash=fingerprint,
+            settlement={**settlement.as_api(), "exceptions": list(planned.exceptions)},
+            pot_cents=sum(p.amount for p in settlement.pots),
+            rake_cents=settlement.rake,
+            jackpot_drop_cents=settlement.jackpot_drop,
+            participants=settlement.participants,
+            ledger_transaction_id=txn_id if legs else None,
+            source=self.source,
+            created_at=self.created,
+        )
+        hand._state.adding = False
+        hand._state.db = "default"
+        return hand
+
+    # All of them.
+
+    def write(self) -> None:
+        """Write the hands taken since the last write, with their postings, in one
+        statement; the apps above hear of each once the transaction commits.
+
+        Raises the ledger's :class:`InsufficientFunds` when the database refuses an
+        overdraft (which the plans' checks leave no way to).
+        """
+        if not self.pending:
+            return
+        hands, seats, exceptions, stacks = [], [], [], {}
+        for hand, planned in self.pending:
+            hands.append({name: getattr(hand, name) for name in _HAND_COLUMNS})
+            seats += [{"hand_id": hand.pk, **row} for row in planned.seat_rows]
+            exceptions += [
+                {
+                    "hand_id": hand.pk,
+                    "kind": e["code"],
+                    "details": e,
+                    "status": HandException.Status.OPEN,
+                    "created_at": self.created,
+                    "resolution": "",
+                }
+                for e in planned.exceptions
+            ]
+            # A session's stack as the last of the hands left it.
+            stacks.update({s[0]: s for s in planned.stacks})
+        params = {
+            "ledger_transactions": _json(self.postings.transactions),
+            "ledger_entries": _json(self.postings.entries),
+            "hands": _json(hands),
+            "seats": _json(seats),
+            "exceptions": _json(exceptions),
+            "stacks": _json(
+                [{"id": i, "stack": s, "hand_no": n} for i, s, n in stacks.values()]
+            ),
+        }
+        try:
+            rows.query(_write_sql(), params)
+        except IntegrityError as error:
+            before = {a.pk: a.balance_cents for a in self._before()}
+            refusal = self.postings.overdraft(error, before)
+            if refusal is not None:
+                raise refusal from error
+            raise
+        for hand, _planned in self.pending:
+            hooks.after_hand_booked(hand.pk)
+        self._clear()
+
+    def _before(self) -> list[AccountRow]:
+        """The accounts as they were before the pending postings moved them."""
+        moved: dict[int, int] = {}
+        for netted in self.postings.netted.values():
+            for account, amount in netted:
+                moved[account.pk] = moved.get(account.pk, 0) + account.moved(amount)
+        return [
+            a._replace(balance_cents=a.balance_cents - moved.get(a.pk, 0))
+            for a in self.accounts.values()
+        ]
+
+
+def _book(
+    table_code: str,
+    records: Sequence[dict[str, Any]],
+    *,
+    source: str,
+    by: User | None,
+    key: TerminalKey | None,
+    now: datetime,
+) -> list[Booked]:
+    """Book ``records`` in order in the caller's transaction; see
+    :func:`hands_record`."""
+    try:
+        booking = _Booking(table_code, source=source, by=by, key=key, now=now)
+        booking.read(records)
+    except ApplicationError as error:
+        return [_refused_with(error, record, table_code) for record in records]
+    done: list[Booked] = []
+    for i, record in enumerate(records):
+        try:
+            done.append(booking.take(record, records[i + 1 :]))
+        except ApplicationError as error:
+            done.append(Booked(error=error))
+    booking.write()
+    return done
+
+
+def _refused_with(
+    error: ApplicationError, record: dict[str, Any], table_code: str
+) -> Booked:
+    """A hand of a booking the table refused (unknown, closed, the key revoked);
+    a record naming another table is told that first, as when posted alone."""
+    try:
+        _for_table(record, table_code)
+    except ApplicationError as wrong:
+        return Booked(error=wrong)
+    return Booked(error=error)

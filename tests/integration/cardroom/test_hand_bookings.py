@@ -1,0 +1,282 @@
+"""Hands booked together (``hands_record``) book exactly what the same records
+posted one by one (``hand_record``) book: each answer, and every row and balance
+they leave (cardroom.services.hands)."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import Any
+from unittest import mock
+
+import pytest
+from django.db import IntegrityError, transaction
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from accounting.models import Account, Entry, Transaction
+from accounting.posting import account_for
+from accounting.selectors import trial_balance
+from cardroom import services as floor
+from cardroom.domain.settlement import settle_record
+from cardroom.models import Hand, HandException, HandSeat, SeatSession, StackReview
+from core.db import rows
+from core.errors import ApplicationError
+from tests.api.floor.conftest import POLICY, random_hand
+from tests.integration.cardroom.conftest import sit
+
+pytestmark = pytest.mark.django_db
+
+SEATED = 6
+
+
+@pytest.fixture
+def t01(clock, open_table, players):
+    open_table("T01")
+    for n in range(1, SEATED + 1):
+        sit(clock, "T01", n, f"P-{n}", 20_000)
+    return clock
+
+
+def scenario(rng: random.Random) -> list[dict[str, Any]]:
+    """Records as a terminal might send them: hands from the stacks the last one
+    left, repeats, conflicting repeats, another game, malformed ones, numbers
+    skipped or gone back, stacks reported below the ledger's (HS6)."""
+    stacks = {n: (f"P-{n}", 20_000) for n in range(1, SEATED + 1)}
+    records: list[dict[str, Any]] = []
+    booked: list[dict[str, Any]] = []
+    last = 0
+    for _ in range(rng.randint(1, 10)):
+        kind = rng.choice(
+            ["hand"] * 5 + ["repeat", "conflict", "game", "malformed", "gap", "hs6"]
+        )
+        if kind in ("repeat", "conflict") and booked:
+            record = copy.deepcopy(rng.choice(booked))
+            if kind == "conflict":
+                record["button"] = (record.get("button") or 1) % SEATED + 1
+            records.append(record)
+            continue
+        if kind == "malformed":
+            records.append({"hand_no": last + 1, "game": "NLHE", "streets": 4})
+            continue
+        if sum(1 for _p, chips in stacks.values() if chips) < 2:
+            break
+        hand_no = last + (rng.randint(2, 4) if kind == "gap" else 1)
+        record = random_hand(rng, "T01", hand_no, stacks)
+        if kind == "game":
+            records.append({**record, "game": "PLO"})
+            continue
+        if kind == "hs6":
+            seat = rng.choice(record["seats"])
+            spare = (seat["stack"] - seat["put_in"]) // 50
+            if spare:
+                seat["stack"] -= 50 * rng.randint(1, spare)
+        for row in settle_record(record, POLICY)["seats"]:
+            stacks[row["seat"]] = (stacks[row["seat"]][0], row["final_stack"])
+        records.append(record)
+        booked.append(record)
+        last = hand_no
+    return records
+
+
+def hands(seed: int, count: int) -> list[dict[str, Any]]:
+    """``count`` hands, each from the stacks the last one left; nobody all in."""
+    rng = random.Random(seed)
+    stacks = {n: (f"P-{n}", 20_000) for n in range(1, SEATED + 1)}
+    records = []
+    for n in range(1, count + 1):
+        record = random_hand(rng, "T01", n, stacks, all_in=0.0)
+        for row in settle_record(record, POLICY)["seats"]:
+            stacks[row["seat"]] = (stacks[row["seat"]][0], row["final_stack"])
+        records.append(record)
+    return records
+
+
+def answer(outcome: tuple[Hand | None, bool, ApplicationError | None]) -> tuple:
+    hand, created, error = outcome
+    if error is not None:
+        return (error.status_code, error.code, error.rule, str(error.detail))
+    assert hand is not None
+    return (201 if created else 200, hand.settlement)
+
+
+def one_by_one(records: list[dict[str, Any]], now: Any) -> list[tuple]:
+    answers = []
+    for record in records:
+        try:
+            hand, created = floor.hand_record(
+                table_code="T01", record=record, source="terminal:T01", now=now
+            )
+        except ApplicationError as error:
+            answers.append(answer((None, False, error)))
+        else:
+            answers.append(answer((hand, created, None)))
+    return answers
+
+
+def together(records: list[dict[str, Any]], now: Any) -> list[tuple]:
+    booked = floor.hands_record(
+        table_code="T01", records=records, source="terminal:T01", now=now
+    )
+    return [answer((b.hand, b.created, b.error)) for b in booked]
+
+
+def state() -> dict[str, Any]:
+    """Every row and balance a booking leaves, without the ids it drew."""
+    return {
+        "hands": list(
+            Hand.objects.order_by("hand_no").values_list(
+                "hand_no",
+                "record",
+                "record_hash",
+                "settlement",
+                "pot_cents",
+                "rake_cents",
+                "jackpot_drop_cents",
+                "participants",
+                "gaming_day",
+                "started_at",
+                "ended_at",
+                "source",
+                "status",
+                "ledger_transaction__external_id",
+            )
+        ),
+        "seats": list(
+            HandSeat.objects.order_by("hand__hand_no", "seat").values_list(
+                "hand__hand_no",
+                "seat",
+                "player__code",
+                "session__seat",
+                "stack_cents",
+                "put_in_cents",
+                "returned_cents",
+                "won_cents",
+                "final_stack_cents",
+                "present",
+                "folded",
+                "cards",
+                "description",
+            )
+        ),
+        "exceptions": sorted(
+            HandException.objects.values_list("hand__hand_no", "kind", "status"),
+        ),
+        "details": [
+            e.details for e in HandException.objects.order_by("hand__hand_no", "kind")
+        ],
+        "reviews": sorted(
+            StackReview.objects.values_list(
+                "hand__hand_no",
+                "seat",
+                "reported_cents",
+                "recorded_cents",
+                "amount_cents",
+                "hold_transaction__reference",
+            )
+        ),
+        "sessions": sorted(
+            SeatSession.objects.values_list("seat", "stack_cents", "last_hand_no")
+        ),
+        "balances": sorted(Account.objects.values_list("code", "balance_cents")),
+        "postings": sorted(
+            (
+                t.kind,
+                t.reference,
+                t.external_id or "",
+                t.memo,
+                t.source,
+                t.posted_at,
+                tuple(
+                    sorted(
+                        Entry.objects.filter(transaction=t).values_list(
+                            "account__code", "amount_cents"
+                        )
+                    )
+                ),
+            )
+            for t in Transaction.objects.filter(kind__in=["hand", "stack_review_hold"])
+        ),
+    }
+
+
+def booked_by(book, records: list[dict[str, Any]], now: Any) -> tuple:
+    """What ``book`` answers and leaves; rolled back after."""
+    with transaction.atomic():
+        answers = book(copy.deepcopy(records), now)
+        left = state()
+        balanced = trial_balance()
+        transaction.set_rollback(True)
+    assert balanced.balanced and balanced.cached_balances_agree
+    return answers, left
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(seed=st.integers(0, 2**32))
+def test_hands_booked_together_book_what_they_book_one_by_one(t01, seed):
+    records = scenario(random.Random(seed))
+    alone = booked_by(one_by_one, records, t01.now)
+    batch = booked_by(together, records, t01.now)
+    assert batch[0] == alone[0]
+    assert batch[1] == alone[1]
+
+
+def test_a_hand_repeated_in_its_own_batch_answers_as_a_repeat(t01):
+    (first,) = hands(3, 1)
+    other = {**first, "button": (first.get("button") or 1) % SEATED + 1}
+    booked = floor.hands_record(
+        table_code="T01", records=[first, first, other], source="terminal:T01"
+    )
+    assert [(b.created, b.error is None) for b in booked] == [
+        (True, True),
+        (False, True),
+        (False, False),
+    ]
+    assert booked[1].hand.settlement == booked[0].hand.settlement
+    assert booked[2].error.code == "hand_conflict"
+    assert Hand.objects.count() == 1
+
+
+def test_a_batch_books_in_a_fixed_number_of_statements(t01, django_assert_num_queries):
+    """Fifty hands after the table's first: the table, what its hands need, one
+    write (and the savepoints of the service and of the batch)."""
+    first, *records = hands(11, 51)
+    floor.hand_record(table_code="T01", record=first, source="terminal:T01")
+    for code in ("table:T01:rake_box", "table:T01:jackpot_box", "revenue:rake"):
+        account_for(code)  # as the first rake and drop open them
+    with django_assert_num_queries(7) as done:
+        booked = floor.hands_record(
+            table_code="T01", records=records, source="terminal:T01"
+        )
+    assert all(b.created for b in booked)
+    writes = [q for q in done.captured_queries if "ledger_transactions AS" in q["sql"]]
+    assert len(writes) == 1
+    assert Hand.objects.count() == 51
+
+
+def test_when_the_database_refuses_a_batch_each_hand_is_booked_alone(t01):
+    """A refusal by the database that the checks let through fails its hand
+    alone: the batch is rolled back and every hand booked on its own."""
+    records = hands(5, 3)
+    query, failed = rows.query, []
+
+    def refuse_many(sql, params=()):
+        many = isinstance(params, dict) and params.get("hands", "").count('"id"') > 1
+        if "ledger_transactions AS" in sql and many:
+            failed.append(1)
+            raise IntegrityError("refused")
+        return query(sql, params)
+
+    with mock.patch("core.db.rows.query", side_effect=refuse_many):
+        booked = floor.hands_record(
+            table_code="T01", records=records, source="terminal:T01"
+        )
+    assert failed == [1]
+    assert [b.created for b in booked] == [True, True, True]
+    assert list(Hand.objects.values_list("hand_no", flat=True)) == [1, 2, 3]
+    tb = trial_balance()
+    assert tb.balanced and tb.cached_balances_agree
