@@ -3,8 +3,9 @@
 A terminal sends its key with every request. A key verified once (its row and
 table read, its hash checked) is kept in the process for :data:`KEY_CACHE_SECONDS`;
 each request still asks PostgreSQL, by the key's id, whether it is revoked or its
-expiry changed (one small prepared statement), so a revocation is refused on the
-very next request in every process.
+expiry changed (one small prepared statement; a hand's booking asks in the
+statement that locks its table), so a revocation is refused on the very next
+request in every process.
 """
 
 from __future__ import annotations
@@ -37,13 +38,21 @@ _STATE_SQL = (
 )
 
 
-def verified_key(raw: str) -> TerminalKey:
+def verified_key(raw: str, *, fresh: bool = True) -> TerminalKey:
     """Return the usable terminal key ``raw``; raise ``DoesNotExist`` for a key
-    unknown, revoked or not matching its hash."""
+    unknown, revoked or not matching its hash.
+
+    ``fresh=False`` returns a key verified in the last :data:`KEY_CACHE_SECONDS`
+    without asking whether it was revoked since: for a caller that asks in its
+    own first statement (a hand's booking reads the key with the table's lock,
+    ``cardroom.services._hand_sql``).
+    """
     digest = hashlib.sha256(raw.encode()).hexdigest()
     cached = _verified.get(digest)
     if cached is not None and cached[1] > time.monotonic():
         key = cached[0]
+        if not fresh:
+            return key
         state = rows.query(_STATE_SQL, [key.pk])
         if state and not state[0][0] and state[0][1] == key.expiry_date:
             return key
@@ -52,6 +61,22 @@ def verified_key(raw: str) -> TerminalKey:
             raise TerminalKey.DoesNotExist("The key was revoked.")
     key = TerminalKey.objects.get_from_key(raw)
     _verified[digest] = (key, time.monotonic() + KEY_CACHE_SECONDS)
+    return key
+
+
+def usable_key(raw: str, *, fresh: bool = True) -> TerminalKey:
+    """Return the terminal key ``raw``; raise DRF's ``AuthenticationFailed`` (401)
+    for a key unknown, revoked or expired (``fresh`` as :func:`verified_key`)."""
+    try:
+        key = verified_key(raw, fresh=fresh)
+    except TerminalKey.DoesNotExist:
+        raise exceptions.AuthenticationFailed(
+            _("Unknown or revoked terminal key.")
+        ) from None
+    if key.has_expired:
+        raise exceptions.AuthenticationFailed(
+            _("This terminal key was revoked or has expired.")
+        )
     return key
 
 
@@ -80,16 +105,7 @@ class TerminalKeyAuthentication(BaseAuthentication):
         raw = KeyParser().get(request._request)
         if raw is None:
             return None
-        try:
-            key = verified_key(raw)
-        except TerminalKey.DoesNotExist:
-            raise exceptions.AuthenticationFailed(
-                _("Unknown or revoked terminal key.")
-            ) from None
-        if key.has_expired:
-            raise exceptions.AuthenticationFailed(
-                _("This terminal key was revoked or has expired.")
-            )
+        key = usable_key(raw)
         request.terminal_key = key  # type: ignore[attr-defined]
         return Terminal(key), key
 

@@ -17,6 +17,15 @@ admin.site.site_title = _("Card room back office")
 admin.site.index_title = _("Reference data and configuration")
 
 api_v1 = [
+    # Every hand of every table: first, so the resolver tries them first.
+    path(
+        "tables/<slug:table>/hands", floor_views.HandRecordApi.as_view(), name="hands"
+    ),
+    path(
+        "tables/<slug:table>/hands/batch",
+        floor_views.HandBatchApi.as_view(),
+        name="hands-batch",
+    ),
     path("auth/login", core_views.LoginApi.as_view(), name="login"),
     path("auth/logout", core_views.LogoutApi.as_view(), name="logout"),
     path("cage/", include("accounting.api.urls")),
@@ -72,14 +81,6 @@ api_v1 = [
         floor_views.CustodyReturnApi.as_view(),
         name="custody-return",
     ),
-    path(
-        "tables/<slug:table>/hands", floor_views.HandRecordApi.as_view(), name="hands"
-    ),
-    path(
-        "tables/<slug:table>/hands/batch",
-        floor_views.HandBatchApi.as_view(),
-        name="hands-batch",
-    ),
     path("corrections", floor_views.CorrectionRequestApi.as_view(), name="corrections"),
     path(
         "corrections/<int:pk>/approve",
@@ -127,9 +128,9 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    path("api/v1/", include((api_v1, "api"), namespace="v1")),  # type: ignore[arg-type]
     path("admin/", admin.site.urls),
     path("healthz", core_views.HealthApi.as_view(), name="healthz"),
-    path("api/v1/", include((api_v1, "api"), namespace="v1")),  # type: ignore[arg-type]
     path("board", include("waitlist.urls")),
     path("floor/tournaments/", include("tournaments.floor_urls")),
     path("cage/tournaments/", include("tournaments.cage_urls")),

@@ -25,6 +25,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom import services
+from cardroom.api import terminal
 from cardroom.api.contract import (
     HandRecordSerializer,
     PolicySerializer,
@@ -504,6 +505,27 @@ class HandRecordApi(APIView):
             hand.settlement,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
         )
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        """A terminal's plain POST takes the direct way (cardroom.api.terminal),
+        answered as :meth:`post` answers it; any other request DRF's."""
+        if terminal.direct(request):
+            return terminal.answer(
+                request, kwargs["table"], self.allowed_methods, _hand_direct
+            )
+        return super().dispatch(request, *args, **kwargs)
+
+
+def _hand_direct(data: Any, by: Terminal) -> tuple[Any, int]:
+    """:meth:`HandRecordApi.post` for a terminal's request on the direct way."""
+    table = by.key.table.code
+    hand, created = services.hand_record(
+        table_code=table,
+        record=hand_body(data),
+        source=f"terminal:{table}",
+        key=by.key,
+    )
+    return hand.settlement, 201 if created else 200
 
 
 HAND_BATCH_MAX = 200

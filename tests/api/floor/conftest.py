@@ -245,6 +245,6 @@ def random_hand(
     }
 
 
-def post_hand(terminal: APIClient, table: str, hand: dict[str, Any]):
+def post_hand(terminal: APIClient, table: str, hand: dict[str, Any], **extra: Any):
     body = {k: v for k, v in hand.items() if v is not None}
-    return terminal.post(f"/api/v1/tables/{table}/hands", body, format="json")
+    return terminal.post(f"/api/v1/tables/{table}/hands", body, format="json", **extra)
