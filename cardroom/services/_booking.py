@@ -260,9 +260,13 @@ class _Booking:
         self.pools: str | None = pools
         self.last: int | None = last
         self.sittings = {r[1]: Sitting(*r) for r in orjson.loads(sittings)}
-        self.accounts = {
-            a[1]: AccountRow(*a) for a in map(tuple, orjson.loads(accounts))
+        # The accounts as read, and what the postings of this booking make of the
+        # balances that have a floor: written so far, and with the hands taken.
+        self.accounts = {a[1]: AccountRow(*a) for a in orjson.loads(accounts)}
+        self.balances = {
+            c: a.balance_cents for c, a in self.accounts.items() if not a.summed
         }
+        self.written = dict(self.balances)
         self.ids: Iterator[tuple[int, int]] = iter(zip(txn_ids, hand_ids, strict=True))
 
     # One hand.
@@ -283,9 +287,7 @@ class _Booking:
             parsed=parsed,
             settlement=settlement,
             sittings=self.sittings,
-            ledger={
-                c: a.balance_cents for c, a in self.accounts.items() if not a.summed
-            },
+            ledger=self.balances,
             cards={s["seat"]: s.get("cards") for s in record["seats"]},
             drop_legs=self._drop_legs(settlement.jackpot_drop),
         )
@@ -305,14 +307,15 @@ class _Booking:
                 posted_at=hand.ended_at,
                 posted_by=self.by.pk if self.by is not None else None,
             )
+            balances = self.balances
             for account, amount in netted:
-                self.accounts[account.code] = account._replace(
-                    balance_cents=account.balance_cents + account.moved(amount)
-                )
-        seats = {s.session_id: s for s in self.sittings.values()}
-        for session_id, stack, _no in planned.stacks:
-            sitting = seats[session_id]
-            self.sittings[sitting.seat] = sitting._replace(stack_cents=stack)
+                if not account.summed:
+                    balances[account.code] += account.moved(amount)
+        if rest:  # the stacks the next hand is played from
+            seats = {s.session_id: s for s in self.sittings.values()}
+            for session_id, stack, _no in planned.stacks:
+                sitting = seats[session_id]
+                self.sittings[sitting.seat] = sitting._replace(stack_cents=stack)
         self.last = hand.hand_no
         self.pending.append((hand, planned))
         self.by_no[hand.hand_no] = hand
@@ -361,8 +364,8 @@ class _Booking:
                 accounts=known,
                 pools=self.pools,
             )
-            for code, account in known.items():
-                self.accounts.setdefault(code, AccountRow.of(account))
+            for account in known.values():
+                self._add(AccountRow.of(account))
         return self.drops[drop]
 
     def _account(self, code: str) -> AccountRow:
@@ -370,8 +373,17 @@ class _Booking:
         first hand of a seat or a table)."""
         found = self.accounts.get(code)
         if found is None:
-            found = self.accounts[code] = AccountRow.of(account_for(code))
+            found = self._add(AccountRow.of(account_for(code)))
         return found
+
+    def _add(self, account: AccountRow) -> AccountRow:
+        """Know ``account`` (opened, or read by the pools' app) from now on."""
+        if account.code not in self.accounts:
+            self.accounts[account.code] = account
+            if not account.summed:
+                self.balances[account.code] = account.balance_cents
+                self.written[account.code] = account.balance_cents
+        return self.accounts[account.code]
 
     def _next_ids(self, record: dict[str, Any], rest: Sequence[Any]) -> tuple[int, int]:
         try:
@@ -460,25 +472,15 @@ class _Booking:
         try:
             rows.query(_write_sql(), params)
         except IntegrityError as error:
-            before = {a.pk: a.balance_cents for a in self._before()}
+            before = {self.accounts[c].pk: b for c, b in self.written.items()}
             refusal = self.postings.overdraft(error, before)
             if refusal is not None:
                 raise refusal from error
             raise
         for hand, _planned in self.pending:
             hooks.after_hand_booked(hand.pk)
+        self.written = dict(self.balances)
         self._clear()
-
-    def _before(self) -> list[AccountRow]:
-        """The accounts as they were before the pending postings moved them."""
-        moved: dict[int, int] = {}
-        for netted in self.postings.netted.values():
-            for account, amount in netted:
-                moved[account.pk] = moved.get(account.pk, 0) + account.moved(amount)
-        return [
-            a._replace(balance_cents=a.balance_cents - moved.get(a.pk, 0))
-            for a in self.accounts.values()
-        ]
 
 
 def _book(

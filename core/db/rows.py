@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import DEFAULT_DB_ALIAS, connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.postgresql.base import ServerBindingCursor
 
 M = TypeVar("M", bound=models.Model)
@@ -41,23 +41,24 @@ def query(
 
     ``params`` fill ``%s`` in order, or ``%(name)s`` by name.
     """
-    connection.close_if_health_check_failed()
-    connection.ensure_connection()
-    connection.validate_no_broken_transaction()
+    # The connection of this thread, looked up once (each attribute of
+    # ``django.db.connection`` looks it up again).
+    db = connections[DEFAULT_DB_ALIAS]
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
     started = time.monotonic()
     with (
-        connection.wrap_database_errors,
-        ServerBindingCursor(connection.connection) as cursor,  # type: ignore[call-arg, attr-defined]  # the stubs miss its psycopg base
+        db.wrap_database_errors,
+        ServerBindingCursor(db.connection) as cursor,  # type: ignore[call-arg, attr-defined]  # the stubs miss its psycopg base
     ):
         cursor.execute(sql, params)
         # Whether the statement gave rows, without psycopg's ``description``,
         # which builds a column object for each column of every result.
         result = cursor.pgresult
         found = cursor.fetchall() if result is not None and result.nfields else []
-    if connection.queries_logged:
-        connection.queries_log.append(
-            {"sql": sql, "time": f"{time.monotonic() - started:.3f}"}
-        )
+    if db.queries_logged:
+        db.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
     return found
 
 

@@ -5,10 +5,11 @@ standard library with every value checked: both ways give the same answer
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.exceptions import ParseError
 
@@ -134,3 +135,18 @@ def test_a_hand_record_takes_the_short_way(monkeypatch: pytest.MonkeyPatch) -> N
 )
 def test_what_could_be_refused_takes_the_long_way(raw: bytes) -> None:
     assert not parsers._plain(raw)
+
+
+@settings(max_examples=2000)
+@given(
+    st.lists(
+        st.sampled_from([b"0", b"7", b"9", b"e", b"E", b"x", b"-", b".", b'"', b" "]),
+        max_size=60,
+    ).map(b"".join)
+    | st.binary(max_size=60)
+)
+def test_a_large_number_is_found_as_the_expression_finds_it(raw: bytes) -> None:
+    """19 digits in a row or a digit before an exponent, exactly as
+    ``\\d{19}|\\d[eE]`` finds them in bytes."""
+    expected = re.search(rb"\d{19}|\d[eE]", raw) is not None
+    assert parsers._large_number(raw) is expected
