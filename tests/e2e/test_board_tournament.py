@@ -159,7 +159,8 @@ def test_the_clock_shows_beside_the_cash_games_and_follows_the_floor(
     expect(stats.nth(3)).to_have_text("5")
     # Next break: 12:30 of level 1 and 20:00 of level 2.
     expect(card.locator(".tnext")).to_contain_text("32:30")
-    assert page.locator('[data-game="NLHE-100-200"]').count() == 1
+    # The board swaps its content as it refreshes: wait for the cash game's row.
+    expect(page.locator('[data-game="NLHE-100-200"]')).to_have_count(1)
     assert no_overflow(page) == []
     if lang == "en":
         page.screenshot(path=str(SCREENSHOTS / "board-tournament.png"))
