@@ -3,7 +3,7 @@
 Every hand of every table comes this way, and DRF's request cycle (its request
 wrapper, content negotiation, the authenticators and permissions tried in turn,
 the response's renderer) cost as much as a tenth of a hand's booking
-(benchmarks/README.md, "The hand request"). A terminal's plain request takes the
+(benchmarks/README.md, "One statement a booking"). A terminal's plain request takes the
 direct way here: its key checked as :class:`cardroom.auth.TerminalKeyAuthentication`
 checks it, its own table only, the body read by the API's one parser
 (:func:`core.api.parsers.decode`), the same service, and every refusal answered by
