@@ -124,7 +124,9 @@ def main() -> None:
                 ),
             )
         with transaction.atomic():
-            bench.settle_balances()
+            # Only this day's rows were loaded with the triggers off.
+            base = (n + 1) * 10**7
+            bench.settle_balances(range(base, base + 10**7))
         bench.close_day(world, day)
     period = Period.of(world["room"], day_audited)
     with transaction.atomic():

@@ -592,27 +592,38 @@ def load_hm_month(world: dict[str, Any], hands: int, base: int) -> None:
         )
 
 
-def settle_balances() -> None:
+def settle_balances(ids: range | None = None) -> None:
     """Set every account's cached balance from its entries (the triggers were off);
-    a summed account's entries that the triggers kept out of its row stay out."""
+    a summed account's entries that the triggers kept out of its row stay out.
+
+    ``ids``: only the entries of the transactions with those ids were loaded with
+    the triggers off (a day of :func:`load_day`); their sums are added to the cached
+    balances, so a month of history costs each day its own entries only.
+    """
     from django.db import connection
 
     from core.db import guards
 
+    among = "" if ids is None else "AND transaction_id >= %s AND transaction_id < %s"
+    bounds = [] if ids is None else [ids.start, ids.stop]
     with connection.cursor() as c, guards.suspended(c):
         c.execute(
-            """
+            f"""
             UPDATE accounting_account a
-               SET balance_cents = CASE WHEN a.type IN ('asset', 'expense')
-                                        THEN s.total ELSE -s.total END
+               SET balance_cents = {"" if ids is None else "a.balance_cents +"}
+                   CASE WHEN a.type IN ('asset', 'expense')
+                        THEN s.total ELSE -s.total END
               FROM (SELECT account_id, sum(amount_cents) total FROM accounting_entry
-                     WHERE NOT summed GROUP BY account_id) s
+                     WHERE NOT summed {among} GROUP BY account_id) s
              WHERE s.account_id = a.id
-            """
+            """,  # noqa: S608
+            bounds,
         )
         c.execute(
-            "SELECT count(*) FROM (SELECT transaction_id FROM accounting_entry "
-            "GROUP BY transaction_id HAVING sum(amount_cents) <> 0) x"
+            "SELECT count(*) FROM (SELECT transaction_id FROM accounting_entry "  # noqa: S608
+            f"WHERE true {among} "
+            "GROUP BY transaction_id HAVING sum(amount_cents) <> 0) x",
+            bounds,
         )
         assert c.fetchone()[0] == 0, "an unbalanced synthetic transaction"
         for table in (
