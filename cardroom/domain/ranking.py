@@ -60,6 +60,12 @@ _evaluate_5: Callable[..., int] = _pheval.evaluate_5cards
 _evaluate_6: Callable[..., int] = _pheval.evaluate_6cards
 _evaluate_7: Callable[..., int] = _pheval.evaluate_7cards
 _evaluate_omaha: Callable[..., int] = _pheval.evaluate_omaha_cards
+NATIVE_SEVEN = _evaluate_7
+"""phevaluator's seven-card evaluator: ``HIGH_CLASSES + 1 - NATIVE_SEVEN(*cards)``
+is :func:`high_any`'s key of seven cards, for callers that rank in a loop."""
+NATIVE_OMAHA = _evaluate_omaha
+"""phevaluator's Omaha evaluator: ``HIGH_CLASSES + 1 - NATIVE_OMAHA(*board, *hole)``
+is :func:`high_omaha`'s key of four hole cards and five board cards."""
 
 
 def _straight_top(distinct_desc: Sequence[int]) -> int | None:
@@ -153,6 +159,9 @@ def _high_classes() -> tuple[tuple[tuple[int, ...], bool], ...]:
 
 _HIGH_NAMES: dict[int, tuple[int, str]] = {}
 """Category index and description of the high keys named so far."""
+HIGH_TEXTS: dict[int, str] = {}
+"""The description of each high key named so far: :func:`describe_high` of a key
+seen before is one dictionary look-up, which the settlement does inline."""
 
 
 def _high_name(key: int) -> tuple[int, str]:
@@ -161,6 +170,7 @@ def _high_name(key: int) -> tuple[int, str]:
     if named is None:
         ranks, suited = _high_classes()[key]
         named = _HIGH_NAMES[key] = describe_ranks(ranks, suited)
+        HIGH_TEXTS[key] = named[1]
     return named
 
 
@@ -204,8 +214,7 @@ def high_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
 
 def describe_high(key: int) -> str:
     """Return the description of a high key: ``"full house, kings full of aces"``."""
-    named = _HIGH_NAMES.get(key)
-    return (named or _high_name(key))[1]
+    return HIGH_TEXTS.get(key) or _high_name(key)[1]
 
 
 def high_category_index(key: int) -> int:

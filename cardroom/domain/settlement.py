@@ -37,7 +37,16 @@ from cardroom.domain.hand_record import (
     parse_policy,
 )
 from cardroom.domain.pots import Pot, add_dead_money, build_pots, uncalled_bet
-from cardroom.domain.rake import rake_by_pot
+from cardroom.domain.rake import rake_by_pot, rake_of_one_pot
+from cardroom.domain.ranking import (
+    HIGH_CLASSES,
+    HIGH_TEXTS,
+    NATIVE_OMAHA,
+    NATIVE_SEVEN,
+    describe_high,
+    high_any,
+    high_omaha,
+)
 
 new_pot = tuple.__new__  # a Pot without the named tuple's __new__, a Python call
 
@@ -199,8 +208,24 @@ def settle(
         hand = parse_hand(hand)
     if not isinstance(policy, Policy):
         policy = parse_policy(policy)
-    game = hand.game
     seats = sorted(hand.seats)  # named tuples: by seat number, which is unique
+    game = hand.game
+    if (
+        hand.simple
+        and game.low is None
+        and hand.streets == game.streets
+        and hand.awarded is None
+        and not hand.boards
+    ):
+        settled = _settle_one_pot(hand, policy, seats)
+        if settled is not None:
+            return settled
+    return _settle_any(hand, policy, seats)
+
+
+def _settle_any(hand: HandRecord, policy: Policy, seats: list[Seat]) -> Settlement:
+    """Return the settlement of any hand, its seats by seat number (:func:`settle`)."""
+    game = hand.game
     if hand.simple or not any(s.dead or s.mucked for s in seats):
         pots, back, shown, participant_count = _form_live_pots(seats)
     else:
@@ -255,6 +280,83 @@ def settle_many(hands: Sequence[Any], policy: Policy) -> list[Settlement]:
             error.args = (error.detail,)
             raise
     return settlements
+
+
+_RANK_MODES: dict[str, int] = {}
+"""How each game ranks a hand at its last street, by game code: 7 for seven
+cards (Hold'em, stud), 4 for Omaha's four hole cards, 0 by its own function."""
+
+
+def _rank_mode(game: Game) -> int:
+    """Return (and remember) how :func:`_settle_one_pot` ranks ``game``'s hands."""
+    mode = _RANK_MODES.get(game.code)
+    if mode is None:
+        board = game.board_cards[-1]
+        mode = 0
+        if game.high.best is high_any and board + (game.hole_cards or 7) == 7:
+            mode = 7
+        elif game.high.best is high_omaha and board == 5 and game.hole_cards == 4:
+            mode = 4
+        _RANK_MODES[game.code] = mode
+    return mode
+
+
+def _settle_one_pot(
+    hand: HandRecord, policy: Policy, seats: list[Seat]
+) -> Settlement | None:
+    """Return the settlement of a hand with one pot, or None for any other.
+
+    The common hand: dealt to the last street, no dead money and no muck (HS2,
+    HS3), no ``awarded``, one run and no low half, and the seats still in put in
+    the same once RK5's uncalled bet is back. One pass over the seats finds the
+    bet nobody called (the top amount above the second), the pot, its eligible
+    seats, the participants (JD1) and the hands shown; then the pot pays rake
+    (RK1-RK3, RK7) and the drop (JD1-JD3; the last street is past the initial
+    deal, RK4) and goes to the best hand (HS3, HS5), as :func:`settle` says.
+    """
+    board = hand.board
+    mode = _RANK_MODES.get(hand.game.code) or _rank_mode(hand.game)
+    best = hand.game.high.best
+    top = second = bettor = total = participant_count = 0
+    in_pot = []  # seats still in with chips in, by seat number
+    levels = set()  # what they put in
+    high: dict[int, int] = {}
+    for number, _, _, present, put_in, folded, cards, _, _, _ in seats:
+        total += put_in
+        if put_in > top:
+            second, top, bettor = top, put_in, number
+        elif put_in > second:
+            second = put_in
+        if present:
+            participant_count += 1
+        if not folded:
+            if put_in:
+                in_pot.append(number)
+                levels.add(put_in)
+            if cards is not None:
+                if mode == 7:
+                    high[number] = HIGH_CLASSES + 1 - NATIVE_SEVEN(*cards, *board)
+                elif mode == 4:
+                    high[number] = HIGH_CLASSES + 1 - NATIVE_OMAHA(*board, *cards)
+                else:
+                    key = best(cards, board)
+                    if key is not None:
+                        high[number] = key
+    returned: tuple[Share, ...] = ()
+    if top > second:
+        returned = (Share(bettor, top - second),)
+        total -= top - second
+        if top in levels:  # the bettor is still in: his level is the second
+            levels.discard(top)
+            if second:
+                levels.add(second)
+            else:
+                in_pot.remove(bettor)
+    if len(levels) != 1:
+        return None
+    return _one_pot_settlement(
+        hand, policy, seats, total, tuple(in_pot), returned, participant_count, high
+    )
 
 
 def _form_pots_with_dead(seats: list[Seat]) -> Formed:
@@ -326,6 +428,75 @@ def _form_live_pots(seats: list[Seat]) -> Formed:
     if not pots:
         _check_contender(contributions, seats)
     return pots, back, shown, participant_count
+
+
+def _one_pot_settlement(
+    hand: HandRecord,
+    policy: Policy,
+    seats: list[Seat],
+    total: int,
+    eligible: tuple[int, ...],
+    returned: tuple[Share, ...],
+    participant_count: int,
+    high: dict[int, int],
+) -> Settlement:
+    """Return the settlement of :func:`_settle_one_pot`'s pot of ``total``: rake
+    (RK1-RK3, RK7), drop (JD1-JD3), the best hand's win (HS3, HS5) and each seat's
+    result; raise ``showdown_without_cards`` for a contender without cards (HS3)."""
+    if len(eligible) > 1:
+        for seat in eligible:
+            if seat not in high:
+                _refuse_showdown(hand, eligible, True)
+    rake = rake_of_one_pot(total, policy.rake, policy.smallest_chip, len(seats))
+    drop = 0
+    drop_policy = policy.jackpot_drop
+    if (
+        drop_policy is not None
+        and participant_count >= drop_policy.min_participants
+        and total >= drop_policy.min_pot
+    ):
+        drop = max(0, min(drop_policy.amount, total - rake))
+    net = total - rake - drop
+    winners = _best(eligible, high) if len(eligible) > 1 else list(eligible)
+    if len(winners) == 1:
+        won = {winners[0]: net}
+    else:
+        won = dict(_split(net, winners, hand, policy.smallest_chip, hand.game.odd_chip))
+    describe = hand.game.high.describe
+    texts = HIGH_TEXTS if describe is describe_high else {}
+    back_seat, back_amount = (
+        (returned[0].seat, returned[0].amount) if returned else (0, 0)
+    )
+    won_from, high_of, text_of = won.get, high.get, texts.get
+    rows = []
+    for number, player, stack, _, put_in, _, _, _, _, _ in seats:
+        seat_back = back_amount if number == back_seat else 0
+        seat_won = won_from(number, 0)
+        key = high_of(number)
+        rows.append(
+            SeatResult(
+                number,
+                player,
+                stack,
+                put_in,
+                seat_back,
+                seat_won,
+                stack - put_in + seat_back + seat_won,
+                None if key is None else text_of(key) or describe(key),
+            )
+        )
+    pot = SettledPot(total, eligible, rake, drop, _shares(won.items()))
+    return Settlement(
+        hand.table,
+        hand.hand_no,
+        participant_count,
+        returned,
+        (pot,),
+        rake,
+        drop,
+        tuple(rows),
+        (),
+    )
 
 
 def _check_contender(
