@@ -823,7 +823,9 @@ class HandJSON(Struct, gc=False):
     ended_at: Any = None
 
 
-_decode_hands = msgspec.json.Decoder(list[HandJSON] | HandJSON).decode
+decode_hands = msgspec.json.Decoder(list[HandJSON] | HandJSON).decode
+"""Return a JSON hand record or array of them as :class:`HandJSON` values, their
+types checked; raise ``msgspec.DecodeError``. :func:`typed_record` checks the rest."""
 
 
 def read_hands(text: bytes | str) -> list[HandRecord] | HandRecord | None:
@@ -835,16 +837,16 @@ def read_hands(text: bytes | str) -> list[HandRecord] | HandRecord | None:
     :func:`parse_hand` of the decoded JSON then says what is wrong, and where.
     """
     try:
-        decoded = _decode_hands(text)
+        decoded = decode_hands(text)
         if type(decoded) is list:
-            return [_typed_record(hand) for hand in decoded]
+            return [typed_record(hand) for hand in decoded]
         assert isinstance(decoded, HandJSON)
-        return _typed_record(decoded)
+        return typed_record(decoded)
     except (msgspec.DecodeError, HandError, KeyError):
         return None
 
 
-def _typed_record(hand: HandJSON) -> HandRecord:
+def typed_record(hand: HandJSON) -> HandRecord:
     """Return the record of a decoded hand; raise :class:`HandError` if it is not
     plainly valid (without saying why: :func:`parse_hand` does)."""
     game = GAMES.get(hand.game)

@@ -24,17 +24,19 @@ import orjson
 from msgspec import Struct
 
 from accounting.domain.money import ratio_split
-from cardroom.domain.cards import card_name
+from cardroom.domain.cards import CARD_IDS, card_name
 from cardroom.domain.drop import jackpot_drop, participants
 from cardroom.domain.errors import HandError
-from cardroom.domain.games import Game, OddChip
+from cardroom.domain.games import GAMES, Game, OddChip
 from cardroom.domain.hand_record import (
     MAX_SEATS,
+    HandJSON,
     HandRecord,
     Policy,
     Seat,
     parse_hand,
     parse_policy,
+    typed_record,
 )
 from cardroom.domain.pots import Pot, add_dead_money, build_pots, uncalled_bet
 from cardroom.domain.rake import rake_by_pot, rake_of_one_pot
@@ -357,6 +359,216 @@ def _settle_one_pot(
     return _one_pot_settlement(
         hand, policy, seats, total, tuple(in_pot), returned, participant_count, high
     )
+
+
+def settle_decoded(hand: HandJSON, policy: Policy) -> Settlement:
+    """Return the settlement of a decoded hand record (``settle_hand``'s batches).
+
+    The same as ``settle(typed_record(hand), policy)``, which settles any hand
+    :func:`_settle_decoded_one_pot` does not: that checks and settles the common
+    hand in one pass over the decoded seats, without building the record.
+    Raises :class:`HandError` (or KeyError for an unknown card) as
+    :func:`~cardroom.domain.hand_record.typed_record` and :func:`settle` do.
+    """
+    settled = _settle_decoded_one_pot(hand, policy)
+    if settled is None:
+        return settle(typed_record(hand), policy)
+    return settled
+
+
+def _settle_decoded_one_pot(hand: HandJSON, policy: Policy) -> Settlement | None:
+    """Return the settlement of a plainly valid common hand, else None.
+
+    Every check of :func:`~cardroom.domain.hand_record.parse_hand` holds for a
+    hand this settles (types by the decoder; here HS1's seat numbers, unique
+    because they rise, BI3, the cards of HS9 and RK8, a seat still in, HS3); it
+    settles what :func:`_settle_one_pot` settles, with no straddle and the seats
+    in order, and leaves anything else, valid or not, to the record's way.
+    """
+    game = GAMES.get(hand.game)
+    button = hand.button
+    raw_board = hand.board
+    if (
+        game is None
+        or game.low is not None
+        or hand.streets != game.streets
+        or not hand.table
+        or hand.hand_no < 0
+        or type(button) is not int
+        or not 1 <= button <= MAX_SEATS
+        or type(raw_board) is not list
+        or hand.boards is not None
+        or hand.bring_in
+        or hand.awarded is not None
+        or not 2 <= len(hand.seats) <= MAX_SEATS
+        or (hand.started_at is not None and type(hand.started_at) is not str)
+        or (hand.ended_at is not None and type(hand.ended_at) is not str)
+    ):
+        return None
+    try:
+        board = tuple(map(CARD_IDS.__getitem__, raw_board))
+    except (KeyError, TypeError):
+        return None
+    if len(board) != game.board_cards[-1]:
+        return None
+    return _settle_decoded_seats(hand, policy, game, board)
+
+
+def _settle_decoded_seats(
+    hand: HandJSON, policy: Policy, game: Game, board: tuple[int, ...]
+) -> Settlement | None:
+    """Check and settle the seats of :func:`_settle_decoded_one_pot`'s hand."""
+    card_ids = CARD_IDS
+    dealt = game.hole_cards or game.seat_cards[-1]
+    seen = list(board)
+    shown = []
+    in_pot = []
+    levels = set()
+    previous = top = second = bettor = total = participant_count = 0
+    for row in hand.seats:
+        number, put_in, raw = row.seat, row.put_in, row.cards
+        if not (
+            previous < number <= MAX_SEATS
+            and row.player
+            and 0 <= put_in <= row.stack
+            and not (row.dead or row.straddle or row.mucked)
+        ):
+            return None
+        previous = number
+        total += put_in
+        if put_in > top:
+            second, top, bettor = top, put_in, number
+        elif put_in > second:
+            second = put_in
+        if row.present:
+            participant_count += 1
+        if raw is not None:
+            try:
+                cards = tuple(map(card_ids.__getitem__, raw))
+            except KeyError:
+                return None
+            if len(cards) != dealt:
+                return None
+            seen += cards
+        if not row.folded:
+            if put_in:
+                in_pot.append(number)
+                levels.add(put_in)
+            if raw is not None:
+                shown.append((number, cards))
+    if len(set(seen)) != len(seen):
+        return None
+    returned: tuple[Share, ...] = ()
+    if top > second:
+        returned = (Share(bettor, top - second),)
+        total -= top - second
+        if top in levels:  # the bettor is still in: his level is the second
+            levels.discard(top)
+            if second:
+                levels.add(second)
+            else:
+                in_pot.remove(bettor)
+    if len(levels) != 1:  # also when no seat is still in (HS3)
+        return None
+    return _settle_decoded_pot(
+        hand, policy, game, board, shown, total, tuple(in_pot), returned,
+        participant_count,
+    )  # fmt: skip
+
+
+def _settle_decoded_pot(
+    hand: HandJSON,
+    policy: Policy,
+    game: Game,
+    board: tuple[int, ...],
+    shown: Shown,
+    total: int,
+    eligible: tuple[int, ...],
+    returned: tuple[Share, ...],
+    participant_count: int,
+) -> Settlement | None:
+    """Rank the hands shown and settle the one pot: rake (RK1-RK3, RK7), drop
+    (JD1-JD3) and one winner (HS3); None when the best hands tie or a seat
+    contesting the pot shows no cards (the record's way then says so)."""
+    mode = _RANK_MODES.get(game.code) or _rank_mode(game)
+    best = game.high.best
+    high: dict[int, int] = {}
+    for number, cards in shown:
+        if mode == 7:
+            high[number] = HIGH_CLASSES + 1 - NATIVE_SEVEN(*cards, *board)
+        elif mode == 4:
+            high[number] = HIGH_CLASSES + 1 - NATIVE_OMAHA(*board, *cards)
+        else:
+            key = best(cards, board)
+            if key is not None:
+                high[number] = key
+    winner = eligible[0]
+    if len(eligible) > 1:
+        for seat in eligible:
+            if seat not in high:
+                return None
+        winners = _best(eligible, high)
+        if len(winners) > 1:
+            return None
+        winner = winners[0]
+    rake = rake_of_one_pot(total, policy.rake, policy.smallest_chip, len(hand.seats))
+    drop = 0
+    drop_policy = policy.jackpot_drop
+    if (
+        drop_policy is not None
+        and participant_count >= drop_policy.min_participants
+        and total >= drop_policy.min_pot
+    ):
+        drop = max(0, min(drop_policy.amount, total - rake))
+    net = total - rake - drop
+    pot = SettledPot(total, eligible, rake, drop, (Share(winner, net),))
+    return Settlement(
+        hand.table,
+        hand.hand_no,
+        participant_count,
+        returned,
+        (pot,),
+        rake,
+        drop,
+        _decoded_results(hand, game, returned, winner, net, high),
+        (),
+    )
+
+
+def _decoded_results(
+    hand: HandJSON,
+    game: Game,
+    returned: tuple[Share, ...],
+    winner: int,
+    net: int,
+    high: dict[int, int],
+) -> tuple[SeatResult, ...]:
+    """Return each seat's result, its hand named when it showed down (API.md)."""
+    describe = game.high.describe
+    text_of = (HIGH_TEXTS if describe is describe_high else {}).get
+    back_seat, back_amount = (
+        (returned[0].seat, returned[0].amount) if returned else (0, 0)
+    )
+    high_of = high.get
+    rows = []
+    for row in hand.seats:
+        number, stack, put_in = row.seat, row.stack, row.put_in
+        seat_back = back_amount if number == back_seat else 0
+        seat_won = net if number == winner else 0
+        key = high_of(number)
+        rows.append(
+            SeatResult(
+                number,
+                row.player,
+                stack,
+                put_in,
+                seat_back,
+                seat_won,
+                stack - put_in + seat_back + seat_won,
+                None if key is None else text_of(key) or describe(key),
+            )
+        )
+    return tuple(rows)
 
 
 def _form_pots_with_dead(seats: list[Seat]) -> Formed:
