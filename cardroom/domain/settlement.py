@@ -468,28 +468,27 @@ def _settle_decoded_seats(
                 levels.add(second)
             else:
                 in_pot.remove(bettor)
-    if len(levels) != 1:  # also when no seat is still in (HS3)
-        return None
-    return _settle_decoded_pot(
-        hand, policy, game, board, shown, total, tuple(in_pot), returned,
+    if len(levels) == 1:
+        pots = [new_pot(Pot, (total, tuple(in_pot)))]
+    else:  # side pots (HS2), or no seat still in with chips in
+        if not returned:
+            bettor = 0  # nothing went back; seat numbers start at 1
+        pots = build_pots(
+            [
+                (row.seat, second if row.seat == bettor else row.put_in, row.folded)
+                for row in hand.seats
+            ]
+        )
+        if not pots:
+            return None
+    return _settle_decoded_pots(
+        hand, policy, game, _rank_shown(game, board, shown), pots, returned,
         participant_count,
     )  # fmt: skip
 
 
-def _settle_decoded_pot(
-    hand: HandJSON,
-    policy: Policy,
-    game: Game,
-    board: tuple[int, ...],
-    shown: Shown,
-    total: int,
-    eligible: tuple[int, ...],
-    returned: tuple[Share, ...],
-    participant_count: int,
-) -> Settlement | None:
-    """Rank the hands shown and settle the one pot: rake (RK1-RK3, RK7), drop
-    (JD1-JD3) and one winner (HS3); None when the best hands tie or a seat
-    contesting the pot shows no cards (the record's way then says so)."""
+def _rank_shown(game: Game, board: tuple[int, ...], shown: Shown) -> dict[int, int]:
+    """Return the high key of each seat that shows, by seat number (HS9)."""
     mode = _RANK_MODES.get(game.code) or _rank_mode(game)
     best = game.high.best
     high: dict[int, int] = {}
@@ -502,16 +501,35 @@ def _settle_decoded_pot(
             key = best(cards, board)
             if key is not None:
                 high[number] = key
-    winner = eligible[0]
+    return high
+
+
+def _settle_decoded_pots(
+    hand: HandJSON,
+    policy: Policy,
+    game: Game,
+    high: dict[int, int],
+    pots: list[Pot],
+    returned: tuple[Share, ...],
+    participant_count: int,
+) -> Settlement | None:
+    """Settle the pots of :func:`_settle_decoded_seats`: rake (RK1-RK3, RK7), the
+    main pot's drop (JD1-JD3) and each pot's best hands (HS3, HS5 clockwise from
+    the button); None when a seat contesting a pot shows no cards or stud hands
+    tie (the record's way then says or settles it)."""
+    eligible = pots[0].eligible
     if len(eligible) > 1:
         for seat in eligible:
             if seat not in high:
                 return None
-        winners = _best(eligible, high)
-        if len(winners) > 1:
-            return None
-        winner = winners[0]
-    rake = rake_of_one_pot(total, policy.rake, policy.smallest_chip, len(hand.seats))
+    chip = policy.smallest_chip
+    total = pots[0].amount
+    if len(pots) == 1:
+        rakes = [rake_of_one_pot(total, policy.rake, chip, len(hand.seats))]
+    else:
+        amounts = [pot.amount for pot in pots]
+        rakes = rake_by_pot(amounts, policy.rake, chip, len(hand.seats))
+        total = sum(amounts)
     drop = 0
     drop_policy = policy.jackpot_drop
     if (
@@ -519,28 +537,49 @@ def _settle_decoded_pot(
         and participant_count >= drop_policy.min_participants
         and total >= drop_policy.min_pot
     ):
-        drop = max(0, min(drop_policy.amount, total - rake))
-    net = total - rake - drop
-    pot = SettledPot(total, eligible, rake, drop, (Share(winner, net),))
+        drop = max(0, min(drop_policy.amount, pots[0].amount - rakes[0]))
+    won: dict[int, int] = {}
+    settled = []
+    for pot, rake in zip(pots, rakes, strict=True):
+        net = pot.amount - rake - drop
+        winners = _best(pot.eligible, high) if len(pot.eligible) > 1 else pot.eligible
+        if len(winners) == 1:
+            shares: tuple[Share, ...] = (Share(winners[0], net),)
+        elif game.odd_chip == "button":
+            shares = _split_from_button(net, winners, hand.button, chip)
+        else:
+            return None
+        for share in shares:
+            won[share.seat] = won.get(share.seat, 0) + share.amount
+        settled.append(SettledPot(pot.amount, pot.eligible, rake, drop, shares))
+        drop = 0  # the main pot's alone (JD3)
     return Settlement(
         hand.table,
         hand.hand_no,
         participant_count,
         returned,
-        (pot,),
-        rake,
-        drop,
-        _decoded_results(hand, game, returned, winner, net, high),
+        tuple(settled),
+        sum(rakes),
+        settled[0].jackpot_drop,
+        _decoded_results(hand, game, returned, won, high),
         (),
     )
+
+
+def _split_from_button(
+    amount: int, winners: Sequence[int], button: int, chip: int
+) -> tuple[Share, ...]:
+    """Return :func:`_split`'s shares of a tie in a button game, by seat (HS5)."""
+    ranked = sorted(winners, key=lambda w: (w - button - 1) % MAX_SEATS)
+    parts = ratio_split(amount, [1] * len(ranked), chip)
+    return _shares(zip(ranked, parts, strict=True))
 
 
 def _decoded_results(
     hand: HandJSON,
     game: Game,
     returned: tuple[Share, ...],
-    winner: int,
-    net: int,
+    won: dict[int, int],
     high: dict[int, int],
 ) -> tuple[SeatResult, ...]:
     """Return each seat's result, its hand named when it showed down (API.md)."""
@@ -549,12 +588,12 @@ def _decoded_results(
     back_seat, back_amount = (
         (returned[0].seat, returned[0].amount) if returned else (0, 0)
     )
-    high_of = high.get
+    high_of, won_by = high.get, won.get
     rows = []
     for row in hand.seats:
         number, stack, put_in = row.seat, row.stack, row.put_in
         seat_back = back_amount if number == back_seat else 0
-        seat_won = net if number == winner else 0
+        seat_won = won_by(number, 0)
         key = high_of(number)
         rows.append(
             SeatResult(
