@@ -418,7 +418,7 @@ def _settle_decoded_seats(
     hand: HandJSON, policy: Policy, game: Game, board: tuple[int, ...]
 ) -> Settlement | None:
     """Check and settle the seats of :func:`_settle_decoded_one_pot`'s hand."""
-    card_ids = CARD_IDS
+    card_of = CARD_IDS.__getitem__
     dealt = game.hole_cards or game.seat_cards[-1]
     seen = list(board)
     shown = []
@@ -444,7 +444,7 @@ def _settle_decoded_seats(
             participant_count += 1
         if raw is not None:
             try:
-                cards = tuple(map(card_ids.__getitem__, raw))
+                cards = tuple(map(card_of, raw))
             except KeyError:
                 return None
             if len(cards) != dealt:
@@ -494,9 +494,9 @@ def _rank_shown(game: Game, board: tuple[int, ...], shown: Shown) -> dict[int, i
     high: dict[int, int] = {}
     for number, cards in shown:
         if mode == 7:
-            high[number] = HIGH_CLASSES + 1 - NATIVE_SEVEN(*cards, *board)
+            high[number] = HIGH_CLASSES + 1 - NATIVE_SEVEN(*(cards + board))
         elif mode == 4:
-            high[number] = HIGH_CLASSES + 1 - NATIVE_OMAHA(*board, *cards)
+            high[number] = HIGH_CLASSES + 1 - NATIVE_OMAHA(*(board + cards))
         else:
             key = best(cards, board)
             if key is not None:
@@ -589,9 +589,16 @@ def _decoded_results(
         (returned[0].seat, returned[0].amount) if returned else (0, 0)
     )
     high_of, won_by = high.get, won.get
+    # Most seats folded: nothing back, nothing won, no hand to name.
+    named = {back_seat, *won, *high}
     rows = []
     for row in hand.seats:
         number, stack, put_in = row.seat, row.stack, row.put_in
+        if number not in named:
+            rows.append(
+                SeatResult(number, row.player, stack, put_in, 0, 0, stack - put_in)
+            )
+            continue
         seat_back = back_amount if number == back_seat else 0
         seat_won = won_by(number, 0)
         key = high_of(number)
