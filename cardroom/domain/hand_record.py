@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, NamedTuple, NoReturn
 import msgspec
 from msgspec import Meta, Struct
 
-from cardroom.domain.cards import CARD_IDS, card_name, parse_cards
+from cardroom.domain.cards import CARD_IDS, CARD_NAMES, card_name, parse_cards
 from cardroom.domain.errors import HandError
 from cardroom.domain.games import GAMES, Game
 
@@ -790,6 +790,11 @@ above 2**64 - 1 as a float, which :func:`parse_hand` refuses; the typed decoder
 refuses any above 2**63 - 1 (the most it bounds), leaving those to parse_hand."""
 
 
+CardName = Literal[CARD_NAMES]  # type: ignore[valid-type]
+"""A card as API.md spells it (``"Ah"``): the decoder checks it in C and gives
+the one string object of each card, allocating none."""
+
+
 class SeatJSON(Struct, gc=False):
     """A seat as the JSON gives it, its types checked by the decoder."""
 
@@ -799,7 +804,7 @@ class SeatJSON(Struct, gc=False):
     present: bool
     put_in: int
     folded: bool
-    cards: list[str] | None = None
+    cards: list[CardName] | None = None
     dead: int = 0
     straddle: int = 0
     mucked: bool = False
@@ -807,7 +812,8 @@ class SeatJSON(Struct, gc=False):
 
 class HandJSON(Struct, gc=False):
     """A hand record as the JSON gives it; the fields that :func:`_assemble` checks
-    as :func:`parse_hand` does stay as decoded."""
+    as :func:`parse_hand` does stay as decoded, but for the board's cards, which
+    the decoder checks (as it does the seats')."""
 
     table: str
     hand_no: Big
@@ -815,7 +821,7 @@ class HandJSON(Struct, gc=False):
     streets: int
     seats: list[SeatJSON]
     button: Any = None
-    board: Any = None
+    board: list[CardName] | None = None
     boards: Any = None
     bring_in: Big | None = None
     awarded: list[dict[str, Big]] | None = None
