@@ -5,7 +5,6 @@ Thin views: each validates its input, calls one service and shapes its answer.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -435,7 +434,7 @@ class HandSerializer(serializers.Serializer):
 # objects the serializer leaves free-form: the domain's own records name them, so
 # a field the engine learns is known here too (unknown ones are refused, 400).
 HAND_FIELDS = {
-    "": {f.name for f in dataclasses.fields(HandRecord)},
+    "": set(HandRecord.__struct_fields__),
     "seats[]": set(Seat._fields),
     "awarded[]": {"seat", "amount"},
 }

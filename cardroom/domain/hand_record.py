@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal, NamedTuple, NoReturn
 import msgspec
 from msgspec import Meta, Struct
 
-from cardroom.domain.cards import CARD_IDS, card_name, parse_cards
+from cardroom.domain.cards import CARD_IDS, CARD_NAMES, card_name, parse_cards
 from cardroom.domain.errors import HandError
 from cardroom.domain.games import GAMES, Game
 
@@ -62,9 +62,13 @@ class Seat(NamedTuple):
         return self.folded or self.mucked
 
 
-@dataclass(frozen=True, slots=True)
-class HandRecord:
-    """A hand as the table reported it (API.md "Hand record"), already checked."""
+class HandRecord(Struct, frozen=True, gc=False):
+    """A hand as the table reported it (API.md "Hand record"), already checked.
+
+    A frozen msgspec struct rather than a frozen dataclass: as immutable, and
+    built in C, where a frozen dataclass sets its 13 fields one
+    ``object.__setattr__`` at a time (ten times the cost, once a hand).
+    """
 
     table: str
     hand_no: int
@@ -786,6 +790,11 @@ above 2**64 - 1 as a float, which :func:`parse_hand` refuses; the typed decoder
 refuses any above 2**63 - 1 (the most it bounds), leaving those to parse_hand."""
 
 
+CardName = Literal[CARD_NAMES]  # type: ignore[valid-type]
+"""A card as API.md spells it (``"Ah"``): the decoder checks it in C and gives
+the one string object of each card, allocating none."""
+
+
 class SeatJSON(Struct, gc=False):
     """A seat as the JSON gives it, its types checked by the decoder."""
 
@@ -795,7 +804,7 @@ class SeatJSON(Struct, gc=False):
     present: bool
     put_in: int
     folded: bool
-    cards: list[str] | None = None
+    cards: list[CardName] | None = None
     dead: int = 0
     straddle: int = 0
     mucked: bool = False
@@ -803,7 +812,8 @@ class SeatJSON(Struct, gc=False):
 
 class HandJSON(Struct, gc=False):
     """A hand record as the JSON gives it; the fields that :func:`_assemble` checks
-    as :func:`parse_hand` does stay as decoded."""
+    as :func:`parse_hand` does stay as decoded, but for the board's cards, which
+    the decoder checks (as it does the seats')."""
 
     table: str
     hand_no: Big
@@ -811,7 +821,7 @@ class HandJSON(Struct, gc=False):
     streets: int
     seats: list[SeatJSON]
     button: Any = None
-    board: Any = None
+    board: list[CardName] | None = None
     boards: Any = None
     bring_in: Big | None = None
     awarded: list[dict[str, Big]] | None = None
@@ -819,7 +829,9 @@ class HandJSON(Struct, gc=False):
     ended_at: Any = None
 
 
-_decode_hands = msgspec.json.Decoder(list[HandJSON] | HandJSON).decode
+decode_hands = msgspec.json.Decoder(list[HandJSON] | HandJSON).decode
+"""Return a JSON hand record or array of them as :class:`HandJSON` values, their
+types checked; raise ``msgspec.DecodeError``. :func:`typed_record` checks the rest."""
 
 
 def read_hands(text: bytes | str) -> list[HandRecord] | HandRecord | None:
@@ -831,16 +843,16 @@ def read_hands(text: bytes | str) -> list[HandRecord] | HandRecord | None:
     :func:`parse_hand` of the decoded JSON then says what is wrong, and where.
     """
     try:
-        decoded = _decode_hands(text)
+        decoded = decode_hands(text)
         if type(decoded) is list:
-            return [_typed_record(hand) for hand in decoded]
+            return [typed_record(hand) for hand in decoded]
         assert isinstance(decoded, HandJSON)
-        return _typed_record(decoded)
+        return typed_record(decoded)
     except (msgspec.DecodeError, HandError, KeyError):
         return None
 
 
-def _typed_record(hand: HandJSON) -> HandRecord:
+def typed_record(hand: HandJSON) -> HandRecord:
     """Return the record of a decoded hand; raise :class:`HandError` if it is not
     plainly valid (without saying why: :func:`parse_hand` does)."""
     game = GAMES.get(hand.game)

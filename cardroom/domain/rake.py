@@ -65,3 +65,29 @@ def rake_by_pot(
         taken.append(paid)
         start = end
     return taken
+
+
+def rake_of_one_pot(
+    amount: int, rake: RakePolicy, smallest_chip: int, dealt_in: int = 0
+) -> int:
+    """Return the rake of a hand with one pot: ``rake_by_pot([amount], ...)[0]``.
+
+    RK1's units of the pot, capped (RK7's caps by players included), and never
+    more than the pot holds (RK3), without the lists of :func:`rake_by_pot`.
+    """
+    unit = rake.unit
+    if unit <= 0 or amount < rake.min_pot:  # no pot rake (takes_pot_rake)
+        return 0
+    step = rake.step
+    if rake.percent is not None:
+        units = rate_of(amount, rake.percent, smallest_chip) // smallest_chip
+    else:
+        units = int(amount // step)
+    cap = rake.cap_for(dealt_in) if rake.caps_by_players else rake.cap
+    if cap is not None and units > cap // unit:
+        units = cap // unit
+    if not units:
+        return 0
+    # The units whose offset k * step lies in the pot, as rake_by_pot counts them.
+    owed = min(units, -(-amount // step)) * unit
+    return owed if owed < amount else amount

@@ -60,6 +60,12 @@ _evaluate_5: Callable[..., int] = _pheval.evaluate_5cards
 _evaluate_6: Callable[..., int] = _pheval.evaluate_6cards
 _evaluate_7: Callable[..., int] = _pheval.evaluate_7cards
 _evaluate_omaha: Callable[..., int] = _pheval.evaluate_omaha_cards
+NATIVE_SEVEN = _evaluate_7
+"""phevaluator's seven-card evaluator: ``HIGH_CLASSES + 1 - NATIVE_SEVEN(*cards)``
+is :func:`high_any`'s key of seven cards, for callers that rank in a loop."""
+NATIVE_OMAHA = _evaluate_omaha
+"""phevaluator's Omaha evaluator: ``HIGH_CLASSES + 1 - NATIVE_OMAHA(*board, *hole)``
+is :func:`high_omaha`'s key of four hole cards and five board cards."""
 
 
 def _straight_top(distinct_desc: Sequence[int]) -> int | None:
@@ -153,15 +159,55 @@ def _high_classes() -> tuple[tuple[tuple[int, ...], bool], ...]:
 
 _HIGH_NAMES: dict[int, tuple[int, str]] = {}
 """Category index and description of the high keys named so far."""
+HIGH_TEXTS: dict[int, str] = {}
+"""The description of each high key named so far: :func:`describe_high` of a key
+seen before is one dictionary look-up, which the settlement does inline."""
 
 
 def _high_name(key: int) -> tuple[int, str]:
     """Return the category index and the description of a high key."""
     named = _HIGH_NAMES.get(key)
     if named is None:
-        ranks, suited = _high_classes()[key]
-        named = _HIGH_NAMES[key] = describe_ranks(ranks, suited)
+        named = _HIGH_NAMES[key] = _name_class(key)
+        HIGH_TEXTS[key] = named[1]
     return named
+
+
+def _name_class(key: int) -> tuple[int, str]:
+    """Return :func:`describe_ranks` of a high key's class, read off its ranks.
+
+    phevaluator numbers its classes category by category, best first (1-10
+    straight flushes, 11-166 four of a kind, … 6186-7462 high cards), so the
+    category comes from the class's number; in the class's five ranks, low to
+    high, the ranks a description names sit at fixed places (the middle card of
+    four or three of a kind, the second and fourth of two pair). A test checks
+    every class against :func:`describe_ranks`.
+    """
+    a, b, c, d, e = _high_classes()[key][0]
+    rank = HIGH_CLASSES + 1 - key
+    if rank > 6185:
+        return 0, f"high card, {RANK_NAMES[e]}"
+    if rank > 3325:
+        return 1, f"one pair, {RANK_PLURALS[b if a == b or b == c else d]}"
+    if rank > 2467:
+        return 2, f"two pair, {RANK_PLURALS[d]} and {RANK_PLURALS[b]}"
+    if rank > 1609:
+        return 3, f"three of a kind, {RANK_PLURALS[c]}"
+    top = 3 if e == 12 and d == 3 else e  # the wheel, A-2-3-4-5, is five high
+    if rank > 1599:
+        return 4, f"straight, {RANK_NAMES[top]} high"
+    if rank > 322:
+        return 5, f"flush, {RANK_NAMES[e]} high"
+    if rank > 166:
+        return (
+            6,
+            f"full house, {RANK_PLURALS[c]} full of {RANK_PLURALS[e if a == c else a]}",
+        )
+    if rank > 10:
+        return 7, f"four of a kind, {RANK_PLURALS[c]}"
+    if top == 12:
+        return 8, "royal flush"
+    return 8, f"straight flush, {RANK_NAMES[top]} high"
 
 
 # -- high ------------------------------------------------------------------------
@@ -204,8 +250,7 @@ def high_omaha(hole: Sequence[int], board: Sequence[int]) -> int:
 
 def describe_high(key: int) -> str:
     """Return the description of a high key: ``"full house, kings full of aces"``."""
-    named = _HIGH_NAMES.get(key)
-    return (named or _high_name(key))[1]
+    return HIGH_TEXTS.get(key) or _high_name(key)[1]
 
 
 def high_category_index(key: int) -> int:

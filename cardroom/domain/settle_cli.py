@@ -35,11 +35,12 @@ if __name__ == "__main__" and not __package__:  # pragma: no cover - run by its 
     _package.__path__ = [os.path.join(_root, "cardroom")]
     sys.modules.setdefault("cardroom", _package)
 
+import msgspec
 import orjson
 
 from cardroom.domain.errors import HandError
-from cardroom.domain.hand_record import Policy, parse_policy, read_hands
-from cardroom.domain.settlement import encode, settle, settle_many
+from cardroom.domain.hand_record import HandJSON, Policy, decode_hands, parse_policy
+from cardroom.domain.settlement import encode, settle, settle_decoded, settle_many
 
 
 def _read(path: str, what: str, stdin: IO[Any]) -> bytes | str:
@@ -93,18 +94,19 @@ def settle_files(policy_path: str, hand_path: str, stdin: IO[Any]) -> tuple[int,
 def _settle_text(text: bytes | str, path: str, policy: Policy) -> bytes:
     """Return the JSON of the settlements of a hand file's text; raise HandError.
 
-    The records are decoded straight into typed values (:func:`read_hands`); when
-    one of them can't be settled so, the decoded JSON is checked and settled hand
-    by hand, which says which hand is wrong and why.
+    The records are decoded straight into typed values and settled from them
+    (:func:`settle_decoded`: the common hand in one pass, any other by its
+    checked record); when one of them can't be settled so, the decoded JSON is
+    checked and settled hand by hand, which says which hand is wrong and why.
     """
-    records = read_hands(text)
-    if records is not None:
-        try:
-            if isinstance(records, list):
-                return encode([settle(r, policy) for r in records]) + b"\n"
-            return encode(settle(records, policy)) + b"\n"
-        except HandError:
-            pass  # settle_many below names the hand
+    try:
+        records = decode_hands(text)
+        if type(records) is list:
+            return encode([settle_decoded(r, policy) for r in records]) + b"\n"
+        assert isinstance(records, HandJSON)
+        return encode(settle_decoded(records, policy)) + b"\n"
+    except (msgspec.DecodeError, HandError, KeyError):
+        pass  # settle_many below names the hand and says what is wrong
     hands = _decode(text, path, "hand")
     if isinstance(hands, list):
         return encode(settle_many(hands, policy)) + b"\n"

@@ -24,20 +24,31 @@ import orjson
 from msgspec import Struct
 
 from accounting.domain.money import ratio_split
-from cardroom.domain.cards import card_name
+from cardroom.domain.cards import CARD_IDS, card_name
 from cardroom.domain.drop import jackpot_drop, participants
 from cardroom.domain.errors import HandError
-from cardroom.domain.games import Game, OddChip
+from cardroom.domain.games import GAMES, Game, OddChip
 from cardroom.domain.hand_record import (
     MAX_SEATS,
+    HandJSON,
     HandRecord,
     Policy,
     Seat,
     parse_hand,
     parse_policy,
+    typed_record,
 )
 from cardroom.domain.pots import Pot, add_dead_money, build_pots, uncalled_bet
-from cardroom.domain.rake import rake_by_pot
+from cardroom.domain.rake import rake_by_pot, rake_of_one_pot
+from cardroom.domain.ranking import (
+    HIGH_CLASSES,
+    HIGH_TEXTS,
+    NATIVE_OMAHA,
+    NATIVE_SEVEN,
+    describe_high,
+    high_any,
+    high_omaha,
+)
 
 new_pot = tuple.__new__  # a Pot without the named tuple's __new__, a Python call
 
@@ -199,8 +210,24 @@ def settle(
         hand = parse_hand(hand)
     if not isinstance(policy, Policy):
         policy = parse_policy(policy)
-    game = hand.game
     seats = sorted(hand.seats)  # named tuples: by seat number, which is unique
+    game = hand.game
+    if (
+        hand.simple
+        and game.low is None
+        and hand.streets == game.streets
+        and hand.awarded is None
+        and not hand.boards
+    ):
+        settled = _settle_one_pot(hand, policy, seats)
+        if settled is not None:
+            return settled
+    return _settle_any(hand, policy, seats)
+
+
+def _settle_any(hand: HandRecord, policy: Policy, seats: list[Seat]) -> Settlement:
+    """Return the settlement of any hand, its seats by seat number (:func:`settle`)."""
+    game = hand.game
     if hand.simple or not any(s.dead or s.mucked for s in seats):
         pots, back, shown, participant_count = _form_live_pots(seats)
     else:
@@ -255,6 +282,339 @@ def settle_many(hands: Sequence[Any], policy: Policy) -> list[Settlement]:
             error.args = (error.detail,)
             raise
     return settlements
+
+
+_RANK_MODES: dict[str, int] = {}
+"""How each game ranks a hand at its last street, by game code: 7 for seven
+cards (Hold'em, stud), 4 for Omaha's four hole cards, 0 by its own function."""
+
+
+def _rank_mode(game: Game) -> int:
+    """Return (and remember) how :func:`_settle_one_pot` ranks ``game``'s hands."""
+    mode = _RANK_MODES.get(game.code)
+    if mode is None:
+        board = game.board_cards[-1]
+        mode = 0
+        if game.high.best is high_any and board + (game.hole_cards or 7) == 7:
+            mode = 7
+        elif game.high.best is high_omaha and board == 5 and game.hole_cards == 4:
+            mode = 4
+        _RANK_MODES[game.code] = mode
+    return mode
+
+
+def _settle_one_pot(
+    hand: HandRecord, policy: Policy, seats: list[Seat]
+) -> Settlement | None:
+    """Return the settlement of a hand with one pot, or None for any other.
+
+    The common hand: dealt to the last street, no dead money and no muck (HS2,
+    HS3), no ``awarded``, one run and no low half, and the seats still in put in
+    the same once RK5's uncalled bet is back. One pass over the seats finds the
+    bet nobody called (the top amount above the second), the pot, its eligible
+    seats, the participants (JD1) and the hands shown; then the pot pays rake
+    (RK1-RK3, RK7) and the drop (JD1-JD3; the last street is past the initial
+    deal, RK4) and goes to the best hand (HS3, HS5), as :func:`settle` says.
+    """
+    board = hand.board
+    mode = _RANK_MODES.get(hand.game.code) or _rank_mode(hand.game)
+    best = hand.game.high.best
+    top = second = bettor = total = participant_count = 0
+    in_pot = []  # seats still in with chips in, by seat number
+    levels = set()  # what they put in
+    high: dict[int, int] = {}
+    for number, _, _, present, put_in, folded, cards, _, _, _ in seats:
+        total += put_in
+        if put_in > top:
+            second, top, bettor = top, put_in, number
+        elif put_in > second:
+            second = put_in
+        if present:
+            participant_count += 1
+        if not folded:
+            if put_in:
+                in_pot.append(number)
+                levels.add(put_in)
+            if cards is not None:
+                if mode == 7:
+                    high[number] = HIGH_CLASSES + 1 - NATIVE_SEVEN(*cards, *board)
+                elif mode == 4:
+                    high[number] = HIGH_CLASSES + 1 - NATIVE_OMAHA(*board, *cards)
+                else:
+                    key = best(cards, board)
+                    if key is not None:
+                        high[number] = key
+    returned: tuple[Share, ...] = ()
+    if top > second:
+        returned = (Share(bettor, top - second),)
+        total -= top - second
+        if top in levels:  # the bettor is still in: his level is the second
+            levels.discard(top)
+            if second:
+                levels.add(second)
+            else:
+                in_pot.remove(bettor)
+    if len(levels) != 1:
+        return None
+    return _one_pot_settlement(
+        hand, policy, seats, total, tuple(in_pot), returned, participant_count, high
+    )
+
+
+def settle_decoded(hand: HandJSON, policy: Policy) -> Settlement:
+    """Return the settlement of a decoded hand record (``settle_hand``'s batches).
+
+    The same as ``settle(typed_record(hand), policy)``, which settles any hand
+    :func:`_settle_decoded_one_pot` does not: that checks and settles the common
+    hand in one pass over the decoded seats, without building the record.
+    Raises :class:`HandError` (or KeyError for an unknown card) as
+    :func:`~cardroom.domain.hand_record.typed_record` and :func:`settle` do.
+    """
+    settled = _settle_decoded_one_pot(hand, policy)
+    if settled is None:
+        return settle(typed_record(hand), policy)
+    return settled
+
+
+def _settle_decoded_one_pot(hand: HandJSON, policy: Policy) -> Settlement | None:
+    """Return the settlement of a plainly valid common hand, else None.
+
+    Every check of :func:`~cardroom.domain.hand_record.parse_hand` holds for a
+    hand this settles (types by the decoder; here HS1's seat numbers, unique
+    because they rise, BI3, the cards of HS9 and RK8, a seat still in, HS3); it
+    settles what :func:`_settle_one_pot` settles, with no straddle and the seats
+    in order, and leaves anything else, valid or not, to the record's way.
+    """
+    game = GAMES.get(hand.game)
+    button = hand.button
+    raw_board = hand.board
+    if (
+        game is None
+        or game.low is not None
+        or hand.streets != game.streets
+        or not hand.table
+        or hand.hand_no < 0
+        or type(button) is not int
+        or not 1 <= button <= MAX_SEATS
+        or type(raw_board) is not list
+        or hand.boards is not None
+        or hand.bring_in
+        or hand.awarded is not None
+        or not 2 <= len(hand.seats) <= MAX_SEATS
+        or (hand.started_at is not None and type(hand.started_at) is not str)
+        or (hand.ended_at is not None and type(hand.ended_at) is not str)
+    ):
+        return None
+    try:
+        board = tuple(map(CARD_IDS.__getitem__, raw_board))
+    except (KeyError, TypeError):
+        return None
+    if len(board) != game.board_cards[-1]:
+        return None
+    return _settle_decoded_seats(hand, policy, game, board)
+
+
+def _settle_decoded_seats(
+    hand: HandJSON, policy: Policy, game: Game, board: tuple[int, ...]
+) -> Settlement | None:
+    """Check and settle the seats of :func:`_settle_decoded_one_pot`'s hand."""
+    card_of = CARD_IDS.__getitem__
+    dealt = game.hole_cards or game.seat_cards[-1]
+    seen = list(board)
+    shown = []
+    in_pot = []
+    levels = set()
+    previous = top = second = bettor = total = participant_count = 0
+    for row in hand.seats:
+        number, put_in, raw = row.seat, row.put_in, row.cards
+        if not (
+            previous < number <= MAX_SEATS
+            and row.player
+            and 0 <= put_in <= row.stack
+            and not (row.dead or row.straddle or row.mucked)
+        ):
+            return None
+        previous = number
+        total += put_in
+        if put_in > top:
+            second, top, bettor = top, put_in, number
+        elif put_in > second:
+            second = put_in
+        if row.present:
+            participant_count += 1
+        if raw is not None:
+            try:
+                cards = tuple(map(card_of, raw))
+            except KeyError:
+                return None
+            if len(cards) != dealt:
+                return None
+            seen += cards
+        if not row.folded:
+            if put_in:
+                in_pot.append(number)
+                levels.add(put_in)
+            if raw is not None:
+                shown.append((number, cards))
+    if len(set(seen)) != len(seen):
+        return None
+    returned: tuple[Share, ...] = ()
+    if top > second:
+        returned = (Share(bettor, top - second),)
+        total -= top - second
+        if top in levels:  # the bettor is still in: his level is the second
+            levels.discard(top)
+            if second:
+                levels.add(second)
+            else:
+                in_pot.remove(bettor)
+    if len(levels) == 1:
+        pots = [new_pot(Pot, (total, tuple(in_pot)))]
+    else:  # side pots (HS2), or no seat still in with chips in
+        if not returned:
+            bettor = 0  # nothing went back; seat numbers start at 1
+        pots = build_pots(
+            [
+                (row.seat, second if row.seat == bettor else row.put_in, row.folded)
+                for row in hand.seats
+            ]
+        )
+        if not pots:
+            return None
+    return _settle_decoded_pots(
+        hand, policy, game, _rank_shown(game, board, shown), pots, returned,
+        participant_count,
+    )  # fmt: skip
+
+
+def _rank_shown(game: Game, board: tuple[int, ...], shown: Shown) -> dict[int, int]:
+    """Return the high key of each seat that shows, by seat number (HS9)."""
+    mode = _RANK_MODES.get(game.code) or _rank_mode(game)
+    best = game.high.best
+    high: dict[int, int] = {}
+    for number, cards in shown:
+        if mode == 7:
+            high[number] = HIGH_CLASSES + 1 - NATIVE_SEVEN(*(cards + board))
+        elif mode == 4:
+            high[number] = HIGH_CLASSES + 1 - NATIVE_OMAHA(*(board + cards))
+        else:
+            key = best(cards, board)
+            if key is not None:
+                high[number] = key
+    return high
+
+
+def _settle_decoded_pots(
+    hand: HandJSON,
+    policy: Policy,
+    game: Game,
+    high: dict[int, int],
+    pots: list[Pot],
+    returned: tuple[Share, ...],
+    participant_count: int,
+) -> Settlement | None:
+    """Settle the pots of :func:`_settle_decoded_seats`: rake (RK1-RK3, RK7), the
+    main pot's drop (JD1-JD3) and each pot's best hands (HS3, HS5 clockwise from
+    the button); None when a seat contesting a pot shows no cards or stud hands
+    tie (the record's way then says or settles it)."""
+    eligible = pots[0].eligible
+    if len(eligible) > 1:
+        for seat in eligible:
+            if seat not in high:
+                return None
+    chip = policy.smallest_chip
+    total = pots[0].amount
+    if len(pots) == 1:
+        rakes = [rake_of_one_pot(total, policy.rake, chip, len(hand.seats))]
+    else:
+        amounts = [pot.amount for pot in pots]
+        rakes = rake_by_pot(amounts, policy.rake, chip, len(hand.seats))
+        total = sum(amounts)
+    drop = 0
+    drop_policy = policy.jackpot_drop
+    if (
+        drop_policy is not None
+        and participant_count >= drop_policy.min_participants
+        and total >= drop_policy.min_pot
+    ):
+        drop = max(0, min(drop_policy.amount, pots[0].amount - rakes[0]))
+    won: dict[int, int] = {}
+    settled = []
+    for pot, rake in zip(pots, rakes, strict=True):
+        net = pot.amount - rake - drop
+        winners = _best(pot.eligible, high) if len(pot.eligible) > 1 else pot.eligible
+        if len(winners) == 1:
+            shares: tuple[Share, ...] = (Share(winners[0], net),)
+        elif game.odd_chip == "button":
+            shares = _split_from_button(net, winners, hand.button, chip)
+        else:
+            return None
+        for share in shares:
+            won[share.seat] = won.get(share.seat, 0) + share.amount
+        settled.append(SettledPot(pot.amount, pot.eligible, rake, drop, shares))
+        drop = 0  # the main pot's alone (JD3)
+    return Settlement(
+        hand.table,
+        hand.hand_no,
+        participant_count,
+        returned,
+        tuple(settled),
+        sum(rakes),
+        settled[0].jackpot_drop,
+        _decoded_results(hand, game, returned, won, high),
+        (),
+    )
+
+
+def _split_from_button(
+    amount: int, winners: Sequence[int], button: int, chip: int
+) -> tuple[Share, ...]:
+    """Return :func:`_split`'s shares of a tie in a button game, by seat (HS5)."""
+    ranked = sorted(winners, key=lambda w: (w - button - 1) % MAX_SEATS)
+    parts = ratio_split(amount, [1] * len(ranked), chip)
+    return _shares(zip(ranked, parts, strict=True))
+
+
+def _decoded_results(
+    hand: HandJSON,
+    game: Game,
+    returned: tuple[Share, ...],
+    won: dict[int, int],
+    high: dict[int, int],
+) -> tuple[SeatResult, ...]:
+    """Return each seat's result, its hand named when it showed down (API.md)."""
+    describe = game.high.describe
+    text_of = (HIGH_TEXTS if describe is describe_high else {}).get
+    back_seat, back_amount = (
+        (returned[0].seat, returned[0].amount) if returned else (0, 0)
+    )
+    high_of, won_by = high.get, won.get
+    # Most seats folded: nothing back, nothing won, no hand to name.
+    named = {back_seat, *won, *high}
+    rows = []
+    for row in hand.seats:
+        number, stack, put_in = row.seat, row.stack, row.put_in
+        if number not in named:
+            rows.append(
+                SeatResult(number, row.player, stack, put_in, 0, 0, stack - put_in)
+            )
+            continue
+        seat_back = back_amount if number == back_seat else 0
+        seat_won = won_by(number, 0)
+        key = high_of(number)
+        rows.append(
+            SeatResult(
+                number,
+                row.player,
+                stack,
+                put_in,
+                seat_back,
+                seat_won,
+                stack - put_in + seat_back + seat_won,
+                None if key is None else text_of(key) or describe(key),
+            )
+        )
+    return tuple(rows)
 
 
 def _form_pots_with_dead(seats: list[Seat]) -> Formed:
@@ -326,6 +686,75 @@ def _form_live_pots(seats: list[Seat]) -> Formed:
     if not pots:
         _check_contender(contributions, seats)
     return pots, back, shown, participant_count
+
+
+def _one_pot_settlement(
+    hand: HandRecord,
+    policy: Policy,
+    seats: list[Seat],
+    total: int,
+    eligible: tuple[int, ...],
+    returned: tuple[Share, ...],
+    participant_count: int,
+    high: dict[int, int],
+) -> Settlement:
+    """Return the settlement of :func:`_settle_one_pot`'s pot of ``total``: rake
+    (RK1-RK3, RK7), drop (JD1-JD3), the best hand's win (HS3, HS5) and each seat's
+    result; raise ``showdown_without_cards`` for a contender without cards (HS3)."""
+    if len(eligible) > 1:
+        for seat in eligible:
+            if seat not in high:
+                _refuse_showdown(hand, eligible, True)
+    rake = rake_of_one_pot(total, policy.rake, policy.smallest_chip, len(seats))
+    drop = 0
+    drop_policy = policy.jackpot_drop
+    if (
+        drop_policy is not None
+        and participant_count >= drop_policy.min_participants
+        and total >= drop_policy.min_pot
+    ):
+        drop = max(0, min(drop_policy.amount, total - rake))
+    net = total - rake - drop
+    winners = _best(eligible, high) if len(eligible) > 1 else list(eligible)
+    if len(winners) == 1:
+        won = {winners[0]: net}
+    else:
+        won = dict(_split(net, winners, hand, policy.smallest_chip, hand.game.odd_chip))
+    describe = hand.game.high.describe
+    texts = HIGH_TEXTS if describe is describe_high else {}
+    back_seat, back_amount = (
+        (returned[0].seat, returned[0].amount) if returned else (0, 0)
+    )
+    won_from, high_of, text_of = won.get, high.get, texts.get
+    rows = []
+    for number, player, stack, _, put_in, _, _, _, _, _ in seats:
+        seat_back = back_amount if number == back_seat else 0
+        seat_won = won_from(number, 0)
+        key = high_of(number)
+        rows.append(
+            SeatResult(
+                number,
+                player,
+                stack,
+                put_in,
+                seat_back,
+                seat_won,
+                stack - put_in + seat_back + seat_won,
+                None if key is None else text_of(key) or describe(key),
+            )
+        )
+    pot = SettledPot(total, eligible, rake, drop, _shares(won.items()))
+    return Settlement(
+        hand.table,
+        hand.hand_no,
+        participant_count,
+        returned,
+        (pot,),
+        rake,
+        drop,
+        tuple(rows),
+        (),
+    )
 
 
 def _check_contender(

@@ -7,10 +7,17 @@ import random
 import pytest
 from pokerkit import Card, StandardHighHand
 
+from cardroom.domain import ranking
 from cardroom.domain.cards import CARD_NAMES, card_name, parse_card, parse_cards
 from cardroom.domain.errors import HandError
 from cardroom.domain.games import GAMES
-from cardroom.domain.ranking import CATEGORIES, Ranking, high_five
+from cardroom.domain.ranking import (
+    CATEGORIES,
+    HIGH_CLASSES,
+    Ranking,
+    describe_ranks,
+    high_five,
+)
 from cardroom.domain.soko import soko_best, soko_five
 
 
@@ -86,6 +93,15 @@ def test_every_high_class_has_a_name_and_pokerkit_category() -> None:
         assert ranking.category == made.entry.label.value.lower()
         assert ranking.category in CATEGORIES
         assert ranking.description.startswith(ranking.category.replace("royal", ""))
+
+
+def test_every_high_class_is_named_as_its_ranks_read() -> None:
+    """Each of the 7,462 names read off a class's number and ranks is the name
+    that counting its ranks gives (describe_ranks)."""
+    classes = ranking._high_classes()
+    for key in range(1, HIGH_CLASSES + 1):
+        ranks, suited = classes[key]
+        assert ranking._name_class(key) == describe_ranks(ranks, suited), key
 
 
 def test_low_hands_are_named_high_card_first() -> None:

@@ -13,13 +13,28 @@ import json
 import random
 from typing import Any
 
+import msgspec
 import orjson
 import pytest
 
+from cardroom.domain.errors import HandError
 from cardroom.domain.games import GAMES
-from cardroom.domain.hand_record import parse_hand, read_hands
+from cardroom.domain.hand_record import (
+    HandJSON,
+    decode_hands,
+    parse_hand,
+    parse_policy,
+    read_hands,
+    typed_record,
+)
 from cardroom.domain.settle_cli import settle_files
-from cardroom.domain.settlement import SettledPot, Settlement, settle, settle_record
+from cardroom.domain.settlement import (
+    SettledPot,
+    Settlement,
+    settle,
+    settle_decoded,
+    settle_record,
+)
 from simulation.dealer import Extras, deal_hand
 
 from .helpers import POLICY, hand, seat
@@ -71,30 +86,30 @@ def broken(path: tuple[Any, ...], value: Any) -> dict[str, Any]:
     return record
 
 
-@pytest.mark.parametrize(
-    ("path", "value"),
-    [
-        (("seats", 0, "put_in"), 20_000),  # BI3
-        (("seats", 0, "stack"), 2**64),  # a float once decoded by orjson
-        (("seats", 0, "stack"), True),
-        (("seats", 0, "seat"), 13),
-        (("seats", 1, "seat"), 1),
-        (("seats", 0, "player"), ""),
-        (("seats", 0, "cards"), ["As", "Zz"]),
-        (("seats", 0, "cards"), ["As"]),
-        (("seats", 0, "cards"), ["As", "2c"]),  # on the board
-        (("seats", 0, "dead"), -50),
-        (("seats", 0, "dead"), 500),
-        (("seats", 2, "mucked"), True),
-        (("hand_no"), -1),
-        (("streets"), 5),
-        (("button"), 0),
-        (("bring_in"), 50),
-        (("awarded"), [{"seat": 9, "amount": 100}]),
-        (("awarded"), [{"seat": 1, "amount": 2**64}]),
-        (("started_at"), 1),
-    ],
-)
+BROKEN: list[tuple[Any, Any]] = [
+    (("seats", 0, "put_in"), 20_000),  # BI3
+    (("seats", 0, "stack"), 2**64),  # a float once decoded by orjson
+    (("seats", 0, "stack"), True),
+    (("seats", 0, "seat"), 13),
+    (("seats", 1, "seat"), 1),
+    (("seats", 0, "player"), ""),
+    (("seats", 0, "cards"), ["As", "Zz"]),
+    (("seats", 0, "cards"), ["As"]),
+    (("seats", 0, "cards"), ["As", "2c"]),  # on the board
+    (("seats", 0, "dead"), -50),
+    (("seats", 0, "dead"), 500),
+    (("seats", 2, "mucked"), True),
+    (("hand_no"), -1),
+    (("streets"), 5),
+    (("button"), 0),
+    (("bring_in"), 50),
+    (("awarded"), [{"seat": 9, "amount": 100}]),
+    (("awarded"), [{"seat": 1, "amount": 2**64}]),
+    (("started_at"), 1),
+]
+
+
+@pytest.mark.parametrize(("path", "value"), BROKEN)
 def test_typed_decode_refuses_what_parse_hand_refuses(path: Any, value: Any) -> None:
     """None, never a record, for a hand parse_hand refuses (it says why)."""
     record = broken(path if isinstance(path, tuple) else (path,), value)
@@ -115,6 +130,30 @@ def test_a_batch_names_the_hand_the_typed_path_could_not_settle(tmp_path: Any) -
     error = json.loads(output)["error"]
     assert (status, error["code"]) == (2, "showdown_without_cards")
     assert error["detail"].startswith("Hand 1: ")
+
+
+def test_the_one_pass_settles_what_the_checked_record_settles() -> None:
+    """settle_decoded (the batch command's one pass) answers every decoded record
+    as settling its checked record does: the same settlement, the same error."""
+    policy = parse_policy(POLICY)
+    records = [*dealt(20), SHOWDOWN]
+    broken_records = [
+        broken(path if isinstance(path, tuple) else (path,), value)
+        for path, value in BROKEN
+    ]
+    for data in records + broken_records:
+        try:
+            decoded = decode_hands(orjson.dumps(data))
+        except (msgspec.DecodeError, TypeError):
+            continue
+        assert isinstance(decoded, HandJSON)
+        outcomes = []
+        for how in (settle_decoded, lambda h, p: settle(typed_record(h), p)):
+            try:
+                outcomes.append(how(decoded, policy).as_json())
+            except (HandError, KeyError) as error:
+                outcomes.append(repr(error).encode())
+        assert outcomes[0] == outcomes[1]
 
 
 def test_the_settlement_renders_api_md_json_from_its_fields() -> None:
