@@ -13,7 +13,9 @@ temporary file as one JSON array, runs the batch command on it and reports:
 * ``in-process``: the phases of the command one by one, on the same hands: JSON
   decoding, checking the records (``parse_hand``), settling (``settle``) and
   JSON encoding (the settlements' own encoder; orjson for a tree before them);
-  ``engine`` is hands/s of the four together;
+  ``engine`` is hands/s of what the command does: the typed decode settled in one
+  pass (``decode_hands``, ``settle_decoded``) and the encoding, or, for a tree
+  before them, the typed ``read_hands`` or the phases above, with ``settle``;
 * ``reference``: the least any settling of these hands in Python must do, on the
   same hands in the same run: orjson decoding, mapping every card to its id,
   phevaluator's native evaluation of every hand at the showdown, and orjson
@@ -70,6 +72,11 @@ from cardroom.domain.cards import CARD_IDS, CARD_NAMES  # noqa: E402
 from cardroom.domain.hand_record import parse_hand, parse_policy  # noqa: E402
 
 read_hands: Callable[[bytes], Any] | None = getattr(hand_record, "read_hands", None)
+# The command's own way (settle_cli): the typed decode settled in one pass.
+decode_hands: Callable[[bytes], Any] | None = getattr(hand_record, "decode_hands", None)
+settle_decoded: Callable[[Any, Any], Any] | None = getattr(
+    engine, "settle_decoded", None
+)
 if hasattr(engine, "Settlement"):  # typed settlements that encode themselves
     settle_one: Callable[[Any, Any], Any] = engine.settle
     encode_all: Callable[[Any], bytes] = engine.encode
@@ -301,23 +308,33 @@ def in_process(
         "encode_us": best_time(repeat, lambda: encode_all(results)),
     }
     engine = sum(phases.values())
+    used = "decode, parse_hand, settle"
     if read_hands is not None:  # the batch command's typed decode replaces two
         phases["read_hands_us"] = best_time(repeat, lambda: read_hands(text))
         engine += (
             phases["read_hands_us"] - phases["decode_us"] - phases["parse_hand_us"]
         )
+        used = "read_hands, settle"
+    if decode_hands is not None and settle_decoded is not None:
+        # What the command does now: decode, then check and settle in one pass.
+        decode, settle_it = decode_hands, settle_decoded
+        phases["settle_decoded_us"] = best_time(
+            repeat, lambda: [settle_it(h, p) for h in decode(text)]
+        )
+        engine = phases["settle_decoded_us"] + phases["encode_us"]
+        used = "decode_hands, settle_decoded"
     ref = best_time(repeat, lambda: reference(text, game, settled))
     labels = {
         "decode_us": "decode (orjson)",
         "parse_hand_us": "parse_hand",
         "read_hands_us": "read_hands (typed)",
+        "settle_decoded_us": "decode + settle_decoded",
         "settle_us": "settle",
         "encode_us": "JSON encode",
     }
     for name, seconds in phases.items():
         print(f"  in-process, {labels[name]:18s}: {seconds / count * 1e6:6.1f} us/hand")
-    used = "read_hands" if read_hands is not None else "decode, parse_hand"
-    print(f"  engine ({used}, settle, encode): {count / engine:8,.0f} hands/s")
+    print(f"  engine ({used}, encode): {count / engine:8,.0f} hands/s")
     print(f"  reference                     : {count / ref:8,.0f} hands/s")
     ratio = ref / engine
     verdict = "met" if ratio >= REFERENCE_TARGET else "missed"
