@@ -146,7 +146,14 @@ def test_serve_leaves_no_process_and_stops_the_database(checkout, tmp_path, stop
         _wait(lambda: _postmaster(data) is None, 120, "PostgreSQL kept running", log)
     finally:
         if serve.poll() is None:
+            # gunicorn's and Celery's processes may lead process groups of their own.
+            left: list[psutil.Process] = []
+            with contextlib.suppress(psutil.NoSuchProcess):
+                left = psutil.Process(serve.pid).children(recursive=True)
             os.killpg(serve.pid, signal.SIGKILL)
+            for child in left:
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    child.kill()
         with contextlib.suppress(psutil.NoSuchProcess):
             pid = _postmaster(data)
             if pid is not None:
