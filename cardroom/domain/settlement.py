@@ -316,13 +316,10 @@ def _settle_one_pot(
     (RK1-RK3, RK7) and the drop (JD1-JD3; the last street is past the initial
     deal, RK4) and goes to the best hand (HS3, HS5), as :func:`settle` says.
     """
-    board = hand.board
-    mode = _RANK_MODES.get(hand.game.code) or _rank_mode(hand.game)
-    best = hand.game.high.best
     top = second = bettor = total = participant_count = 0
     in_pot = []  # seats still in with chips in, by seat number
     levels = set()  # what they put in
-    high: dict[int, int] = {}
+    shown = []
     for number, _, _, present, put_in, folded, cards, _, _, _ in seats:
         total += put_in
         if put_in > top:
@@ -336,26 +333,13 @@ def _settle_one_pot(
                 in_pot.append(number)
                 levels.add(put_in)
             if cards is not None:
-                if mode == 7:
-                    high[number] = HIGH_CLASSES + 1 - NATIVE_SEVEN(*cards, *board)
-                elif mode == 4:
-                    high[number] = HIGH_CLASSES + 1 - NATIVE_OMAHA(*board, *cards)
-                else:
-                    key = best(cards, board)
-                    if key is not None:
-                        high[number] = key
-    returned: tuple[Share, ...] = ()
-    if top > second:
-        returned = (Share(bettor, top - second),)
+                shown.append((number, cards))
+    returned = _uncalled(top, second, bettor, levels, in_pot)
+    if returned:
         total -= top - second
-        if top in levels:  # the bettor is still in: his level is the second
-            levels.discard(top)
-            if second:
-                levels.add(second)
-            else:
-                in_pot.remove(bettor)
     if len(levels) != 1:
         return None
+    high = _rank_shown(hand.game, hand.board, shown)
     return _one_pot_settlement(
         hand, policy, seats, total, tuple(in_pot), returned, participant_count, high
     )
@@ -458,16 +442,9 @@ def _settle_decoded_seats(
                 shown.append((number, cards))
     if len(set(seen)) != len(seen):
         return None
-    returned: tuple[Share, ...] = ()
-    if top > second:
-        returned = (Share(bettor, top - second),)
+    returned = _uncalled(top, second, bettor, levels, in_pot)
+    if returned:
         total -= top - second
-        if top in levels:  # the bettor is still in: his level is the second
-            levels.discard(top)
-            if second:
-                levels.add(second)
-            else:
-                in_pot.remove(bettor)
     if len(levels) == 1:
         pots = [new_pot(Pot, (total, tuple(in_pot)))]
     else:  # side pots (HS2), or no seat still in with chips in
@@ -485,6 +462,24 @@ def _settle_decoded_seats(
         hand, policy, game, _rank_shown(game, board, shown), pots, returned,
         participant_count,
     )  # fmt: skip
+
+
+def _uncalled(
+    top: int, second: int, bettor: int, levels: set[int], in_pot: list[int]
+) -> tuple[Share, ...]:
+    """Return the bet nobody called, back to its bettor (RK5): the most put in,
+    above the second most. ``levels`` (what the seats still in put in) and
+    ``in_pot`` (those seats) then count the bettor, if still in, at the second
+    level, or not at all when nobody else put anything in."""
+    if top <= second:
+        return ()
+    if top in levels:
+        levels.discard(top)
+        if second:
+            levels.add(second)
+        else:
+            in_pot.remove(bettor)
+    return (Share(bettor, top - second),)
 
 
 def _rank_shown(game: Game, board: tuple[int, ...], shown: Shown) -> dict[int, int]:
