@@ -25,16 +25,15 @@ after another.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any, NamedTuple
 
 from django.db import IntegrityError
 
-from accounting.errors import Code, InsufficientFunds, insufficient, ledger_refuse
-from accounting.models import Account, AccountType, Entry, Transaction
-from accounting.services import check_netted
+from accounting.errors import InsufficientFunds, insufficient
+from accounting.models import Account, Entry, Transaction
+from accounting.services import balance_moved, check_netted, net_pairs
 
 
 class AccountRow(NamedTuple):
@@ -85,9 +84,7 @@ class AccountRow(NamedTuple):
 
     def moved(self, amount_cents: int) -> int:
         """How much an entry of ``amount_cents`` moves the balance."""
-        if self.type in (AccountType.ASSET, AccountType.EXPENSE):
-            return amount_cents
-        return -amount_cents
+        return balance_moved(self, amount_cents)
 
 
 _A = Account._meta.db_table
@@ -167,7 +164,7 @@ class Postings:
 
         Raises :class:`LedgerError` as ``transaction_open`` does.
         """
-        netted = net(legs)
+        netted = net_pairs(legs)
         check_netted(netted)
         self.transactions.append(
             {
@@ -210,16 +207,3 @@ class Postings:
                         amount=-account.moved(amount),
                     )
         return insufficient()
-
-
-def net(legs: Iterable[tuple[AccountRow, int]]) -> list[tuple[AccountRow, int]]:
-    """Net ``legs`` per account, drop zeros, order by primary key (the order
-    :func:`accounting.services.transaction_open` writes entries in)."""
-    sums: dict[int, int] = defaultdict(int)
-    accounts: dict[int, AccountRow] = {}
-    for account, amount in legs:
-        if isinstance(amount, bool) or not isinstance(amount, int):
-            raise ledger_refuse(Code.NOT_CENTS)
-        sums[account.pk] += amount
-        accounts[account.pk] = account
-    return [(accounts[pk], sums[pk]) for pk in sorted(sums) if sums[pk]]

@@ -102,23 +102,44 @@ def retry_on_conflict(
     return retried(attempts)
 
 
-def _net(legs: Iterable[Leg]) -> list[tuple[Account, int]]:
-    """Net the legs per account, drop zeros, order by primary key.
+class _Keyed(Protocol):
+    @property
+    def pk(self) -> int: ...
+
+
+A = TypeVar("A", bound=_Keyed)
+
+
+def net_pairs(legs: Iterable[tuple[A, int]]) -> list[tuple[A, int]]:
+    """Net (account, debit-positive cents) legs per account, drop zeros, order by
+    primary key; refuse an amount that isn't integer cents (:class:`LedgerError`).
 
     One entry per account keeps the non-negative check exact whatever the order of
     rows, and the primary-key order is the lock order that avoids deadlocks.
     """
     sums: dict[int, int] = defaultdict(int)
-    accounts: dict[int, Account] = {}
-    for leg in legs:
-        if isinstance(leg.amount_cents, bool) or not isinstance(leg.amount_cents, int):
+    accounts: dict[int, A] = {}
+    for account, amount in legs:
+        if isinstance(amount, bool) or not isinstance(amount, int):
             raise ledger_refuse(Code.NOT_CENTS)
-        sums[leg.account.pk] += leg.amount_cents
-        accounts[leg.account.pk] = leg.account
+        sums[account.pk] += amount
+        accounts[account.pk] = account
     return [(accounts[pk], sums[pk]) for pk in sorted(sums) if sums[pk]]
 
 
-def _normal(account: Account, amount_cents: int) -> int:
+def _net(legs: Iterable[Leg]) -> list[tuple[Account, int]]:
+    """:func:`net_pairs` of the legs."""
+    return net_pairs((leg.account, leg.amount_cents) for leg in legs)
+
+
+class _Typed(Protocol):
+    @property
+    def type(self) -> str: ...
+
+
+def balance_moved(account: _Typed, amount_cents: int) -> int:
+    """How much an entry of ``amount_cents`` (debit-positive) moves the balance of
+    ``account``, stored in its normal sign."""
     return (
         amount_cents
         if account.type in (AccountType.ASSET, AccountType.EXPENSE)
@@ -158,12 +179,12 @@ def _insufficient(
     for account, amount in netted:
         balance = balances.get(account.pk)
         if account.non_negative and balance is not None:
-            if balance + _normal(account, amount) >= 0:
+            if balance + balance_moved(account, amount) >= 0:
                 continue
             return insufficient(
                 account=account.code,
                 balance=balance,
-                amount=-_normal(account, amount),
+                amount=-balance_moved(account, amount),
             )
     return insufficient()
 
