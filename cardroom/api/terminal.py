@@ -35,6 +35,7 @@ from core.middleware import KEYWORD
 
 JSON = "application/json"
 _ACCEPTED = frozenset({"", "*/*", JSON, "application/*"})
+_IDEMPOTENCY_META = f"HTTP_{HEADER.upper().replace('-', '_')}"
 
 
 def direct(request: HttpRequest) -> bool:
@@ -45,7 +46,7 @@ def direct(request: HttpRequest) -> bool:
         KEYWORD
     ):
         return False
-    if f"HTTP_{HEADER.upper().replace('-', '_')}" in meta:
+    if _IDEMPOTENCY_META in meta:
         return False
     media, _, params = meta.get("CONTENT_TYPE", "").partition(";")
     if media.strip().lower() != JSON or params.strip().lower() not in (
