@@ -221,20 +221,29 @@ class _Booking:
     def __init__(
         self,
         table_code: str,
+        records: Sequence[Any],
         *,
         source: str,
         by: User | None,
         key: TerminalKey | None,
         now: datetime,
     ) -> None:
+        """Lock the table and :meth:`read` what ``records`` need, in one round trip
+        when the process knows the table (:func:`_hand_table`)."""
         self.code, self.source, self.by, self.now = table_code, source, by, now
         self.created = timezone.now()
-        self.table, self.policy_id, self.policy = _hand_table(table_code, key, now)
+        self.table, self.policy_id, self.policy, context = _hand_table(
+            table_code, key, now, self._context_params(records)
+        )
         assert self.table.room is not None and self.table.game is not None
         self.room, self.game = self.table.room, self.table.game
         self.posting_source = source if by is None else ""
         self.drops: dict[int, list[PlanLeg]] = {}
         self._clear()
+        if context is None:
+            self.read(records)
+        else:
+            self._know(context)
 
     def _clear(self) -> None:
         self.postings = Postings()
@@ -248,15 +257,26 @@ class _Booking:
         Runs under the table's lock, which every hand takes: no hand can be booked
         at the table between this statement's snapshot and the commit.
         """
-        ((last, sittings, accounts, txn_ids, hand_ids, pools),) = rows.query(
+        (context,) = rows.query(
             _context_sql(hooks.jackpot_drop_pools_sql()),
             {
                 "table": self.table.pk,
                 "room": self.room.pk,
-                "codes": _codes_named(self.code, records),
-                "count": max(1, len(records)),
+                **self._context_params(records),
             },
         )
+        self._know(context)
+
+    def _context_params(self, records: Sequence[Any]) -> dict[str, Any]:
+        """The parameters of :meth:`read` but the table's and the room's ids."""
+        return {
+            "codes": _codes_named(self.code, records),
+            "count": max(1, len(records)),
+        }
+
+    def _know(self, context: tuple[Any, ...]) -> None:
+        """Take in the row :meth:`read` reads."""
+        last, sittings, accounts, txn_ids, hand_ids, pools = context
         self.pools: str | None = pools
         self.last: int | None = last
         self.sittings = {r[1]: Sitting(*r) for r in orjson.loads(sittings)}
@@ -495,8 +515,7 @@ def _book(
     """Book ``records`` in order in the caller's transaction; see
     :func:`hands_record`."""
     try:
-        booking = _Booking(table_code, source=source, by=by, key=key, now=now)
-        booking.read(records)
+        booking = _Booking(table_code, records, source=source, by=by, key=key, now=now)
     except ApplicationError as error:
         return [_refused_with(error, record, table_code) for record in records]
     done: list[Booked] = []

@@ -20,6 +20,7 @@ from django.db.models import Model
 
 from accounting import bulk, chart
 from accounting.models import Player, Transaction
+from cardroom import hooks
 from cardroom.domain.hand_record import Policy as Rules
 from cardroom.domain.hand_record import parse_policy
 from cardroom.errors import (
@@ -70,11 +71,20 @@ def _policy(policy_id: int, written_by: str) -> Rules:
     return parse_policy(document)
 
 
+_PLACES: dict[str, tuple[int, int]] = {}
+"""A table's id and its room's by the table's code, as the last booking of the
+process found them: what the booking's read needs before the lock's answer."""
+
+
 def _hand_table(
-    code: str, key: TerminalKey | None, now: datetime
-) -> tuple[Table, int, Rules]:
-    """Lock the open table ``code``; return it (room and game read along), and the
-    id and the engine's reading of its game's policy in force (RK7).
+    code: str,
+    key: TerminalKey | None,
+    now: datetime,
+    context: dict[str, Any] | None = None,
+) -> tuple[Table, int, Rules, tuple[Any, ...] | None]:
+    """Lock the open table ``code``; return it (room and game read along), the
+    id and the engine's reading of its game's policy in force (RK7), and the
+    booking's read (:func:`_context_sql`) if it rode along.
 
     The policy is read in the locking statement, so as it was when the booking
     began; a version published meanwhile applies from the next booking (RK7).
@@ -82,10 +92,30 @@ def _hand_table(
     statement: revoked or expired since it was verified, it refuses the booking
     (401), so a revocation holds from the next hand in every process. Raises as
     :func:`table_get_open`.
+
+    ``context``, the read's other parameters: when this process has booked at the
+    table before, the read is sent with the lock in one round trip
+    (:func:`core.db.rows.query_pipelined`). PostgreSQL runs it once the lock is
+    held, with a snapshot taken then, so it sees every booking committed before;
+    it is used only if the table and its room are still the ones it was sent for.
     """
-    found = rows.query(
-        _hand_table_sql(), {"code": code, "key": key.pk if key is not None else None}
-    )
+    params = {"code": code, "key": key.pk if key is not None else None}
+    place = _PLACES.get(code) if context is not None else None
+    read: tuple[Any, ...] | None = None
+    if place is None:
+        found = rows.query(_hand_table_sql(), params)
+    else:
+        assert context is not None
+        found, context_rows = rows.query_pipelined(
+            [
+                (_hand_table_sql(), params),
+                (
+                    _context_sql(hooks.jackpot_drop_pools_sql()),
+                    {**context, "table": place[0], "room": place[1]},
+                ),
+            ]
+        )
+        read = context_rows[0]
     if not found:
         raise no_table(code)
     row = found[0]
@@ -102,7 +132,10 @@ def _hand_table(
     open_or_refused(code, table)
     if policy_id is None:
         raise Policy.DoesNotExist(f"{game} has no policy")
-    return table, policy_id, _policy(policy_id, written_by)
+    if table.room_id is not None and place != (table.pk, table.room_id):
+        _PLACES[code] = (table.pk, table.room_id)
+        read = None
+    return table, policy_id, _policy(policy_id, written_by), read
 
 
 @functools.cache

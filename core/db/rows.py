@@ -62,6 +62,45 @@ def query(
     return found
 
 
+def query_pipelined(
+    statements: Sequence[tuple[str, Sequence[Any] | Mapping[str, Any]]],
+) -> list[list[tuple[Any, ...]]]:
+    """Run ``statements`` in order in one round trip (psycopg's pipeline mode);
+    return the rows of each.
+
+    PostgreSQL still runs them one after the other, each with a snapshot of its
+    own taken when it starts: a statement that waits for a lock delays the next
+    one's snapshot until the lock is held. Outside a transaction (autocommit) the
+    statements commit together at the end; in one, psycopg's ``BEGIN`` rides in
+    the same round trip. The first statement to fail raises (Django's error) and
+    the rest don't run.
+    """
+    db = connections[DEFAULT_DB_ALIAS]
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
+    started = time.monotonic()
+    with db.wrap_database_errors:
+        pg = db.connection
+        cursors: list[Any] = []  # ServerBindingCursor: the stubs miss its psycopg base
+        with pg.pipeline():
+            for sql, params in statements:
+                cursor: Any = ServerBindingCursor(pg)  # type: ignore[call-arg]
+                cursor.execute(sql, params)
+                cursors.append(cursor)
+        found = []
+        for cursor in cursors:
+            result = cursor.pgresult
+            found.append(
+                cursor.fetchall() if result is not None and result.nfields else []
+            )
+            cursor.close()
+    if db.queries_logged:
+        took = f"{time.monotonic() - started:.3f}"
+        db.queries_log.extend({"sql": sql, "time": took} for sql, _ in statements)
+    return found
+
+
 @functools.cache
 def _fields(model: type[models.Model]) -> tuple[models.Field, ...]:
     return tuple(model._meta.concrete_fields)

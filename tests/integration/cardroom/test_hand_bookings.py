@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import copy
 import random
+import threading
+import time
 from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connections, transaction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +22,7 @@ from accounting.selectors import trial_balance
 from cardroom import services as floor
 from cardroom.domain.settlement import settle_record
 from cardroom.models import Hand, HandException, HandSeat, SeatSession, StackReview
+from cardroom.services._hand_sql import _PLACES
 from core.db import rows
 from core.errors import ApplicationError
 from tests.api.floor.conftest import POLICY, random_hand
@@ -280,3 +283,79 @@ def test_when_the_database_refuses_a_batch_each_hand_is_booked_alone(t01):
     assert list(Hand.objects.values_list("hand_no", flat=True)) == [1, 2, 3]
     tb = trial_balance()
     assert tb.balanced and tb.cached_balances_agree
+
+
+def final_stacks(records: list[dict[str, Any]]) -> dict[str, int]:
+    """Each player's stack after ``records``, by the engine."""
+    stacks: dict[str, int] = {}
+    for record in records:
+        for row in settle_record(record, POLICY)["seats"]:
+            stacks[row["player"]] = row["final_stack"]
+    return stacks
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_booking_that_waited_for_the_table_reads_what_the_one_before_wrote(t01):
+    """Once the process knows a table, its booking sends the read with the lock
+    in one round trip; PostgreSQL still runs the read once the lock is held, so a
+    booking that waited for another sees that one's hand and stacks."""
+    first, second, third = hands(12, 3)
+    floor.hand_record(table_code="T01", record=first, source="terminal:T01")
+    holding, go = threading.Event(), threading.Event()
+
+    def the_other_terminal() -> None:
+        try:
+            with transaction.atomic():
+                floor.hand_record(table_code="T01", record=second, source="t:T01")
+                holding.set()
+                go.wait(10)
+                time.sleep(0.5)  # while the booking below waits for the table
+        finally:
+            connections.close_all()
+
+    other = threading.Thread(target=the_other_terminal)
+    other.start()
+    assert holding.wait(10)
+    go.set()
+    with mock.patch(
+        "core.db.rows.query_pipelined", wraps=rows.query_pipelined
+    ) as pipelined:
+        started = time.monotonic()
+        hand, created = floor.hand_record(
+            table_code="T01", record=third, source="terminal:T01"
+        )
+        waited = time.monotonic() - started
+    other.join(10)
+    assert pipelined.call_count == 1 and waited > 0.3
+    assert created and hand.settlement["exceptions"] == []
+    assert not StackReview.objects.exists()
+    stacks = final_stacks([first, second, third])
+    for session in SeatSession.objects.select_related("player"):
+        assert session.stack_cents == stacks[session.player.code]
+        assert session.last_hand_no == 3
+        code = f"player:{session.player.code}:table:T01"
+        assert (
+            Account.objects.get(code=code).balance_cents == stacks[session.player.code]
+        )
+    tb = trial_balance()
+    assert tb.balanced and tb.cached_balances_agree
+
+
+def test_a_table_the_process_knew_by_another_id_is_read_again(t01, monkeypatch):
+    """The read sent along with the lock names the table and room the process
+    knew under the code; when the lock finds others, the read is done again for
+    them."""
+    first, second = hands(13, 2)
+    floor.hand_record(table_code="T01", record=first, source="terminal:T01")
+    monkeypatch.setitem(_PLACES, "T01", (0, 0))  # no such table, no such room
+    with mock.patch("core.db.rows.query", wraps=rows.query) as alone:
+        hand, created = floor.hand_record(
+            table_code="T01", record=second, source="terminal:T01"
+        )
+    reads = [c for c in alone.call_args_list if "generate_series" in c.args[0]]
+    assert len(reads) == 1 and reads[0].args[1]["table"] == hand.table_id
+    assert created and hand.settlement["exceptions"] == []
+    assert _PLACES["T01"] == (hand.table_id, hand.table.room_id)
+    stacks = final_stacks([first, second])
+    for session in SeatSession.objects.select_related("player"):
+        assert session.stack_cents == stacks[session.player.code]

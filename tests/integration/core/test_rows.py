@@ -106,3 +106,46 @@ def test_statements_are_logged_and_prepared_after_five_runs():
         ["%$1::int + 41%"],
     )
     assert prepared == [(1,)]
+
+
+def test_statements_in_one_round_trip_run_in_order_each_with_its_rows(policy):
+    """query_pipelined: each statement's rows (none for a write), in order, each
+    seeing what the one before it did; logged like query's."""
+    rooms = Room._meta.db_table
+    room = policy.game.room_id
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        found = rows.query_pipelined(
+            [
+                (f"UPDATE {rooms} SET name = %s WHERE id = %s", ["Salon", room]),
+                (f"SELECT name FROM {rooms} WHERE id = %(id)s", {"id": room}),
+                ("SELECT %s::int, %s::text", [7, "seven"]),
+            ]
+        )
+    assert found == [[], [("Salon",)], [(7, "seven")]]
+    logged = [q["sql"] for q in captured.captured_queries]
+    assert [s for s in logged if "SAVEPOINT" not in s] == [
+        f"UPDATE {rooms} SET name = %s WHERE id = %s",
+        f"SELECT name FROM {rooms} WHERE id = %(id)s",
+        "SELECT %s::int, %s::text",
+    ]
+
+
+def test_a_statement_failing_in_one_round_trip_raises_djangos_error(policy):
+    """The first failing statement raises (IntegrityError); the rest don't run and
+    the transaction is rolled back."""
+    policies, rooms = Policy._meta.db_table, Room._meta.db_table
+    again = (
+        f"INSERT INTO {policies} (game_id, version, document, created_at)"
+        " VALUES (%s, 1, '{}', now())"
+    )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        rows.query_pipelined(
+            [
+                (again, [policy.game_id]),
+                (
+                    f"UPDATE {rooms} SET name = 'Salon' WHERE id = %s",
+                    [policy.game.room_id],
+                ),
+            ]
+        )
+    assert Room.objects.get().name == "Room" and Policy.objects.count() == 1
