@@ -35,9 +35,13 @@ What it does, in order (DESIGN.md, "Performance targets"; issue 9):
    Stops gunicorn; drops the database unless ``--keep-database``.
 
 Nothing is written outside a temporary folder, a lock file in /tmp (one run per
-database at a time) and the scratch database. gunicorn
-runs ``gthread`` with 2 workers x 4 threads and ``CONN_MAX_AGE=600`` (one persistent
-connection per thread) unless told otherwise; a run takes about two minutes.
+database at a time) and the scratch database. gunicorn runs as the Docker image runs
+it, ``sync`` workers (one request at a time each, no keep-alive), as many as the
+terminals (8), with ``CONN_MAX_AGE=600`` (one persistent connection a worker), unless
+told otherwise; a run takes about two minutes. The ``gthread`` workers of earlier runs
+(2 workers x 4 threads: ``--worker-class gthread --workers 2 --threads 4``) left the
+cores idle part of the time, the four threads of a worker queueing for its GIL
+(benchmarks/README.md, "A round trip less, and the server as it is deployed").
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_http \
         python benchmarks/http_hands.py                      # 8 tables, 30 s each
@@ -1029,13 +1033,13 @@ def main() -> None:
         "--warmup", type=float, default=5.0, help="seconds not measured (default 5)"
     )
     parser.add_argument(
-        "--workers", type=int, default=2, help="gunicorn workers (default 2)"
+        "--workers", type=int, default=8, help="gunicorn workers (default 8)"
     )
     parser.add_argument(
-        "--threads", type=int, default=4, help="threads a worker (default 4)"
+        "--threads", type=int, default=1, help="threads a gthread worker (default 1)"
     )
     parser.add_argument(
-        "--worker-class", default="gthread", help="gunicorn worker class (gthread)"
+        "--worker-class", default="sync", help="gunicorn worker class (sync)"
     )
     parser.add_argument(
         "--conn-max-age", type=int, default=600, help="Django CONN_MAX_AGE (s)"
