@@ -36,12 +36,13 @@ What it does, in order (DESIGN.md, "Performance targets"; issue 9):
 
 Nothing is written outside a temporary folder, a lock file in /tmp (one run per
 database at a time) and the scratch database. gunicorn runs as the Docker image runs
-it, ``sync`` workers (one request at a time each, no keep-alive), as many as the
-terminals (8), with ``CONN_MAX_AGE=600`` (one persistent connection a worker), unless
-told otherwise; a run takes about two minutes. The ``gthread`` workers of earlier runs
-(2 workers x 4 threads: ``--worker-class gthread --workers 2 --threads 4``) left the
-cores idle part of the time, the four threads of a worker queueing for its GIL
-(benchmarks/README.md, "A round trip less, and the server as it is deployed").
+it, ``gthread`` workers of one thread each (keep-alive, one request at a time a
+process), as many as the terminals (8), with ``CONN_MAX_AGE=600`` (one persistent
+connection a worker), unless told otherwise; a run takes about two minutes. The 2
+workers x 4 threads of earlier runs (``--workers 2 --threads 4``) left the cores idle
+part of the time, the four threads of a worker queueing for its GIL, and ``sync``
+workers pay a new connection a request (benchmarks/README.md, "A round trip less,
+and the server as it is deployed").
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_http \
         python benchmarks/http_hands.py                      # 8 tables, 30 s each
@@ -1036,10 +1037,10 @@ def main() -> None:
         "--workers", type=int, default=8, help="gunicorn workers (default 8)"
     )
     parser.add_argument(
-        "--threads", type=int, default=1, help="threads a gthread worker (default 1)"
+        "--threads", type=int, default=1, help="threads a worker (default 1)"
     )
     parser.add_argument(
-        "--worker-class", default="sync", help="gunicorn worker class (sync)"
+        "--worker-class", default="gthread", help="gunicorn worker class (gthread)"
     )
     parser.add_argument(
         "--conn-max-age", type=int, default=600, help="Django CONN_MAX_AGE (s)"
