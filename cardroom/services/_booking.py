@@ -47,7 +47,7 @@ from cardroom.models import (
 from cardroom.services._hand_sql import (
     _HAND_COLUMNS,
     _codes_named,
-    _context_sql,
+    _context_statement,
     _hand_table,
     _json,
     _write_sql,
@@ -258,12 +258,9 @@ class _Booking:
         at the table between this statement's snapshot and the commit.
         """
         (context,) = rows.query(
-            _context_sql(hooks.jackpot_drop_pools_sql()),
-            {
-                "table": self.table.pk,
-                "room": self.room.pk,
-                **self._context_params(records),
-            },
+            *_context_statement(
+                self.table.pk, self.room.pk, self._context_params(records)
+            )
         )
         self._know(context)
 

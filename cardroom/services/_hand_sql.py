@@ -109,10 +109,7 @@ def _hand_table(
         found, context_rows = rows.query_pipelined(
             [
                 (_hand_table_sql(), params),
-                (
-                    _context_sql(hooks.jackpot_drop_pools_sql()),
-                    {**context, "table": place[0], "room": place[1]},
-                ),
+                _context_statement(*place, context),
             ]
         )
         read = context_rows[0]
@@ -170,6 +167,17 @@ SELECT (SELECT max(hand_no) FROM {hands} WHERE table_id = %(table)s),
        ARRAY(SELECT nextval('{_sequence(Hand)}')
                FROM generate_series(1, %(count)s::integer)),
        {pools or "NULL::text"}"""  # noqa: S608
+
+
+def _context_statement(
+    table: int, room: int, params: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """The booking's read at the table ``table`` of the room ``room``, with its
+    other parameters ``params`` (the accounts' codes, how many ids)."""
+    return (
+        _context_sql(hooks.jackpot_drop_pools_sql()),
+        {**params, "table": table, "room": room},
+    )
 
 
 def _codes_named(table: str, records: Sequence[Any]) -> list[str]:

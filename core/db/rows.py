@@ -34,6 +34,31 @@ from django.db.backends.postgresql.base import ServerBindingCursor
 M = TypeVar("M", bound=models.Model)
 
 
+def _usable() -> Any:
+    """The connection of this thread, open and not in a broken transaction; looked
+    up once (each attribute of ``django.db.connection`` looks it up again)."""
+    db = connections[DEFAULT_DB_ALIAS]
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_no_broken_transaction()
+    return db
+
+
+def _rows(cursor: Any) -> list[tuple[Any, ...]]:
+    """The rows of ``cursor``'s statement: whether it gave rows is asked without
+    psycopg's ``description``, which builds a column object for each column of
+    every result."""
+    result = cursor.pgresult
+    return cursor.fetchall() if result is not None and result.nfields else []
+
+
+def _log(db: Any, sqls: Sequence[str], started: float) -> None:
+    """Note ``sqls`` as Django notes its queries, when it does."""
+    if db.queries_logged:
+        took = f"{time.monotonic() - started:.3f}"
+        db.queries_log.extend({"sql": sql, "time": took} for sql in sqls)
+
+
 def query(
     sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
 ) -> list[tuple[Any, ...]]:
@@ -41,24 +66,15 @@ def query(
 
     ``params`` fill ``%s`` in order, or ``%(name)s`` by name.
     """
-    # The connection of this thread, looked up once (each attribute of
-    # ``django.db.connection`` looks it up again).
-    db = connections[DEFAULT_DB_ALIAS]
-    db.close_if_health_check_failed()
-    db.ensure_connection()
-    db.validate_no_broken_transaction()
+    db = _usable()
     started = time.monotonic()
     with (
         db.wrap_database_errors,
         ServerBindingCursor(db.connection) as cursor,  # type: ignore[call-arg, attr-defined]  # the stubs miss its psycopg base
     ):
         cursor.execute(sql, params)
-        # Whether the statement gave rows, without psycopg's ``description``,
-        # which builds a column object for each column of every result.
-        result = cursor.pgresult
-        found = cursor.fetchall() if result is not None and result.nfields else []
-    if db.queries_logged:
-        db.queries_log.append({"sql": sql, "time": f"{time.monotonic() - started:.3f}"})
+        found = _rows(cursor)
+    _log(db, [sql], started)
     return found
 
 
@@ -75,29 +91,18 @@ def query_pipelined(
     the same round trip. The first statement to fail raises (Django's error) and
     the rest don't run.
     """
-    db = connections[DEFAULT_DB_ALIAS]
-    db.close_if_health_check_failed()
-    db.ensure_connection()
-    db.validate_no_broken_transaction()
+    db = _usable()
     started = time.monotonic()
     with db.wrap_database_errors:
-        pg = db.connection
-        cursors: list[Any] = []  # ServerBindingCursor: the stubs miss its psycopg base
-        with pg.pipeline():
-            for sql, params in statements:
-                cursor: Any = ServerBindingCursor(pg)  # type: ignore[call-arg]
+        # ServerBindingCursor: the stubs miss its psycopg base.
+        cursors: list[Any] = [ServerBindingCursor(db.connection) for _ in statements]  # type: ignore[call-arg]
+        with db.connection.pipeline():
+            for cursor, (sql, params) in zip(cursors, statements, strict=True):
                 cursor.execute(sql, params)
-                cursors.append(cursor)
-        found = []
+        found = [_rows(cursor) for cursor in cursors]
         for cursor in cursors:
-            result = cursor.pgresult
-            found.append(
-                cursor.fetchall() if result is not None and result.nfields else []
-            )
             cursor.close()
-    if db.queries_logged:
-        took = f"{time.monotonic() - started:.3f}"
-        db.queries_log.extend({"sql": sql, "time": took} for sql, _ in statements)
+    _log(db, [sql for sql, _ in statements], started)
     return found
 
 
