@@ -492,7 +492,8 @@ class Wire:
     In the room each terminal is a machine of its own; here the eight share the
     server's two cores, so what the client spends is taken from the server. Python's
     ``http.client`` parses every answer's headers with the e-mail parser, about
-    0.4 ms of CPU a hand (benchmarks/README.md, "The terminals' side").
+    0.4 ms of CPU a hand (benchmarks/README.md, "A round trip less, and the server
+    as it is deployed").
     """
 
     def __init__(self, port: int, path: str, headers: dict[str, str]) -> None:
