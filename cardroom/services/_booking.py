@@ -450,9 +450,11 @@ class _Booking:
 
     # All of them.
 
-    def write(self) -> None:
+    def write(self, *, last: bool = False) -> None:
         """Write the hands taken since the last write, with their postings, in one
         statement; the apps above hear of each once the transaction commits.
+        ``last``: the statement ends the caller's transaction, and its commit may
+        travel with it (:func:`core.db.rows.query_then_commit`).
 
         Raises the ledger's :class:`InsufficientFunds` when the database refuses an
         overdraft (which the plans' checks leave no way to).
@@ -487,7 +489,7 @@ class _Booking:
             ),
         }
         try:
-            rows.query(_write_sql(), params)
+            (rows.query_then_commit if last else rows.query)(_write_sql(), params)
         except IntegrityError as error:
             before = {self.accounts[c].pk: b for c, b in self.written.items()}
             refusal = self.postings.overdraft(error, before)
@@ -508,9 +510,11 @@ def _book(
     by: User | None,
     key: TerminalKey | None,
     now: datetime,
+    last: bool = False,
 ) -> list[Booked]:
     """Book ``records`` in order in the caller's transaction; see
-    :func:`hands_record`."""
+    :func:`hands_record`. ``last``: nothing follows in that transaction
+    (:meth:`_Booking.write`)."""
     try:
         booking = _Booking(table_code, records, source=source, by=by, key=key, now=now)
     except ApplicationError as error:
@@ -521,7 +525,7 @@ def _book(
             done.append(booking.take(record, records[i + 1 :]))
         except ApplicationError as error:
             done.append(Booked(error=error))
-    booking.write()
+    booking.write(last=last)
     return done
 
 

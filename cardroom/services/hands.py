@@ -56,7 +56,9 @@ def hands_record(
     """
     now = now or timezone.now()
     if len(records) < 2:
-        return _book(table_code, records, source=source, by=by, key=key, now=now)
+        return _book(
+            table_code, records, source=source, by=by, key=key, now=now, last=True
+        )
     try:
         with transaction.atomic():
             return _book(table_code, records, source=source, by=by, key=key, now=now)

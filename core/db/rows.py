@@ -93,6 +93,14 @@ def query_pipelined(
     """
     db = _usable()
     started = time.monotonic()
+    found = _pipelined(db, statements)
+    _log(db, [sql for sql, _ in statements], started)
+    return found
+
+
+def _pipelined(
+    db: Any, statements: Sequence[tuple[str, Sequence[Any] | Mapping[str, Any]]]
+) -> list[list[tuple[Any, ...]]]:
     with db.wrap_database_errors:
         # ServerBindingCursor: the stubs miss its psycopg base.
         cursors: list[Any] = [ServerBindingCursor(db.connection) for _ in statements]  # type: ignore[call-arg]
@@ -102,7 +110,33 @@ def query_pipelined(
         found = [_rows(cursor) for cursor in cursors]
         for cursor in cursors:
             cursor.close()
-    _log(db, [sql for sql, _ in statements], started)
+    return found
+
+
+def query_then_commit(
+    sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
+) -> list[tuple[Any, ...]]:
+    """Run ``sql``, the last statement of the caller's transaction, and send
+    ``COMMIT`` with it in the same round trip (psycopg's pipeline); return its rows.
+
+    Only when that transaction is the caller's own outermost ``atomic`` block that
+    commits on exit: then Django's commit, when the block ends, finds the
+    transaction committed and sends nothing, and the ``on_commit`` functions run as
+    they would. Inside a savepoint or a transaction the caller opened with
+    autocommit off this is :func:`query`, and the commit is left to the caller (a
+    block marked for rollback runs no statement at all). If ``sql``
+    fails, ``COMMIT`` isn't run and the error (Django's) leaves the transaction to
+    roll back as any failed statement does; if ``COMMIT`` fails (a deferred
+    constraint), it rolls back and raises. The block must run no statement after
+    this one. Django notes its ``COMMIT`` when the block ends, as for any block,
+    so the query log holds the statement alone here.
+    """
+    db = _usable()
+    if not (db.in_atomic_block and db.commit_on_exit and len(db.atomic_blocks) == 1):
+        return query(sql, params)
+    started = time.monotonic()
+    found, _commit = _pipelined(db, [(sql, params), ("COMMIT", ())])
+    _log(db, [sql], started)
     return found
 
 

@@ -326,7 +326,9 @@ def test_a_booking_that_waited_for_the_table_reads_what_the_one_before_wrote(t01
         )
         waited = time.monotonic() - started
     other.join(10)
-    assert pipelined.call_count == 1 and waited > 0.3
+    sent = [call.args[0][0][0] for call in pipelined.call_args_list]
+    assert [sql for sql in sent if "FOR UPDATE OF t" in sql] == sent[:1]
+    assert waited > 0.3
     assert created and hand.settlement["exceptions"] == []
     assert not StackReview.objects.exists()
     stacks = final_stacks([first, second, third])
@@ -359,3 +361,55 @@ def test_a_table_the_process_knew_by_another_id_is_read_again(t01, monkeypatch):
     stacks = final_stacks([first, second])
     for session in SeatSession.objects.select_related("player"):
         assert session.stack_cents == stacks[session.player.code]
+
+
+HEARD: list[int] = []
+
+
+def heard(hand_id: int) -> None:
+    """A ``CARDROOM_HAND_BOOKED`` receiver for the tests below."""
+    HEARD.append(hand_id)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_booked_alone_commits_with_its_write(t01, settings):
+    """A hand posted alone is its transaction's last statement: its COMMIT goes
+    with the write in one round trip, and the apps hear of the hand once, after."""
+    settings.CARDROOM_HAND_BOOKED = [f"{__name__}.heard"]
+    HEARD.clear()
+    first, second = hands(14, 2)
+    floor.hand_record(table_code="T01", record=first, source="terminal:T01")
+    with mock.patch("core.db.rows._pipelined", wraps=rows._pipelined) as pipelined:
+        _hand, created = floor.hand_record(
+            table_code="T01", record=second, source="terminal:T01"
+        )
+    sent = [[sql for sql, _ in call.args[1]] for call in pipelined.call_args_list]
+    assert len(sent) == 2 and "FOR UPDATE OF t" in sent[0][0]
+    assert "ledger_transactions AS" in sent[1][0] and sent[1][1:] == ["COMMIT"]
+    assert (
+        created
+        and list(Hand.objects.order_by("hand_no").values_list("pk", flat=True)) == HEARD
+    )
+    stacks = final_stacks([first, second])
+    for session in SeatSession.objects.select_related("player"):
+        assert session.stack_cents == stacks[session.player.code]
+    tb = trial_balance()
+    assert tb.balanced and tb.cached_balances_agree
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_hand_booked_in_the_callers_transaction_goes_with_it(t01):
+    """Booked inside a caller's transaction (an idempotency key's unit of work),
+    the hand commits or rolls back with it: its write doesn't commit."""
+    (record,) = hands(15, 1)
+    before = {s.pk: s.stack_cents for s in SeatSession.objects.all()}
+    with pytest.raises(RuntimeError), transaction.atomic():
+        floor.hand_record(table_code="T01", record=record, source="terminal:T01")
+        raise RuntimeError("the answer couldn't be stored")
+    assert (
+        not Hand.objects.exists()
+        and not Transaction.objects.filter(kind="hand").exists()
+    )
+    assert {s.pk: s.stack_cents for s in SeatSession.objects.all()} == before
+    floor.hand_record(table_code="T01", record=record, source="terminal:T01")
+    assert Hand.objects.count() == 1

@@ -5,8 +5,15 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from django.db import IntegrityError, connection, transaction
+from django.db import (
+    DEFAULT_DB_ALIAS,
+    IntegrityError,
+    connection,
+    connections,
+    transaction,
+)
 from django.test.utils import CaptureQueriesContext
+from psycopg.pq import TransactionStatus
 
 from cardroom.models import Game, Policy, Room
 from core.db import rows
@@ -149,3 +156,92 @@ def test_a_statement_failing_in_one_round_trip_raises_djangos_error(policy):
             ]
         )
     assert Room.objects.get().name == "Room" and Policy.objects.count() == 1
+
+
+def _committed_name(room_id: int) -> str:
+    """The room's name as another connection reads it: what is committed."""
+    other = connections.create_connection(DEFAULT_DB_ALIAS)
+    try:
+        with other.cursor() as cursor:
+            cursor.execute(
+                f"SELECT name FROM {Room._meta.db_table} WHERE id = %s",
+                [room_id],
+            )
+            (name,) = cursor.fetchone()
+    finally:
+        other.close()
+    return name
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_statement_of_the_outermost_block_commits_with_it(policy):
+    """query_then_commit in the outermost atomic block: the statement and its
+    COMMIT go in one round trip, so the block's work is committed before it ends;
+    Django's own commit then sends nothing and the on_commit functions run once,
+    after the block."""
+    room = policy.game.room_id
+    heard: list[str] = []
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        transaction.on_commit(lambda: heard.append("committed"))
+        Room.objects.filter(pk=room).update(code="salon")
+        rows.query_then_commit(
+            f"UPDATE {Room._meta.db_table} SET name = %s WHERE id = %s",
+            ["Salon", room],
+        )
+        assert connection.connection.info.transaction_status == TransactionStatus.IDLE
+        assert _committed_name(room) == "Salon" and heard == []
+    assert heard == ["committed"]
+    assert Room.objects.get(pk=room).code == "salon"
+    sent = [q["sql"] for q in captured.captured_queries]
+    assert sent[-2:] == [
+        f"UPDATE {Room._meta.db_table} SET name = %s WHERE id = %s",
+        "COMMIT",  # Django's, at the block's end: one COMMIT a transaction
+    ]
+    assert sent.count("COMMIT") == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_a_savepoint_the_commit_is_left_to_the_outer_block(policy):
+    """In a nested block query_then_commit commits nothing: the outer block still
+    decides, and rolls the statement back with the rest."""
+    room = policy.game.room_id
+    update = f"UPDATE {Room._meta.db_table} SET name = %s WHERE id = %s"
+    with pytest.raises(RuntimeError), transaction.atomic():
+        with transaction.atomic():
+            rows.query_then_commit(update, ["Salon", room])
+        assert connection.connection.info.transaction_status != TransactionStatus.IDLE
+        raise RuntimeError("the caller changes its mind")
+    assert Room.objects.get(pk=room).name == "Room" == _committed_name(room)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_a_transaction_opened_by_hand_the_commit_is_left_to_its_owner(policy):
+    """With autocommit off the atomic block doesn't end the transaction, so
+    query_then_commit doesn't either; its owner rolls it back."""
+    room = policy.game.room_id
+    update = f"UPDATE {Room._meta.db_table} SET name = %s WHERE id = %s"
+    transaction.set_autocommit(False)
+    try:
+        with transaction.atomic():
+            rows.query_then_commit(update, ["Salon", room])
+        assert connection.connection.info.transaction_status != TransactionStatus.IDLE
+        transaction.rollback()
+    finally:
+        transaction.set_autocommit(True)
+    assert Room.objects.get(pk=room).name == "Room" == _committed_name(room)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_last_statement_commits_nothing(policy):
+    """The statement fails: COMMIT doesn't run, Django's IntegrityError is raised,
+    the block's earlier work is rolled back and the connection serves the next."""
+    room = policy.game.room_id
+    again = (
+        f"INSERT INTO {Policy._meta.db_table} (game_id, version, document, created_at)"
+        " VALUES (%s, 1, '{}', now())"
+    )
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Room.objects.filter(pk=room).update(name="Salon")
+        rows.query_then_commit(again, [policy.game_id])
+    assert _committed_name(room) == "Room" and Policy.objects.count() == 1
+    assert rows.query("SELECT 1") == [(1,)]
