@@ -101,6 +101,8 @@ def query_pipelined(
 def _pipelined(
     db: Any, statements: Sequence[tuple[str, Sequence[Any] | Mapping[str, Any]]]
 ) -> list[list[tuple[Any, ...]]]:
+    """:func:`query_pipelined` on the connection ``db``, already checked, without
+    noting the statements in the query log."""
     with db.wrap_database_errors:
         # ServerBindingCursor: the stubs miss its psycopg base.
         cursors: list[Any] = [ServerBindingCursor(db.connection) for _ in statements]  # type: ignore[call-arg]
@@ -133,6 +135,7 @@ def query_then_commit(
     """
     db = _usable()
     if not (db.in_atomic_block and db.commit_on_exit and len(db.atomic_blocks) == 1):
+        # Through query itself: the one way a lone statement goes.
         return query(sql, params)
     started = time.monotonic()
     found, _commit = _pipelined(db, [(sql, params), ("COMMIT", ())])
