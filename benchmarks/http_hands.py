@@ -48,6 +48,7 @@ and the server as it is deployed").
         python benchmarks/http_hands.py                      # 8 tables, 30 s each
     python benchmarks/http_hands.py --tables 12 --workers 3 --duration 60
     python benchmarks/http_hands.py --skip-bare --profile 25  # cProfile the workers
+    python benchmarks/http_hands.py --tables 1 --workers 1 --skip-bare --stages
 
 Without ``--database-url`` or ``DATABASE_URL``, an embedded PostgreSQL server is
 started in ``/tmp/bench-http-data`` (and stops when the script ends).
@@ -878,6 +879,71 @@ def worker_exit(server, worker):
 """
 
 
+STAGE_HOOKS = """
+import gc, importlib, json, os, resource, time
+
+# (module, function, stage): each call's thread CPU is added to its stage.
+WRAPPED = (
+    ("cardroom.api.terminal", "answer", "answer"),
+    ("cardroom.services.hands", "hands_record", "hands_record"),
+    ("core.db.rows", "_pipelined", "exchanges"),
+    ("core.db.rows", "query", "exchanges"),
+    ("cardroom.services._booking", "_settled", "settle"),
+    ("cardroom.services._booking", "_fingerprint", "fingerprint"),
+)
+SKIP = 20  # a worker's first requests build its caches
+spent, state = {}, {"requests": 0}
+
+
+def timed(module, name, stage):
+    inner = getattr(module, name)
+
+    def wrapper(*args, **kwargs):
+        started = time.thread_time_ns()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            spent[stage] = spent.get(stage, 0) + time.thread_time_ns() - started
+
+    setattr(module, name, wrapper)
+
+
+def post_worker_init(worker):
+    gc.collect()
+    gc.freeze()  # as gunicorn.conf.py, which --config replaces
+    for module, name, stage in WRAPPED:
+        timed(importlib.import_module(module), name, stage)
+    app = worker.wsgi
+
+    def measured(environ, start_response):
+        state["requests"] += 1
+        if state["requests"] == SKIP + 1:
+            spent.clear()
+            state["usage"] = resource.getrusage(resource.RUSAGE_SELF)
+        started = time.thread_time_ns()
+        try:
+            return app(environ, start_response)
+        finally:
+            spent["wsgi"] = spent.get("wsgi", 0) + time.thread_time_ns() - started
+
+    worker.wsgi = measured
+
+
+def worker_exit(server, worker):
+    if "usage" not in state:
+        return
+    usage, before = resource.getrusage(resource.RUSAGE_SELF), state["usage"]
+    figures = {stage: ns / 1e9 for stage, ns in spent.items()}
+    figures["process"] = (
+        usage.ru_utime - before.ru_utime + usage.ru_stime - before.ru_stime
+    )
+    figures["kernel"] = usage.ru_stime - before.ru_stime
+    figures["requests"] = state["requests"] - SKIP
+    with open(os.path.join(STAGE_DIR, f"{os.getpid()}.stages.json"), "w") as out:
+        json.dump(figures, out)
+"""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -914,6 +980,10 @@ def start_gunicorn(
     if args.profile:
         conf = tmp / "gunicorn_profile.py"
         conf.write_text(f"PROFILE_DIR = {str(tmp)!r}\n" + PROFILE_HOOKS)
+        command += ["--config", str(conf)]
+    elif args.stages:
+        conf = tmp / "gunicorn_stages.py"
+        conf.write_text(f"STAGE_DIR = {str(tmp)!r}\n" + STAGE_HOOKS)
         command += ["--config", str(conf)]
     log = (tmp / "gunicorn.out").open("wb")
     server = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log)
@@ -1074,6 +1144,13 @@ def main() -> None:
         help="cProfile the gunicorn workers and print the top N functions",
     )
     parser.add_argument(
+        "--stages",
+        action="store_true",
+        help="print the workers' CPU a request by stage (gunicorn, Django, the"
+        " answer, the booking's Python, psycopg's exchanges, the engine);"
+        " ignored with --profile",
+    )
+    parser.add_argument(
         "--batch",
         type=int,
         default=0,
@@ -1201,6 +1278,8 @@ def main() -> None:
         if args.profile:
             profiled = http_summary["total"] - 5 * args.workers * args.threads
             profile_lines = profile_report(tmp, args.profile, profiled)
+        elif args.stages:
+            profile_lines = stages_report(tmp)
     if bare_codes:
         bare_summary, waits["bare"] = measure(
             bare_writer, len(bare_codes), args, conninfo(url), None
@@ -1315,6 +1394,41 @@ def profile_report(tmp: Path, top: int, requests: int) -> list[str]:
                 f"{nc:>9} {tt:8.2f} {ct:8.2f} {ct / max(requests, 1) * 1e3:7.2f}ms  "
                 f"{where[-90:]}"
             )
+    return lines
+
+
+def stages_report(tmp: Path) -> list[str]:
+    """The workers' CPU a request by stage, from what ``STAGE_HOOKS`` wrote: each
+    stage is the thread CPU of the calls that make it, less the stages inside it;
+    gunicorn's is the process's (both threads, user and kernel) less Django's."""
+    total: Counter[str] = Counter()
+    for path in tmp.glob("*.stages.json"):
+        total.update(json.loads(path.read_text()))
+    requests = total.pop("requests", 0)
+    if not requests:
+        return ["(no stages written by the workers)"]
+    process, wsgi, answer = total["process"], total["wsgi"], total["answer"]
+    booking, exchanges = total["hands_record"], total["exchanges"]
+    settle, fingerprint = total["settle"], total["fingerprint"]
+    stages = (
+        ("gunicorn (parsing, writing, the threads' hand-offs)", process - wsgi),
+        ("Django's handler and middleware", wsgi - answer),
+        ("the terminal's answer (key, body, response)", answer - booking),
+        ("psycopg's exchanges with PostgreSQL", exchanges),
+        ("the engine: parse and settle", settle),
+        ("the record's fingerprint", fingerprint),
+        ("the rest of the booking", booking - exchanges - settle - fingerprint),
+    )
+    lines = [
+        f"\nCPU a request in the gunicorn workers, by stage ({requests:,} requests,"
+        " each worker's first 20 left out; kernel time"
+        f" {total['kernel'] / requests * 1e6:,.0f} µs of the whole):"
+    ]
+    for name, seconds in stages:
+        lines.append(
+            f"  {seconds / requests * 1e6:7,.0f} µs  {seconds / process:6.1%}  {name}"
+        )
+    lines.append(f"  {process / requests * 1e6:7,.0f} µs  100.0%  in all")
     return lines
 
 
