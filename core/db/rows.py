@@ -23,13 +23,20 @@ from __future__ import annotations
 
 import functools
 import json
+import select
 import time
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, TypeVar
 
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 from django.db.backends.postgresql.base import ServerBindingCursor
+from psycopg import errors
+from psycopg._preparing import Prepare
+from psycopg._queries import PostgresQuery
+from psycopg.adapt import Transformer
+from psycopg.pq import ConnStatus, ExecStatus, TransactionStatus
 
 M = TypeVar("M", bound=models.Model)
 
@@ -102,17 +109,133 @@ def _pipelined(
     db: Any, statements: Sequence[tuple[str, Sequence[Any] | Mapping[str, Any]]]
 ) -> list[list[tuple[Any, ...]]]:
     """:func:`query_pipelined` on the connection ``db``, already checked, without
-    noting the statements in the query log."""
+    noting the statements in the query log.
+
+    Sent through libpq's pipeline mode directly (:func:`_exchange`), in one write
+    and one round trip: psycopg's own pipeline starts a transaction with a
+    ``BEGIN`` it waits for, and sends each statement in a write of its own
+    (benchmarks/README.md, "One write a round trip")."""
     with db.wrap_database_errors:
-        # ServerBindingCursor: the stubs miss its psycopg base.
-        cursors: list[Any] = [ServerBindingCursor(db.connection) for _ in statements]  # type: ignore[call-arg]
-        with db.connection.pipeline():
-            for cursor, (sql, params) in zip(cursors, statements, strict=True):
-                cursor.execute(sql, params)
-        found = [_rows(cursor) for cursor in cursors]
-        for cursor in cursors:
-            cursor.close()
+        return _exchange(db.connection, statements)
+
+
+class _Sent:
+    """What one command of an exchange was, to read its result: the statement's
+    place (its rows are kept), and what psycopg's cache of prepared statements
+    must be told of it."""
+
+    __slots__ = ("place", "validate")
+
+    def __init__(self, place: int | None = None, validate: Any = None) -> None:
+        self.place, self.validate = place, validate
+
+
+def _exchange(
+    conn: Any, statements: Sequence[tuple[str, Sequence[Any] | Mapping[str, Any]]]
+) -> list[list[tuple[Any, ...]]]:
+    """Run ``statements`` on the psycopg connection ``conn`` in one round trip;
+    return the rows of each.
+
+    Every statement is converted and its parameters dumped by psycopg, as a
+    cursor would, before anything is sent: a parameter psycopg can't adapt raises
+    with nothing sent. Then, in libpq's pipeline mode, the transaction's ``BEGIN``
+    when psycopg would send one (the connection not in autocommit and no
+    transaction open), each statement, and a Sync go in one write; the results
+    are read until the Sync's. Statements are prepared as psycopg's cursors
+    prepare them, in psycopg's cache of the connection's prepared statements
+    (after ``prepare_threshold`` runs; never when it is ``None``), so the cache's
+    upkeep (a rollback deallocates them all) covers these too. The first error is
+    raised once all results are read (psycopg's exception, which the caller's
+    ``wrap_database_errors`` makes Django's); the statements after it don't run.
+    """
+    pgconn = conn.pgconn
+    tx = Transformer(conn)
+    cache = conn._prepared  # psycopg's, as its cursors use it
+    with conn.lock:
+        conn._check_connection_ok()  # psycopg's own check
+        commands: list[tuple[Callable[[], None], _Sent]] = []
+        if not conn.autocommit and pgconn.transaction_status == TransactionStatus.IDLE:
+            begin = conn._get_tx_start_command()  # as psycopg starts one
+            commands.append((partial(pgconn.send_query_params, begin, None), _Sent()))
+        for place, (sql, params) in enumerate(statements):
+            query = PostgresQuery(tx)
+            query.convert(sql, params)
+            prep, name = cache.get(query)
+            if prep is Prepare.NO:
+                send = partial(
+                    pgconn.send_query_params,
+                    query.query,
+                    query.params,
+                    param_types=query.types,
+                    param_formats=query.formats,
+                )
+            else:
+                if prep is Prepare.SHOULD:
+                    prepare = partial(
+                        pgconn.send_prepare, name, query.query, param_types=query.types
+                    )
+                    commands.append((prepare, _Sent()))
+                send = partial(
+                    pgconn.send_query_prepared,
+                    name,
+                    query.params,
+                    param_formats=query.formats,
+                )
+            key = cache.maybe_add_to_cache(query, prep, name)
+            validate = (key, prep, name) if key is not None else None
+            commands.append((send, _Sent(place, validate)))
+        results = _round_trip(pgconn, [send for send, _ in commands])
+        for (_send, sent), result in zip(commands, results, strict=True):
+            if sent.validate is not None:
+                cache.validate(*sent.validate, [result])
+    found: list[list[tuple[Any, ...]]] = [[] for _ in statements]
+    error: errors.Error | None = None
+    for (_send, sent), result in zip(commands, results, strict=True):
+        if result.status == ExecStatus.FATAL_ERROR and error is None:
+            error = errors.error_from_result(result, encoding=pgconn._encoding)
+        elif sent.place is not None and result.nfields:
+            tx.set_pgresult(result)
+            found[sent.place] = tx.load_rows(0, result.ntuples, tuple)
+    if error is not None:
+        raise error
     return found
+
+
+def _round_trip(pgconn: Any, sends: Sequence[Callable[[], None]]) -> list[Any]:
+    """Send the commands ``sends`` and a Sync in libpq's pipeline mode, in one
+    write as long as the socket takes it; return one result for each command."""
+    results: list[Any] = []
+    poll = select.poll()
+    poll.register(pgconn.socket, select.POLLIN)
+    pgconn.enter_pipeline_mode()
+    try:
+        for send in sends:
+            send()
+        pgconn.pipeline_sync()
+        while pgconn.flush():  # more than the socket took: send as it drains
+            poll.modify(pgconn.socket, select.POLLIN | select.POLLOUT)
+            poll.poll()
+            pgconn.consume_input()
+        poll.modify(pgconn.socket, select.POLLIN)
+        while True:
+            while pgconn.is_busy():
+                poll.poll()
+                pgconn.consume_input()
+            result = pgconn.get_result()
+            if result is None:  # the end of one command's results
+                continue
+            if result.status == ExecStatus.PIPELINE_SYNC:
+                break
+            results.append(result)
+    finally:
+        if pgconn.status == ConnStatus.OK:
+            try:
+                pgconn.exit_pipeline_mode()
+            except errors.Error:
+                # Results left unread (the exchange broke off): the connection
+                # can't serve again; closed, Django opens another.
+                pgconn.finish()
+    return results
 
 
 def query_then_commit(

@@ -245,3 +245,36 @@ def test_a_failing_last_statement_commits_nothing(policy):
         rows.query_then_commit(again, [policy.game_id])
     assert _committed_name(room) == "Room" and Policy.objects.count() == 1
     assert rows.query("SELECT 1") == [(1,)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_first_exchange_of_a_transaction_opens_it(policy):
+    """query_pipelined sends the transaction's BEGIN with its statements: they run
+    in the block's transaction, as the statements after them."""
+    with transaction.atomic():
+        assert connection.connection.info.transaction_status == TransactionStatus.IDLE
+        ((first,),), (mine,) = rows.query_pipelined(
+            [("SELECT txid_current()", ()), ("SELECT %s::int", [1])]
+        )
+        assert mine == (1,)
+        assert connection.connection.info.transaction_status != TransactionStatus.IDLE
+        ((after,),) = rows.query("SELECT txid_current()")
+    assert first == after
+
+
+@pytest.mark.django_db(transaction=True)
+def test_prepared_round_trips_survive_psycopgs_deallocation(policy):
+    """Statements sent in one round trip are prepared in psycopg's own cache:
+    when a rollback makes psycopg deallocate every prepared statement, they are
+    prepared again rather than named in vain."""
+    sql = "SELECT %s::int * 2"
+    for n in range(8):
+        assert rows.query_pipelined([(sql, [n])]) == [[(n * 2,)]]
+        rows.query("SELECT %s::int + 1", [n])  # psycopg's own, prepared too
+    prepared = "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s"
+    assert rows.query(prepared, ["%$1::int * 2%"]) == [(1,)]
+    with pytest.raises(RuntimeError), transaction.atomic():
+        rows.query_pipelined([(sql, [1])])
+        raise RuntimeError("rolled back")
+    for n in range(8):
+        assert rows.query_pipelined([(sql, [n])]) == [[(n * 2,)]]
