@@ -88,15 +88,15 @@ def query(
 def query_pipelined(
     statements: Sequence[tuple[str, Sequence[Any] | Mapping[str, Any]]],
 ) -> list[list[tuple[Any, ...]]]:
-    """Run ``statements`` in order in one round trip (psycopg's pipeline mode);
+    """Run ``statements`` in order in one round trip (libpq's pipeline mode);
     return the rows of each.
 
     PostgreSQL still runs them one after the other, each with a snapshot of its
     own taken when it starts: a statement that waits for a lock delays the next
     one's snapshot until the lock is held. Outside a transaction (autocommit) the
-    statements commit together at the end; in one, psycopg's ``BEGIN`` rides in
-    the same round trip. The first statement to fail raises (Django's error) and
-    the rest don't run.
+    statements commit together at the end; when no transaction is open yet, the
+    ``BEGIN`` that opens the caller's rides in the same round trip. The first
+    statement to fail raises (Django's error) and the rest don't run.
     """
     db = _usable()
     started = time.monotonic()
@@ -242,7 +242,7 @@ def query_then_commit(
     sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
 ) -> list[tuple[Any, ...]]:
     """Run ``sql``, the last statement of the caller's transaction, and send
-    ``COMMIT`` with it in the same round trip (psycopg's pipeline); return its rows.
+    ``COMMIT`` with it in the same round trip (libpq's pipeline); return its rows.
 
     Only when that transaction is the caller's own outermost ``atomic`` block that
     commits on exit: then Django's commit, when the block ends, finds the
