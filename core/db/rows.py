@@ -26,7 +26,6 @@ import json
 import select
 import time
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
 from typing import Any, TypeVar
 
 from django.core.serializers.json import DjangoJSONEncoder
@@ -147,6 +146,11 @@ def _exchange(
     upkeep (a rollback deallocates them all) covers these too. The first error is
     raised once all results are read (psycopg's exception, which the caller's
     ``wrap_database_errors`` makes Django's); the statements after it don't run.
+
+    It uses psycopg's own parts as its cursors do (the query's conversion, the
+    cache of prepared statements, the transaction's ``BEGIN``), some of them not
+    public: pyproject.toml holds psycopg to the minor release these were read in,
+    and tests/integration/core/test_rows.py fails if they behave otherwise.
     """
     pgconn = conn.pgconn
     tx = Transformer(conn)
@@ -156,13 +160,14 @@ def _exchange(
         commands: list[tuple[Callable[[], None], _Sent]] = []
         if not conn.autocommit and pgconn.transaction_status == TransactionStatus.IDLE:
             begin = conn._get_tx_start_command()  # as psycopg starts one
-            commands.append((partial(pgconn.send_query_params, begin, None), _Sent()))
+            send_begin = functools.partial(pgconn.send_query_params, begin, None)
+            commands.append((send_begin, _Sent()))
         for place, (sql, params) in enumerate(statements):
             query = PostgresQuery(tx)
             query.convert(sql, params)
             prep, name = cache.get(query)
             if prep is Prepare.NO:
-                send = partial(
+                send = functools.partial(
                     pgconn.send_query_params,
                     query.query,
                     query.params,
@@ -171,11 +176,11 @@ def _exchange(
                 )
             else:
                 if prep is Prepare.SHOULD:
-                    prepare = partial(
+                    prepare = functools.partial(
                         pgconn.send_prepare, name, query.query, param_types=query.types
                     )
                     commands.append((prepare, _Sent()))
-                send = partial(
+                send = functools.partial(
                     pgconn.send_query_prepared,
                     name,
                     query.params,
