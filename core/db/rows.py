@@ -190,17 +190,16 @@ def _exchange(
             validate = (key, prep, name) if key is not None else None
             commands.append((send, _Sent(place, validate)))
         results = _round_trip(pgconn, [send for send, _ in commands])
+        found: list[list[tuple[Any, ...]]] = [[] for _ in statements]
+        error: errors.Error | None = None
         for (_send, sent), result in zip(commands, results, strict=True):
             if sent.validate is not None:
                 cache.validate(*sent.validate, [result])
-    found: list[list[tuple[Any, ...]]] = [[] for _ in statements]
-    error: errors.Error | None = None
-    for (_send, sent), result in zip(commands, results, strict=True):
-        if result.status == ExecStatus.FATAL_ERROR and error is None:
-            error = errors.error_from_result(result, encoding=pgconn._encoding)
-        elif sent.place is not None and result.nfields:
-            tx.set_pgresult(result)
-            found[sent.place] = tx.load_rows(0, result.ntuples, tuple)
+            if result.status == ExecStatus.FATAL_ERROR and error is None:
+                error = errors.error_from_result(result, encoding=pgconn._encoding)
+            elif sent.place is not None and result.nfields:
+                tx.set_pgresult(result)
+                found[sent.place] = tx.load_rows(0, result.ntuples, tuple)
     if error is not None:
         raise error
     return found
