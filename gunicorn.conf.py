@@ -6,6 +6,16 @@ folder, so two back offices (two checkouts, a test beside ``make run``) would co
 
 control_socket_disable = True
 
+# One request at a time a worker, and a worker takes a connection only when it is
+# free: the terminals are served in turn. ``gthread`` workers keep each client's
+# connection open, and the worker that accepts first keeps several; with eight
+# terminals posting, five or six shared one worker in every run and posted a fifth
+# of the others' hands, each waiting for the next (benchmarks/README.md, "Every
+# terminal its turn"). A sync worker closes the connection after the answer; behind
+# the TLS-terminating proxy (README, "Production topology") that is a connection
+# on the host.
+worker_class = "sync"
+
 
 def post_worker_init(worker: object) -> None:
     """Move what the worker loaded at start (Django, the apps, the URLs) out of the

@@ -12,7 +12,7 @@ What it does, in order (DESIGN.md, "Performance targets"; issue 9):
    stacks the previous one left (as ``sequence`` in
    ``tests/api/floor/test_concurrency.py`` does).
 3. Starts gunicorn on a free loopback port and waits for ``/healthz``.
-4. Runs one load process per table (one terminal each, keep-alive, :class:`Wire`)
+4. Runs one load process per table (one terminal each, :class:`Wire`)
    posting its hands in order, then checks the books: every answer 201, as many
    hands booked, every seat's stack what the engine says, the trial balance zero.
    Reports sustained hands/s over the window where every terminal is busy (the
@@ -36,13 +36,16 @@ What it does, in order (DESIGN.md, "Performance targets"; issue 9):
 
 Nothing is written outside a temporary folder, a lock file in /tmp (one run per
 database at a time) and the scratch database. gunicorn runs as the Docker image runs
-it, ``gthread`` workers of one thread each (keep-alive, one request at a time a
-process), as many as the terminals (8), with ``CONN_MAX_AGE=600`` (one persistent
-connection a worker), unless told otherwise; a run takes about two minutes. The 2
-workers x 4 threads of earlier runs (``--workers 2 --threads 4``) left the cores idle
-part of the time, the four threads of a worker queueing for its GIL, and ``sync``
-workers pay a new connection a request (benchmarks/README.md, "A round trip less,
-and the server as it is deployed").
+it, ``sync`` workers (``gunicorn.conf.py``: a worker takes a connection only when it
+is free, and closes it after the answer), as many as the terminals (8), with
+``CONN_MAX_AGE=600`` (one persistent connection a worker), unless told otherwise; a
+run takes about two minutes. ``gthread`` workers of one thread keep each terminal's
+connection, but whichever worker accepts first keeps several: five or six of the
+eight terminals shared one worker in every such run of 2026-12-03 (the processes'
+line of the report), and waited for each other (benchmarks/README.md, "Every
+terminal its turn"). The 2 workers x 4 threads of earlier runs (``--workers 2
+--threads 4``) left the cores idle part of the time, the four threads of a worker
+queueing for its GIL.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_http \
         python benchmarks/http_hands.py                      # 8 tables, 30 s each
@@ -482,13 +485,18 @@ def summarize(results: list[Result], warmup: float, t0: float) -> dict[str, Any]
         "error_samples": [e for r in results for e in r.errors][:3],
         "slices": [slices[i] / step for i in range(int((end - t0) // step))],
         "step": step,
+        # Each process: (its name, hands, seconds from the start to its last answer).
+        "spans": [
+            (r.table, len(r.requests), round(r.requests[-1][1] - t0, 2)) for r in done
+        ],
     }
 
 
 class Wire:
-    """A table terminal's side of one keep-alive HTTP/1.1 connection, as lean as a
-    client can be: the request's bytes built once, the answer's status line and
-    ``Content-Length`` (or chunks) read off the socket.
+    """A table terminal's side of HTTP/1.1, as lean as a client can be: the request's
+    bytes built once, the answer's status line and ``Content-Length`` (or chunks)
+    read off the socket; the connection kept while the server keeps it (``gthread``
+    workers) and opened again after an answer that closes it (``sync`` workers).
 
     In the room each terminal is a machine of its own; here the eight share the
     server's two cores, so what the client spends is taken from the server. Python's
@@ -567,8 +575,7 @@ class Wire:
 
 
 def terminal(index: int, barrier: Any, queue: Any) -> None:
-    """Load process: post one table's hands in order over one keep-alive connection
-    (:class:`Wire`)."""
+    """Load process: post one table's hands in order (:class:`Wire`)."""
     code, path, headers, bodies = WORK["terminals"][index]
     port, deadline_s, batch = WORK["port"], WORK["duration"], WORK["batch"]
     wire = Wire(port, path, headers)
@@ -977,6 +984,8 @@ def start_gunicorn(
         "--error-logfile",
         "-",
     ]
+    if args.worker_connections:
+        command += ["--worker-connections", str(args.worker_connections)]
     if args.profile:
         conf = tmp / "gunicorn_profile.py"
         conf.write_text(f"PROFILE_DIR = {str(tmp)!r}\n" + PROFILE_HOOKS)
@@ -1115,7 +1124,13 @@ def main() -> None:
         "--threads", type=int, default=1, help="threads a worker (default 1)"
     )
     parser.add_argument(
-        "--worker-class", default="gthread", help="gunicorn worker class (gthread)"
+        "--worker-class", default="sync", help="gunicorn worker class (sync)"
+    )
+    parser.add_argument(
+        "--worker-connections",
+        type=int,
+        default=0,
+        help="gunicorn's connections a worker at most (default: gunicorn's)",
     )
     parser.add_argument(
         "--conn-max-age", type=int, default=600, help="Django CONN_MAX_AGE (s)"
@@ -1325,6 +1340,7 @@ def write_json(
         "cpu_clients",
         "lock_wait_share",
         "lock_wait_share_busy",
+        "spans",
     )
 
     def side(s: dict | None) -> dict[str, Any] | None:
@@ -1491,6 +1507,10 @@ def report(
                 f"{name} hands/s in {s['step']:.0f}-second slices from the start: "
                 f"{rates}"
             )
+    for name, s in (("HTTP", http_s), ("bare", bare_s)):
+        if s:
+            spans = ", ".join(f"{n} in {t:.1f} s" for _c, n, t in s["spans"])
+            print(f"{name} processes, hands and last answer: {spans}")
     if http_s:
         print(
             f"HTTP statuses: {dict(http_s['statuses'])}; all hands posted: "

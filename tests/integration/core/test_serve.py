@@ -87,6 +87,19 @@ def _healthy(port: int) -> bool:
     return False
 
 
+def _start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+    """``command`` from the checkout, in a session of its own, its output in ``log``."""
+    with log.open("wb") as out:
+        return subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
 def _worker_pool(serve: psutil.Process) -> list[psutil.Process]:
     """The Celery worker's pool children, once the worker has forked them."""
     for child in serve.children():
@@ -103,15 +116,11 @@ def test_serve_leaves_no_process_and_stops_the_database(checkout, tmp_path, stop
     data = Path(checkout["CARDROOM_DATA_DIR"])
     port = _free_port()
     log = tmp_path / "serve.log"
-    with log.open("wb") as out:
-        serve = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--bind", f"127.0.0.1:{port}"],
-            cwd=ROOT,
-            env=checkout,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+    serve = _start(
+        [sys.executable, "manage.py", "serve", "--bind", f"127.0.0.1:{port}"],
+        checkout,
+        log,
+    )
     try:
         process = psutil.Process(serve.pid)
         _wait(lambda: _healthy(port), 120, "the back office didn't answer", log)
@@ -158,3 +167,55 @@ def test_serve_leaves_no_process_and_stops_the_database(checkout, tmp_path, stop
             pid = _postmaster(data)
             if pid is not None:
                 psutil.Process(pid).kill()
+
+
+def _image_command(port: int) -> list[str]:
+    """The web server's command as ``Dockerfile`` runs it, bound to ``port``."""
+    text = (ROOT / "Dockerfile").read_text()
+    [cmd] = [line for line in text.splitlines() if line.startswith("CMD ")]
+    command = json.loads(cmd.removeprefix("CMD "))
+    command[command.index("--bind") + 1] = f"127.0.0.1:{port}"
+    assert command[0] == "gunicorn"
+    return [sys.executable, "-m", *command]
+
+
+def _exchange(port: int) -> tuple[bytes, float]:
+    """One keep-alive HTTP/1.1 request on a fresh connection: the answer's head, and
+    the seconds until the server closed the connection after it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        data, answered = b"", None
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+            if answered is None and b"\r\n\r\n" in data:
+                answered = time.monotonic()
+        assert answered is not None, data
+        return data.split(b"\r\n\r\n", 1)[0], time.monotonic() - answered
+
+
+def test_the_image_serves_each_connection_once_so_no_terminal_is_kept_waiting(
+    checkout, tmp_path
+):
+    """gunicorn as the image runs it (``gunicorn.conf.py``: sync workers) answers a
+    request and closes its connection, even one asking to be kept alive: a worker
+    only takes a connection when it is free, so a terminal that keeps posting
+    never holds its worker against the others (benchmarks/README.md, "Every
+    terminal its turn"). Under ``gthread`` workers the same request is kept
+    alive and the read waits for gunicorn's keep-alive timeout."""
+    port = _free_port()
+    log = tmp_path / "web.log"
+    web = _start(_image_command(port), checkout, log)
+    try:
+        _wait(lambda: _healthy(port), 120, "the web server didn't answer", log)
+        for _ in range(3):
+            head, closed_after = _exchange(port)
+            assert head.startswith(b"HTTP/1.1 200"), head
+            assert b"connection: close" in head.lower(), head
+            assert closed_after < 1.0, closed_after
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(web.pid, signal.SIGTERM)
+        web.wait(timeout=60)
