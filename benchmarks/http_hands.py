@@ -37,7 +37,7 @@ What it does, in order (DESIGN.md, "Performance targets"; issue 9):
 Nothing is written outside a temporary folder, a lock file in /tmp (one run per
 database at a time) and the scratch database. gunicorn runs as the Docker image runs
 it, ``sync`` workers (``gunicorn.conf.py``: a worker takes a connection only when it
-is free, and closes it after the answer), as many as the terminals (8), with
+is free, and closes it after the answer), 4 of them as in the image, with
 ``CONN_MAX_AGE=600`` (one persistent connection a worker), unless told otherwise; a
 run takes about two minutes. ``gthread`` workers of one thread keep each terminal's
 connection, but whichever worker accepts first keeps several: five or six of the
@@ -1118,7 +1118,7 @@ def main() -> None:
         "--warmup", type=float, default=5.0, help="seconds not measured (default 5)"
     )
     parser.add_argument(
-        "--workers", type=int, default=8, help="gunicorn workers (default 8)"
+        "--workers", type=int, default=4, help="gunicorn workers (default 4)"
     )
     parser.add_argument(
         "--threads", type=int, default=1, help="threads a worker (default 1)"
