@@ -2,13 +2,33 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from urllib.parse import quote
 
 from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def start_logged(
+    command: list[str], env: dict[str, str], log: Path
+) -> subprocess.Popen:
+    """Start ``command`` in the checkout, leading a session (and process group) of
+    its own, its output added to ``log``."""
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
 
 def database_url() -> str:

@@ -30,7 +30,7 @@ import pytest
 from django.utils import timezone
 
 from tests.api.floor.conftest import manager, open_table, players, stock_tray
-from tests.processes import Timeline, database_url
+from tests.processes import Timeline, database_url, start_logged
 
 __all__ = ["manager", "open_table", "players", "stock_tray"]
 
@@ -48,15 +48,7 @@ class Group:
     """A subprocess leading a process group of its own, its output in ``log``."""
 
     def __init__(self, command: list[str], env: dict[str, str], log: Path) -> None:
-        with log.open("ab") as out:
-            self.popen = subprocess.Popen(
-                command,
-                cwd=ROOT,
-                env=env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
+        self.popen = start_logged(command, env, log)
         self.log = log
 
     @property

@@ -21,6 +21,8 @@ from pathlib import Path
 import psutil
 import pytest
 
+from tests.processes import start_logged
+
 ROOT = Path(__file__).resolve().parents[3]
 CELERY = [sys.executable, "-m", "celery", "-A", "cardroom"]
 
@@ -87,19 +89,6 @@ def _healthy(port: int) -> bool:
     return False
 
 
-def _start(command: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
-    """``command`` from the checkout, in a session of its own, its output in ``log``."""
-    with log.open("wb") as out:
-        return subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-
 def _worker_pool(serve: psutil.Process) -> list[psutil.Process]:
     """The Celery worker's pool children, once the worker has forked them."""
     for child in serve.children():
@@ -116,7 +105,7 @@ def test_serve_leaves_no_process_and_stops_the_database(checkout, tmp_path, stop
     data = Path(checkout["CARDROOM_DATA_DIR"])
     port = _free_port()
     log = tmp_path / "serve.log"
-    serve = _start(
+    serve = start_logged(
         [sys.executable, "manage.py", "serve", "--bind", f"127.0.0.1:{port}"],
         checkout,
         log,
@@ -207,7 +196,7 @@ def test_the_image_serves_each_connection_once_so_no_terminal_is_kept_waiting(
     alive and the read waits for gunicorn's keep-alive timeout."""
     port = _free_port()
     log = tmp_path / "web.log"
-    web = _start(_image_command(port), checkout, log)
+    web = start_logged(_image_command(port), checkout, log)
     try:
         _wait(lambda: _healthy(port), 120, "the web server didn't answer", log)
         for _ in range(3):
