@@ -9,11 +9,11 @@ control_socket_disable = True
 # One request at a time a worker, and a worker takes a connection only when it is
 # free: the terminals are served in turn. ``gthread`` workers keep each client's
 # connection open, and the worker that accepts first keeps several; with eight
-# terminals posting, five or six shared one worker in every run and posted a fifth
-# of the others' hands, each waiting for the next (benchmarks/README.md, "Every
-# terminal its turn"). A sync worker closes the connection after the answer; behind
-# the TLS-terminating proxy (README, "Production topology") that is a connection
-# on the host.
+# terminals posting, four to six of them shared workers in every run and posted a
+# fifth to a half of the others' hands, each waiting for the next
+# (benchmarks/README.md, "Every terminal its turn"). A sync worker closes the
+# connection after the answer; behind the TLS-terminating proxy (README,
+# "Production topology") that is a connection on the host.
 worker_class = "sync"
 
 

@@ -40,9 +40,9 @@ it, ``sync`` workers (``gunicorn.conf.py``: a worker takes a connection only whe
 is free, and closes it after the answer), 4 of them as in the image, with
 ``CONN_MAX_AGE=600`` (one persistent connection a worker), unless told otherwise; a
 run takes about two minutes. ``gthread`` workers of one thread keep each terminal's
-connection, but whichever worker accepts first keeps several: five or six of the
-eight terminals shared one worker in every such run of 2026-12-03 (the processes'
-line of the report), and waited for each other (benchmarks/README.md, "Every
+connection, but whichever worker accepts first keeps several: four to six of the
+eight terminals shared workers in every such run of 2026-12-03 (the processes' line
+of the report), and waited for each other (benchmarks/README.md, "Every
 terminal its turn"). The 2 workers x 4 threads of earlier runs (``--workers 2
 --threads 4``) left the cores idle part of the time, the four threads of a worker
 queueing for its GIL.
