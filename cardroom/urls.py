@@ -31,6 +31,8 @@ api_v1 = [
     path("cage/", include("accounting.api.urls")),
     path("jackpots/", include("jackpots.api.urls")),
     path("reports/", include("reports.api.urls")),
+    path("tournaments/", include("tournaments.api.setup_urls")),
+    path("tournaments/", include("tournaments.api.director_urls")),
     path("tournaments/", include("tournaments.api.urls")),
     path("", include("accounting.api.player_urls")),
     path("waitlist/", include("waitlist.api.urls")),

@@ -3,7 +3,7 @@ manager's approvals and terminal keys, the floor (WL1–WL10, DC2, RK8) and the
 auditor's reports (BI8)."""
 
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import include, path
 
 from staff import auditor, floor, manager, views
 
@@ -74,6 +74,8 @@ urlpatterns = [
         auditor.report_download,
         name="report-download",
     ),
+    path("floor/events/", include("staff.tournaments.director_urls")),
+    path("cage/events/", include("staff.tournaments.cage_urls")),
     path("floor/", floor.floor_home, name="floor-home"),
     path("floor/map", floor.floor_map, name="floor-map"),
     path("floor/lists", floor.floor_lists, name="floor-lists"),

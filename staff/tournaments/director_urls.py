@@ -1,0 +1,5 @@
+"""The director's and the floor's tournament screens, under ``/floor/events/``."""
+
+from django.urls import path  # noqa: F401
+
+urlpatterns: list = []
