@@ -17,6 +17,7 @@ class Code(StrEnum):
     MANAGER_REQUIRED = "manager_required"
     REASON_REQUIRED = "reason_required"
     PERIOD_NOT_OVER = "period_not_over"
+    PERIOD_ENDED = "period_ended"
 
 
 TEXTS = {
@@ -28,6 +29,10 @@ TEXTS = {
     Code.REASON_REQUIRED: gettext_noop("A new version of a report says why."),
     Code.PERIOD_NOT_OVER: gettext_noop(
         "Gaming day %(day)s ends at %(end)s; its %(kind)s can be made after that."
+    ),
+    Code.PERIOD_ENDED: gettext_noop(
+        "Gaming day %(day)s has ended; its %(kind)s is produced and stored, not "
+        "shown provisionally."
     ),
 }
 

@@ -16,8 +16,11 @@ def meta_of(report: Report) -> dict[str, str]:
     by = report.generated_by.get_username() if report.generated_by else report.source
     with translation.override(language_of(report.data)):
         meta = {
-            "report": f"#{report.pk} {report.get_kind_display()} {report.period_label}",
-            "version": str(report.version),
+            "report": f"#{report.pk} {report.get_kind_display()} {report.period_label}"
+            if report.pk
+            else f"{report.get_kind_display()} {report.period_label}",
+            # A report of a day still open is not stored (BI8).
+            "version": str(report.version) if report.pk else _("provisional"),
             "generated": _("%(at)s by %(who)s")
             % {"at": room_time_text(report.data, report.generated_at), "who": by},
             "digest": f"sha256 {report.digest}",
@@ -28,7 +31,8 @@ def meta_of(report: Report) -> dict[str, str]:
 
 
 def file_name(report: Report, fmt: str) -> str:
-    return f"{report.kind}-{report.period_label}-v{report.version}.{fmt}"
+    version = f"v{report.version}" if report.pk else "provisional"
+    return f"{report.kind}-{report.period_label}-{version}.{fmt}"
 
 
 def file_response(report: Report, fmt: str) -> HttpResponse:

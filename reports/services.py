@@ -193,6 +193,64 @@ def report_generate(
     )
 
 
+def report_provisional(
+    *,
+    kind: str,
+    day: date,
+    by: User | None = None,
+    now: datetime | None = None,
+) -> Report:
+    """The ``kind`` report of today's gaming day ``day``, still open, as it stands
+    at ``now``: computed and not stored (BI8).
+
+    A gaming day's report is stored once it has ended; until then its figures move
+    with every hand, so the auditor of a new room may look at them, marked
+    provisional in the report's title, its data (``"provisional": true``) and every
+    file of it. The returned :class:`Report` has no primary key and version 0.
+
+    Raises :class:`core.errors.Invalid` (``unknown_report``) for an unknown kind;
+    :class:`core.errors.Refusal` (BI8) ``period_not_over`` for a day after today's
+    and ``period_ended`` for a day that has ended (it is produced and stored).
+    """
+    _check(kind=kind, first=day, last=day, by=by, new_version=False, reason="")
+    now = now or timezone.now()
+    room = room_default()
+    today = room.gaming_day(now)
+    period = Period.of(room, day, day)
+    if day > today:
+        _check_over(period, kind=kind, now=now)
+    if day < today:
+        raise refuse(
+            Code.PERIOD_ENDED,
+            rule="BI8",
+            day=day.isoformat(),
+            kind=Report.Kind(kind).label,
+        )
+    data = _build(kind, period, now=now, progress=None, full=False)
+    with translation.override(data["language"]):
+        data["title"] = _(
+            "%(title)s (provisional: gaming day %(day)s is still open, figures as "
+            "of %(at)s)"
+        ) % {
+            "title": data["title"],
+            "day": day.isoformat(),
+            "at": timezone.localtime(now, room.tz).isoformat(timespec="minutes"),
+        }
+    data["provisional"] = True
+    return Report(
+        kind=kind,
+        period_start=day,
+        period_end=day,
+        version=0,
+        data=data,
+        digest=digest(data),
+        generated_at=now,
+        generated_by=by,
+        source="screen",
+        duration_ms=0,
+    )
+
+
 def report_language(room: Room) -> str:
     """The language a report is written in: the room's, whoever asks for it, so
     a period's stored report reads the same from the schedule and from a person."""
@@ -216,7 +274,9 @@ def _build(
         # balances stored at the period's opening (the audit starts from them)
         # and at its end (the next day's opening).
         shown["snapshot"] = snapshot_at(period.start)
-        snapshot_at(period.end)
+        if period.end <= now:
+            # Not for a day still open: a snapshot is of a moment past.
+            snapshot_at(period.end)
     language = report_language(period.room)
     with _snapshot(), translation.override(language):
         data = BUILDERS[kind](period=period, now=now, **shown)

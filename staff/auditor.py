@@ -1,5 +1,6 @@
 """The auditor's screens: every stored report, "produce" for a finished gaming day
-or month, a preview of a report's totals, and its files (BI8).
+or month, a preview of a report's totals, and its files (BI8); today's gaming day,
+still open, shown as it stands and marked provisional, stored nothing.
 
 Each action calls ``reports.services.report_generate``, which stores a period's
 report once: asking again answers with the stored one (a manager may store a new
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.db import transaction
@@ -35,7 +37,7 @@ from core.work import claim
 from reports.files import file_response
 from reports.models import Report
 from reports.render import FORMATS
-from reports.services import month_bounds, report_generate
+from reports.services import month_bounds, report_generate, report_provisional
 from reports.totals import failed_checks, totals
 from staff.once import FIELD, form_fingerprint, form_reused
 from staff.selectors import room_facts
@@ -51,6 +53,11 @@ def last_ended_day(now: datetime) -> date:
     """The last gaming day whose cut-off has passed: the latest one a report can
     be made of (BI8)."""
     return room_default().gaming_day(now) - timedelta(days=1)
+
+
+def open_day(now: datetime) -> date:
+    """Today's gaming day, still open: its reports are provisional (BI8)."""
+    return room_default().gaming_day(now)
 
 
 def last_ended_month(now: datetime) -> date:
@@ -69,6 +76,7 @@ def _context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
         "currency": room.currency,
         "zone": room.time_zone,
         "last_day": last_ended_day(now),
+        "open_day": open_day(now),
         "last_month": last_ended_month(now),
         "kinds": Report.Kind.choices,
         "manager": has_role(request.user, Role.MANAGER),
@@ -164,8 +172,9 @@ def _replayed(request: HttpRequest, scope: str, key: str) -> HttpResponse:
 def report_produce(request: HttpRequest) -> HttpResponse:
     """Produce (or find stored) the report of a finished gaming day or month.
 
-    Today's open gaming day and the future are refused in words, with the latest
-    day that can be produced (BI8); a period stored already answers with the
+    Today's open gaming day is shown provisionally, stored nothing
+    (:func:`report_open`); the future is refused in words, with the latest day
+    that can be produced (BI8); a period stored already answers with the
     stored report, or a new version when a manager asks with a reason.
     """
     try:
@@ -173,6 +182,10 @@ def report_produce(request: HttpRequest) -> HttpResponse:
     except PeriodUnreadable as error:
         messages.error(request, str(error))
         return redirect(HOME)
+    if not request.POST.get("month") and first == open_day(timezone.now()):
+        # Today's open gaming day is shown as it stands, stored nothing (BI8).
+        query = urlencode({"kind": request.POST.get("kind", ""), "day": first})
+        return redirect(f"{reverse('staff:report-open')}?{query}")
     try:
         scope, key, record_id = _claimed(request)
         if record_id is None:
@@ -228,6 +241,70 @@ def report_preview(request: HttpRequest, report_id: int) -> HttpResponse:
     )
 
 
+def _provisional(request: HttpRequest) -> Report:
+    """The report the query asks of today's open gaming day, computed now and
+    not stored (BI8). Raises :class:`core.errors.ApplicationError`,
+    :class:`PeriodUnreadable`."""
+    day = _period({"day": request.GET.get("day", "")})[0]
+    return report_provisional(
+        kind=request.GET.get("kind", ""), day=day, by=staff(request)
+    )
+
+
+@auditor_only
+@require_GET
+def report_open(request: HttpRequest) -> HttpResponse:
+    """A report of today's gaming day as it stands: its totals and checks, said to
+    be provisional (the day is open; its figures move with every hand), stored
+    nothing (BI8). A day that has ended is produced and stored instead."""
+    try:
+        report = _provisional(request)
+    except PeriodUnreadable as error:
+        messages.error(request, str(error))
+        return redirect(HOME)
+    except ApplicationError as error:
+        _refused(request, error)
+        return redirect(HOME)
+    sections = [
+        {"title": s["title"], "rows": len(s["rows"])} for s in report.data["sections"]
+    ]
+    return render(
+        request,
+        "staff/auditor/preview.html",
+        _context(
+            request,
+            report=report,
+            provisional=True,
+            query=request.GET.urlencode(),
+            totals=totals(report.data),
+            failed=failed_checks(report.data),
+            sections=sections,
+            formats=list(FORMATS),
+            report_currency=report.data.get("currency"),
+        ),
+    )
+
+
+@auditor_only
+@require_GET
+def report_open_download(request: HttpRequest, fmt: str) -> HttpResponse:
+    """A report of today's open gaming day as a file, provisional in its title
+    and its head (BI8)."""
+    if fmt not in FORMATS:
+        raise Http404(
+            _("Reports are files of these formats: %(f)s.") % {"f": ", ".join(FORMATS)}
+        )
+    try:
+        report = _provisional(request)
+    except PeriodUnreadable as error:
+        messages.error(request, str(error))
+        return redirect(HOME)
+    except ApplicationError as error:
+        _refused(request, error)
+        return redirect(HOME)
+    return file_response(report, fmt)
+
+
 @auditor_only
 @require_GET
 def report_download(request: HttpRequest, report_id: int, fmt: str) -> HttpResponse:
@@ -245,6 +322,8 @@ def report_download(request: HttpRequest, report_id: int, fmt: str) -> HttpRespo
 __all__ = [
     "auditor_home",
     "report_download",
+    "report_open",
+    "report_open_download",
     "report_preview",
     "report_produce",
 ]

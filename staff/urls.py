@@ -64,6 +64,12 @@ urlpatterns = [
     ),
     path("auditor/", auditor.auditor_home, name="auditor-home"),
     path("auditor/produce", auditor.report_produce, name="report-produce"),
+    path("auditor/today", auditor.report_open, name="report-open"),
+    path(
+        "auditor/today/<str:fmt>",
+        auditor.report_open_download,
+        name="report-open-download",
+    ),
     path(
         "auditor/reports/<int:report_id>",
         auditor.report_preview,

@@ -229,8 +229,17 @@ class SchemaChange:
 
 def schema_changes(cursor: Cursor, *, after: int = 0) -> list[SchemaChange] | None:
     """The schema's history after the entry ``after``; None when it isn't kept (no
-    log, or no right to read it)."""
-    cursor.execute("SELECT has_schema_privilege(%s, 'USAGE')", [SCHEMA])
+    log, or no right to read it).
+
+    A database set up with one role and no superuser's install has no schema
+    :data:`SCHEMA` at all; ``has_schema_privilege`` given its name raises then, so
+    it is asked of the schema's row, which a missing schema doesn't have.
+    """
+    cursor.execute(
+        "SELECT coalesce(bool_or(has_schema_privilege(n.oid, 'USAGE')), false)"
+        " FROM pg_namespace n WHERE n.nspname = %s",
+        [SCHEMA],
+    )
     row = cursor.fetchone()
     cursor.execute("SELECT to_regclass(%s) IS NOT NULL", [LOG])
     log = cursor.fetchone()

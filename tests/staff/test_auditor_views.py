@@ -13,6 +13,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 
 from core.roles import Role
+from reports.document import rows_of
 from reports.models import Report
 from reports.render import FORMATS
 
@@ -44,7 +45,8 @@ def test_an_auditor_lands_on_the_reports_and_the_list_starts_empty(audrey):
     assert home.status_code == 302 and home["Location"] == "/auditor/"
     page = audrey.get("/auditor/").content.decode()
     assert "No report is stored yet" in page
-    assert f'max="{DONE_DAY}"' in page and 'max="2026-10"' in page
+    assert f'value="{DONE_DAY}"' in page and f'max="{TODAY}"' in page
+    assert 'max="2026-10"' in page
     assert "Europe/Helsinki" in page
 
 
@@ -78,10 +80,10 @@ def test_producing_a_month_stores_its_calendar_month(audrey):
 
 @pytest.mark.parametrize(
     "fields",
-    [{"day": TODAY}, {"day": "2026-12-05"}, {"month": "2026-11"}],
-    ids=["today", "future", "this-month"],
+    [{"day": "2026-11-30"}, {"day": "2026-12-05"}, {"month": "2026-11"}],
+    ids=["tomorrow", "future", "this-month"],
 )
-def test_today_and_the_future_are_refused_in_words(audrey, fields):
+def test_the_future_and_this_month_are_refused_in_words(audrey, fields):
     answer = produce(audrey, **fields)
     assert answer.status_code == 302 and answer["Location"] == "/auditor/"
     [message] = said(answer)
@@ -152,6 +154,53 @@ def test_the_files_download_with_their_types(audrey):
 def test_a_finnish_auditor_reads_the_refusal_in_finnish(make_staff):
     aino = Client(HTTP_ACCEPT_LANGUAGE="fi")
     aino.force_login(make_staff("aino", Role.AUDITOR))
-    [message] = said(produce(aino, day=TODAY))
-    assert message.startswith("BI8: Pelipäivä 2026-11-29 päättyy")
+    [message] = said(produce(aino, day="2026-11-30"))
+    assert message.startswith("BI8: Pelipäivä 2026-11-30 päättyy")
     assert "viimeisin päivä, jonka raportin voi tehdä, on 2026-11-28" in message
+
+
+def test_today_open_is_shown_provisional_in_the_page_and_files_and_stores_nothing(
+    audrey,
+):
+    """A new room's auditor sees today's figures as they stand, said provisional
+    everywhere, and nothing is stored: the day's report is made when it ends (BI8).
+    """
+    answer = produce(audrey, day=TODAY)
+    assert answer.status_code == 302
+    assert answer["Location"] == f"/auditor/today?kind=daily_audit&day={TODAY}"
+    page = audrey.get(answer["Location"]).content.decode()
+    assert 'id="provisional"' in page
+    assert f"Gaming day {TODAY} is still open: these figures are provisional" in page
+    assert "Trial balance" in page and "Hands dealt" in page
+    assert f"/auditor/today/pdf?kind=daily_audit&amp;day={TODAY}" in page
+    csv = audrey.get(f"/auditor/today/csv?kind=daily_audit&day={TODAY}")
+    assert csv.status_code == 200
+    assert csv["Content-Disposition"] == (
+        f'attachment; filename="daily_audit-{TODAY}-provisional.csv"'
+    )
+    head = csv.content.decode()
+    assert f"provisional: gaming day {TODAY} is still open" in head
+    pdf = audrey.get(f"/auditor/today/pdf?kind=jackpot&day={TODAY}")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    assert not Report.objects.exists()
+    # Only today's day is provisional: an ended day is produced and stored.
+    ended = audrey.get(f"/auditor/today?kind=daily_audit&day={DONE_DAY}")
+    assert ended["Location"] == "/auditor/"
+    assert said(ended)[-1].startswith(f"BI8: Gaming day {DONE_DAY} has ended")
+    assert not Report.objects.exists()
+
+
+def test_the_audit_reports_a_missing_guard_schema_as_a_finding(audrey, monkeypatch):
+    """A database set up with one role has no guard schema: the audit says the
+    schema's history is not kept, it doesn't fail."""
+    from core.db import guards
+
+    monkeypatch.setattr(guards, "SCHEMA", "cardroom_guard_never_installed")
+    monkeypatch.setattr(guards, "LOG", "cardroom_guard_never_installed.schema_change")
+    answer = produce(audrey)
+    report = Report.objects.get()
+    assert answer["Location"] == f"/auditor/reports/{report.pk}"
+    rows = {r["item"]: r for r in rows_of(report.data, "database_guards")}
+    assert rows["schema_changes"]["found"] == "not kept"
+    assert rows["schema_changes"]["agrees"] is False
+    assert report.checks_failed >= 1
