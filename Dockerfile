@@ -1,4 +1,5 @@
-# One image for web, worker and beat (docker-compose.yml).
+# One image for web, worker and beat (docker-compose.yml). It copies every package
+# of INSTALLED_APPS (tests/integration/core/test_image.py builds it as copied).
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
@@ -9,6 +10,9 @@ COPY accounting accounting
 COPY jackpots jackpots
 COPY waitlist waitlist
 COPY reports reports
+COPY tournaments tournaments
+COPY simulation simulation
+COPY staff staff
 COPY locale locale
 COPY manage.py gunicorn.conf.py ./
 RUN pip install --no-cache-dir . \
