@@ -244,7 +244,7 @@ class Tourney:
     def _register(self, event: Event, codes: list[str], level: int) -> int:
         for code in codes:
             entry = services.entry_register(
-                event=event, player=code, cage=CAGE, cashier=self.cashier, level=level
+                event=event, player=code, cage=CAGE, cashier=self.cashier
             )
             self.stacks[entry.pk] = int(event.starting_stack)
         return len(codes)

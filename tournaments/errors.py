@@ -115,6 +115,10 @@ class Code(StrEnum):
     CLOCK_RUNNING = "clock_running"
     CLOCK_PAUSED = "clock_paused"
     CLOCK_STOPPED = "clock_stopped"
+    # The server's clock at the cage and the clock's changes (TO1, TO12).
+    LEVEL_MISMATCH = "level_mismatch"
+    CLOCK_FIELD_NOT_TAKEN = "clock_field_not_taken"
+    REBUY_PERIOD_NOT_STARTED = "rebuy_period_not_started"
 
 
 TEXTS: dict[Code | tuple[Code, str], str] = {
@@ -359,6 +363,22 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     (Code.CLOCK_PAUSED, "action"): _("The clock is paused: it can't take %(action)s."),
     (Code.CLOCK_STOPPED, "action"): _(
         "The clock is stopped: it can't take %(action)s."
+    ),
+    # The server's clock at the cage and the clock's changes (TO1, TO12).
+    Code.LEVEL_MISMATCH: _(
+        "TO12: the clock is at level %(level)d, not %(believed)d: "
+        "the server's clock decides."
+    ),
+    Code.CLOCK_FIELD_NOT_TAKEN: _("TO12: %(action)s takes no %(field)s."),
+    Code.REBUY_PERIOD_NOT_STARTED: _("TO1: rebuys open when the clock starts."),
+    (Code.REGISTRATION_CLOSED, "stopped"): _(
+        "TO1: registration is closed: the clock is stopped."
+    ),
+    (Code.REBUY_PERIOD_OVER, "stopped"): _(
+        "TO1: rebuys are over: the clock is stopped."
+    ),
+    (Code.NOT_ADDON_TIME, "stopped"): _(
+        "TO1: the add-on is over: the clock is stopped."
     ),
 }
 

@@ -21,10 +21,10 @@ from django.utils import timezone
 
 from accounting.models import Account
 from core.errors import Refusal
-from tournaments import chart, services
+from tournaments import chart, selectors, services
 from tournaments.domain import clock as clock_rules
 from tournaments.domain import tables as table_rules
-from tournaments.domain.payouts import PayoutError, pool_of, shares_for
+from tournaments.domain.payouts import PayoutError, shares_for
 from tournaments.errors import Code, conflict, missing, refuse
 from tournaments.floor_models import ClockChange, SeatMove
 from tournaments.models import Bust, ChipMovement, Entry, Event, EventTable, Level
@@ -46,56 +46,12 @@ def event_get(*, code: str, lock: bool = False) -> Event:
 
 # --- The clock (TO12) ------------------------------------------------------------
 
-
-def structure_of(event: Event) -> tuple[list[Level], clock_rules.Structure]:
-    """Return the event's level rows in order and the clock's structure from them."""
-    rows = list(Level.objects.filter(structure=event.structure_id).order_by("number"))
-    periods: list[clock_rules.Period] = [
-        clock_rules.Break(row.minutes)
-        if row.is_break
-        else clock_rules.Level(
-            small_blind=int(row.small_blind),
-            big_blind=int(row.big_blind),
-            ante=int(row.ante),
-            minutes=row.minutes,
-            big_blind_ante=row.big_blind_ante,
-        )
-        for row in rows
-    ]
-    return rows, tuple(periods)
-
-
-def _log(event: Event, rows: Sequence[Level]) -> list[clock_rules.ClockEvent]:
-    index = {row.number: i for i, row in enumerate(rows)}
-    return [
-        clock_rules.ClockEvent(
-            clock_rules.Action(change.action),
-            change.at,
-            period=None if change.level is None else index.get(change.level, -1),
-            seconds=change.seconds,
-        )
-        for change in ClockChange.objects.filter(event=event).order_by("at", "pk")
-    ]
-
-
-@dataclass(frozen=True, slots=True)
-class Clock:
-    """The clock at a moment, with the level row it is at."""
-
-    state: clock_rules.ClockState
-    level: Level
-
-
-def clock_of(event: Event, *, now: datetime | None = None) -> Clock:
-    """Return the event's clock at ``now`` (TO12), replayed from its log.
-
-    Raises :class:`Refusal` (TO12) if the event's structure has no levels.
-    """
-    rows, structure = structure_of(event)
-    if not rows:
-        raise refuse(Code.NO_STRUCTURE, rule="TO12")
-    state = clock_rules.clock_state(structure, _log(event, rows), now or timezone.now())
-    return Clock(state=state, level=rows[state.period])
+# The clock is read in ``selectors`` (the cage's services read it too); these are
+# the floor's names for it.
+Clock = selectors.Clock
+clock_of = selectors.clock_of
+structure_of = selectors.structure_of
+_log = selectors.clock_log
 
 
 @transaction.atomic
@@ -116,11 +72,20 @@ def clock_change(
     the time left there, or the seconds added. Every change is logged with who
     made it and why.
 
-    Raises :class:`NotFound` for an unknown event, :class:`Refusal` (TO12) for a
-    change the clock can't take now (see ``clock.check_event``), an unknown level,
-    or an event that is over or cancelled.
+    Starting the clock starts a scheduled event (scheduled → running, in the same
+    transaction): busts are taken from then on (TO4). Stopping it stops the clock
+    only: registration, rebuys and the add-on close with it (TO1), and the event
+    finishes when its winner is known, as the busts decide.
+
+    Raises :class:`NotFound` for an unknown event; :class:`Invalid` (TO12) for a
+    level or seconds the action doesn't take (``clock.check_fields``);
+    :class:`Refusal` (TO12) for a change the clock can't take now (see
+    ``clock.check_event``), an unknown level, or an event that is over or
+    cancelled. A refusal writes nothing.
     """
     now = now or timezone.now()
+    act = clock_rules.Action(action)
+    clock_rules.check_fields(act, level=level, seconds=seconds)
     event = event_get(code=event_code, lock=True)
     if event.status in (Event.Status.FINISHED, Event.Status.CANCELLED):
         raise refuse(
@@ -138,9 +103,10 @@ def clock_change(
                 Code.NO_SUCH_LEVEL, rule="TO12", allowed={"levels": numbers}, n=level
             )
         period = numbers.index(level)
-    act = clock_rules.Action(action)
     entry = clock_rules.ClockEvent(act, now, period=period, seconds=seconds)
     clock_rules.check_event(structure, _log(event, rows), entry)
+    if act is clock_rules.Action.START and event.status == Event.Status.SCHEDULED:
+        event = services.event_start(event=event)
     ClockChange.objects.create(
         event=event,
         action=act.value,
@@ -403,8 +369,17 @@ def chips_in_play(event: Event) -> int:
 def clock_display(event: Event, *, now: datetime | None = None) -> dict[str, Any]:
     """Return what a tournament clock shows (TO12): the level, blinds and ante, the
     time left, the next break, players left, the average stack, the prize pool and
-    the places paid. No player's name or stack."""
-    state = clock_of(event, now=now).state
+    the places paid, and what the clock opens at the cage (TO1). No player's name
+    or stack.
+
+    ``prize_pool`` is the real pool (TO7): the buy-ins the pool holds, with the
+    house's overlay only once a payout sheet has fixed it; ``guarantee`` is shown
+    beside it, never in its place.
+    """
+    now = now or timezone.now()
+    clock = clock_of(event, now=now)
+    state = clock.state
+    windows = selectors.cage_windows(event=event, at=now)
     entries = Entry.objects.filter(event=event)
     field_size = entries.exclude(status=Entry.Status.REFUNDED).count()
     left = entries.filter(status=Entry.Status.ACTIVE).count()
@@ -415,8 +390,7 @@ def clock_display(event: Event, *, now: datetime | None = None) -> dict[str, Any
     else:
         # Read, not opened: a clock's GET writes nothing.
         pool = Account.objects.filter(code=chart.prize_pool_code(event=event.code))
-        buy_ins = int(pool.values_list("balance_cents", flat=True).first() or 0)
-        pool_cents = pool_of(buy_ins, int(event.guarantee_cents))[0]
+        pool_cents = int(pool.values_list("balance_cents", flat=True).first() or 0)
     try:
         rows = [(int(r["min_entries"]), tuple(r["shares"])) for r in event.payout_table]
         paid = len(shares_for(field_size, rows or None)) if field_size else 0
@@ -454,6 +428,11 @@ def clock_display(event: Event, *, now: datetime | None = None) -> dict[str, Any
         "prize_pool": pool_cents,
         "currency": event.currency,
         "places_paid": paid,
+        "guarantee": int(event.guarantee_cents),
+        "structure_level": clock.number,
+        "registration_open": windows.registration,
+        "rebuys_open": windows.rebuys,
+        "addon_open": windows.addon,
     }
 
 

@@ -3,6 +3,7 @@ the chip reconciliation (TO3)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -10,8 +11,11 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from tournaments import chart
+from tournaments.domain import clock as clock_rules
 from tournaments.domain import payouts
 from tournaments.domain.chips import Reconciliation, reconcile
+from tournaments.errors import Code, refuse
+from tournaments.floor_models import ClockChange
 from tournaments.models import (
     BountyPayment,
     ChipCount,
@@ -21,6 +25,113 @@ from tournaments.models import (
     Level,
     Purchase,
 )
+
+
+# --- The event's clock, as the server keeps it (TO12) -------------------------------
+
+
+def structure_of(event: Event) -> tuple[list[Level], clock_rules.Structure]:
+    """Return the event's level rows in order and the clock's structure from them."""
+    rows = list(Level.objects.filter(structure=event.structure_id).order_by("number"))
+    periods: list[clock_rules.Period] = [
+        clock_rules.Break(row.minutes)
+        if row.is_break
+        else clock_rules.Level(
+            small_blind=int(row.small_blind),
+            big_blind=int(row.big_blind),
+            ante=int(row.ante),
+            minutes=row.minutes,
+            big_blind_ante=row.big_blind_ante,
+        )
+        for row in rows
+    ]
+    return rows, tuple(periods)
+
+
+def clock_log(event: Event, rows: Sequence[Level]) -> list[clock_rules.ClockEvent]:
+    """The event's clock log, its levels as indexes into ``rows``."""
+    index = {row.number: i for i, row in enumerate(rows)}
+    return [
+        clock_rules.ClockEvent(
+            clock_rules.Action(change.action),
+            change.at,
+            period=None if change.level is None else index.get(change.level, -1),
+            seconds=change.seconds,
+        )
+        for change in ClockChange.objects.filter(event=event).order_by("at", "pk")
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """The clock at a moment, with the level row it is at."""
+
+    state: clock_rules.ClockState
+    level: Level
+
+    @property
+    def number(self) -> int:
+        """The structure's number of the period on the clock (breaks counted), 0
+        before the start: what the event's late-registration, rebuy and add-on
+        levels name (TO1)."""
+        if self.state.status is clock_rules.Status.NOT_STARTED:
+            return 0
+        return int(self.level.number)
+
+
+def clock_of(event: Event, *, now: datetime | None = None) -> Clock:
+    """Return the event's clock at ``now`` (TO12), replayed from its log.
+
+    Raises :class:`Refusal` (TO12) if the event's structure has no levels.
+    """
+    rows, structure = structure_of(event)
+    if not rows:
+        raise refuse(Code.NO_STRUCTURE, rule="TO12")
+    state = clock_rules.clock_state(
+        structure, clock_log(event, rows), now or timezone.now()
+    )
+    return Clock(state=state, level=rows[state.period])
+
+
+@dataclass(frozen=True, slots=True)
+class CageWindows:
+    """What the server's clock opens at the cage at a moment (TO1, TO12)."""
+
+    status: clock_rules.Status
+    number: int
+    on_break: bool
+    registration: bool
+    rebuys: bool
+    addon: bool
+
+
+def cage_windows(*, event: Event, at: datetime) -> CageWindows:
+    """Whether late registration, the rebuy period and the add-on are open at
+    ``at``, by the event's clock on the server, never by a client (TO1, TO12).
+
+    ``number`` is the structure's level number on the clock (breaks counted, 0
+    before the start). A structure without levels has a clock that never starts:
+    registration is open until the event's level 0 closes it, nothing else.
+    """
+    rows, structure = structure_of(event)
+    if rows:
+        state = clock_rules.clock_state(structure, clock_log(event, rows), at)
+        status, number = state.status, Clock(state, rows[state.period]).number
+        on_break = status is not clock_rules.Status.NOT_STARTED and state.on_break
+    else:
+        status, number, on_break = clock_rules.Status.NOT_STARTED, 0, False
+    return CageWindows(
+        status=status,
+        number=number,
+        on_break=on_break,
+        registration=clock_rules.registration_open(
+            status, number, until=event.late_registration_level
+        ),
+        rebuys=bool(event.rebuy_max)
+        and clock_rules.rebuys_open(status, number, until=event.rebuy_until_level),
+        addon=bool(event.addon_chips)
+        and clock_rules.addon_open(status, number, at=event.addon_level),
+    )
 
 
 def scheduled_level(*, event: Event, at: datetime | None = None) -> int:

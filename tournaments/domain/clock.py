@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
 
-from tournaments.errors import Code, refuse
+from tournaments.errors import Code, invalid, refuse
 
 RULE = "TO12"
 
@@ -93,7 +93,47 @@ class Action(StrEnum):
     RESUME = "resume"
     MOVE = "move"  # to a period, with the time left there (default all of it)
     ADD_TIME = "add_time"  # seconds added to (or, negative, taken from) the period
-    STOP = "stop"  # the event is over; the clock stops for good
+    # The clock stops for good: nothing is sold by it any more (TO1). The event
+    # goes on until its winner is known; stopping the clock doesn't finish it.
+    STOP = "stop"
+
+
+TAKES: dict[Action, frozenset[str]] = {
+    Action.START: frozenset({"level", "seconds"}),
+    Action.MOVE: frozenset({"level", "seconds"}),
+    Action.ADD_TIME: frozenset({"seconds"}),
+    Action.PAUSE: frozenset(),
+    Action.RESUME: frozenset(),
+    Action.STOP: frozenset(),
+}
+"""What each action takes besides itself: START and MOVE a period and the time
+left there, ADD_TIME the seconds added; the others nothing."""
+
+
+def check_fields(action: Action, *, level: object, seconds: object) -> None:
+    """Refuse a level or seconds that ``action`` doesn't take (TO12), before the
+    change is checked against the clock or logged.
+
+    Raises :class:`Invalid` (400, rule TO12) naming the field, with the fields the
+    action takes in ``allowed``.
+
+    >>> check_fields(Action.MOVE, level=3, seconds=None)
+    >>> check_fields(Action.PAUSE, level=1, seconds=None)
+    Traceback (most recent call last):
+    ...
+    core.errors.Invalid: TO12: pause takes no level.
+    """
+    takes = TAKES[action]
+    allowed = {"fields": sorted(takes)}
+    for name, value in (("level", level), ("seconds", seconds)):
+        if value is not None and name not in takes:
+            raise invalid(
+                Code.CLOCK_FIELD_NOT_TAKEN,
+                rule=RULE,
+                allowed=allowed,
+                action=action.value,
+                field=name,
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,3 +384,47 @@ def level_for_hand(
     playing = state.playing
     assert playing is not None  # a structure ends with a level
     return playing
+
+
+# --- What the clock opens at the cage (TO1) ----------------------------------------
+#
+# The event names its late registration, rebuy period and add-on by the structure's
+# level numbers, breaks counted (a structure 1, 2, 3, break 4, 5: "registration
+# closes after level 3" is closed from the first second of break 4). ``number``
+# below is the structure's number of the period on the clock, 0 before the start.
+# A paused clock stays where it is: what was open stays open.
+
+
+def registration_open(status: Status, number: int, *, until: int) -> bool:
+    """Whether late registration is open (TO1, TDA "MLR"): before the start (level
+    0) and through level ``until``; never on a stopped clock.
+
+    >>> registration_open(Status.NOT_STARTED, 0, until=0)
+    True
+    >>> registration_open(Status.RUNNING, 4, until=3)
+    False
+    """
+    return status is not Status.STOPPED and number <= until
+
+
+def rebuys_open(status: Status, number: int, *, until: int) -> bool:
+    """Whether the rebuy period is on (TO1): from the clock's start through level
+    ``until``, while it runs or is paused. Not before the start: a player rebuys
+    chips he has played with.
+
+    >>> rebuys_open(Status.PAUSED, 3, until=3)
+    True
+    >>> rebuys_open(Status.NOT_STARTED, 0, until=3)
+    False
+    """
+    return status in (Status.RUNNING, Status.PAUSED) and 1 <= number <= until
+
+
+def addon_open(status: Status, number: int, *, at: int | None) -> bool:
+    """Whether the add-on is sold now (TO1): during the period numbered ``at`` (a
+    break, usually, that ends the rebuys), while the clock runs or is paused.
+
+    >>> addon_open(Status.RUNNING, 4, at=4), addon_open(Status.RUNNING, 5, at=4)
+    (True, False)
+    """
+    return at is not None and status in (Status.RUNNING, Status.PAUSED) and number == at

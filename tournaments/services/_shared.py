@@ -18,7 +18,7 @@ from accounting.posting import legs_resolve, plan_post
 from accounting.services import Leg
 from tournaments import chart, selectors
 from tournaments.domain import postings
-from tournaments.errors import Code, invalid, refuse
+from tournaments.errors import Code, conflict, invalid, refuse
 from tournaments.models import (
     BountyPayment,
     Bust,
@@ -80,6 +80,31 @@ def _level_check(level: object) -> int:
     if isinstance(level, bool) or not isinstance(level, int) or level < 0:
         raise invalid(Code.INVALID_LEVEL)
     return level
+
+
+def _server_clock(
+    event: Event, *, at: datetime, believed: object = None
+) -> selectors.CageWindows:
+    """What the event's clock on the server opens at ``at`` (TO1, TO12).
+
+    ``believed`` is the level the client believes the clock is at (the structure's
+    number, breaks counted, 0 before the start), or None: a client never decides
+    the level, it can only be wrong about it.
+
+    Raises :class:`Invalid` for a level that is no whole number from 0, and
+    :class:`Conflict` (409, TO12, ``level_mismatch``) with the server's level in
+    ``allowed`` when the client's differs.
+    """
+    windows = selectors.cage_windows(event=event, at=at)
+    if believed is not None and _level_check(believed) != windows.number:
+        raise conflict(
+            Code.LEVEL_MISMATCH,
+            rule="TO12",
+            allowed={"level": windows.number, "on_break": windows.on_break},
+            level=windows.number,
+            believed=believed,
+        )
+    return windows
 
 
 def _entry_locked(entry: Entry) -> Entry:

@@ -1,5 +1,10 @@
 """Purchases at the cage: entries and re-entries, rebuys and the add-on, each one
 receipt and one balanced posting (TO1, TO2, TO8, CA2); the event's start.
+
+Whether late registration, the rebuy period or the add-on is open is read from the
+event's clock on the server at the moment of the sale (TO1, TO12): a caller may
+say the level it believes the clock is at, and is answered 409 when it is wrong,
+never obeyed.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from django.utils import timezone
 from accounting.cage import receipt_issue
 from accounting.models import Player, Receipt, Shift
 from accounting.services import retry_on_conflict
+from tournaments.domain import clock as clock_rules
 from tournaments.domain import postings
 from tournaments.domain.postings import Price
 from tournaments.errors import Code, conflict, invalid, refuse
@@ -27,8 +33,8 @@ from tournaments.services._shared import (
     _entry_locked,
     _event_locked,
     _legs_for,
-    _level_check,
     _open_for_play,
+    _server_clock,
 )
 from tournaments.services.seats import seat_draw
 
@@ -201,25 +207,41 @@ def entry_register(
     player: str,
     cage: str,
     cashier: User,
-    level: int,
+    level: int | None = None,
     at: datetime | None = None,
 ) -> Entry:
     """Register ``player`` in ``event`` at the cage and draw his seat (TO1, TO2).
 
     A player who busted comes back as a re-entry while the event allows one (TO1).
-    Registration closes after the event's late-registration level (TDA "MLR"). The
-    entrant gets the full starting stack and a random seat from a seeded draw the
-    floor's records keep (TO11), or waits as an alternate when every seat is taken
-    (TO2). The buy-in, fees and bounty are one receipt and one posting (TO1, TO8,
-    CA2); the identity rules are the cage's (CA2, CA5).
+    Registration is open before the clock starts and closes after the event's
+    late-registration level, by the event's clock on the server at ``at`` (TO1,
+    TO12, TDA "MLR"): closed from the first second of the break that follows that
+    level, and once the clock is stopped. ``level`` is only what the caller
+    believes the clock is at (the structure's number, breaks counted, 0 before the
+    start). The entrant gets the full starting stack and a random seat from a
+    seeded draw the floor's records keep (TO11), or waits as an alternate when
+    every seat is taken (TO2). The buy-in, fees and bounty are one receipt and one
+    posting (TO1, TO8, CA2); the identity rules are the cage's (CA2, CA5).
 
-    Raises :class:`Refusal` (TO1) for a closed event or registration, a player
-    already playing, no re-entry left; the cage's refusals (CA1, CA2, CA5).
+    Raises :class:`Conflict` (409, TO12) when ``level`` isn't the server's;
+    :class:`Refusal` (TO1) for a closed event or registration, a player already
+    playing, no re-entry left; the cage's refusals (CA1, CA2, CA5).
     """
-    level = _level_check(level)
     at = at or timezone.now()
     event = _event_locked(event)
-    entry = _entry_open(event=event, player=player, level=level, at=at, by=cashier)
+    _open_for_play(event)
+    clock = _server_clock(event, at=at, believed=level)
+    if not clock.registration:
+        raise refuse(
+            Code.REGISTRATION_CLOSED,
+            text="stopped" if clock.status is clock_rules.Status.STOPPED else None,
+            rule="TO1",
+            allowed={"until_level": event.late_registration_level},
+            level=event.late_registration_level,
+        )
+    entry = _entry_open(
+        event=event, player=player, level=clock.number, at=at, by=cashier
+    )
     _sell(
         event=event,
         entry=entry,
@@ -238,16 +260,21 @@ def rebuy_buy(
     entry: Entry,
     cage: str,
     cashier: User,
-    level: int,
     stack: int,
+    level: int | None = None,
     at: datetime | None = None,
 ) -> Purchase:
     """Sell a rebuy to a playing entry (TO1): during the rebuy period, with his stack
     at or below the limit, within the count. Once sold it stands (TDA R29).
 
-    Raises :class:`Refusal` (TO1) outside those, with what was allowed.
+    The rebuy period runs from the clock's start through the event's rebuy level,
+    by the event's clock on the server at ``at`` (TO1, TO12): closed before the
+    start, from the first second of the break after that level, and once the clock
+    is stopped. ``level`` is only what the caller believes the clock is at.
+
+    Raises :class:`Conflict` (409, TO12) when ``level`` isn't the server's;
+    :class:`Refusal` (TO1) outside those, with what was allowed.
     """
-    level = _level_check(level)
     at = at or timezone.now()
     _event_locked(entry.event)
     entry = _entry_locked(entry)
@@ -255,9 +282,12 @@ def rebuy_buy(
     _open_for_play(event)
     if not event.rebuy_max:
         raise refuse(Code.NO_REBUYS, rule="TO1")
-    if level > event.rebuy_until_level:
+    clock = _server_clock(event, at=at, believed=level)
+    if not clock.rebuys:
+        not_yet = clock.status is clock_rules.Status.NOT_STARTED
         raise refuse(
-            Code.REBUY_PERIOD_OVER,
+            Code.REBUY_PERIOD_NOT_STARTED if not_yet else Code.REBUY_PERIOD_OVER,
+            text="stopped" if clock.status is clock_rules.Status.STOPPED else None,
             rule="TO1",
             allowed={"until_level": event.rebuy_until_level},
             level=event.rebuy_until_level,
@@ -296,15 +326,19 @@ def addon_buy(
     entry: Entry,
     cage: str,
     cashier: User,
-    level: int,
+    level: int | None = None,
     at: datetime | None = None,
 ) -> Purchase:
     """Sell the add-on to a playing entry at its level, once (TO1).
 
-    Raises :class:`Refusal` (TO1) for an event without one, another level, a second
+    The add-on is sold while the event's clock on the server is at the add-on's
+    level at ``at`` (a break, usually: open through the break, running or paused;
+    TO1, TO12). ``level`` is only what the caller believes the clock is at.
+
+    Raises :class:`Conflict` (409, TO12) when ``level`` isn't the server's;
+    :class:`Refusal` (TO1) for an event without one, another level, a second
     add-on.
     """
-    level = _level_check(level)
     at = at or timezone.now()
     _event_locked(entry.event)
     entry = _entry_locked(entry)
@@ -312,9 +346,11 @@ def addon_buy(
     _open_for_play(event)
     if event.addon_level is None or not event.addon_chips:
         raise refuse(Code.NO_ADDON, rule="TO1")
-    if level != event.addon_level:
+    clock = _server_clock(event, at=at, believed=level)
+    if not clock.addon:
         raise refuse(
             Code.NOT_ADDON_TIME,
+            text="stopped" if clock.status is clock_rules.Status.STOPPED else None,
             rule="TO1",
             allowed={"level": event.addon_level},
             level=event.addon_level,

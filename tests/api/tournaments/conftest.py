@@ -58,7 +58,7 @@ def running(event, cage, shift, cashier, players):
     """Eight players registered at the cage, seated by the draw, the event running."""
     for p in players[:8]:
         services.entry_register(
-            event=event, player=p.code, cage="MAIN", cashier=cashier, level=1
+            event=event, player=p.code, cage="MAIN", cashier=cashier
         )
     services.event_start(event=event)
     event.refresh_from_db()

@@ -22,7 +22,7 @@ from reports.builders import daily_audit
 from reports.render import render
 from reports.selectors import Period
 from reports.tournaments import event_report
-from tournaments import chart, selectors, services
+from tournaments import chart, floor, selectors, services
 from tournaments.models import (
     BountyPayment,
     Bust,
@@ -98,8 +98,10 @@ def test_one_event_from_the_first_entry_to_the_last_payout(
         "revenue:tournament_staff_fees": -500,
         f"tournament:{event.code}:bounty_pool": -BOUNTY,
     }
-    services.event_start(event=event)
+    # TO12: the floor starts the clock, and the event with it, at level 2.
+    floor.clock_change(event_code=event.code, action="start", level=2, by=floor_person)
     event.refresh_from_db()
+    assert event.status == Event.Status.RUNNING
 
     # TO1: a rebuy at level 2 with a short stack.
     services.rebuy_buy(
@@ -112,12 +114,14 @@ def test_one_event_from_the_first_entry_to_the_last_payout(
     # The first bust, and the player's re-entry before registration closes.
     _out(event, "TT1#12", floor_person, (codes[1], 20_000, codes[2]))
     assert Entry.objects.get(event=event, player__code=codes[1]).place == 8
+    floor.clock_change(event_code=event.code, action="move", level=3, by=floor_person)
     reentry = services.entry_register(
         event=event, player=codes[1], cage="MAIN", cashier=cashier, level=3
     )
     assert reentry.kind == Entry.Kind.REENTRY and reentry.seat is not None
 
     # TO1: the add-on at its break, for two players.
+    floor.clock_change(event_code=event.code, action="move", level=4, by=floor_person)
     for code in (codes[0], codes[2]):
         services.addon_buy(
             entry=_entry(event, code), cage="MAIN", cashier=cashier, level=4

@@ -8,7 +8,7 @@ from django.utils import translation
 from accounting.selectors import trial_balance
 from core.errors import ApplicationError, Conflict
 from tests.integration.cage.helpers import snapshot as cage_snapshot
-from tournaments import chart, selectors, services
+from tournaments import chart, floor, selectors, services
 from tournaments.models import (
     BountyPayment,
     Bust,
@@ -55,10 +55,15 @@ def refused(rule: str, call, *args, **kwargs):
     return error.value
 
 
-def register(event, code, cashier, level=1):
+def register(event, code, cashier, level=None):
     return services.entry_register(
         event=event, player=code, cage="MAIN", cashier=cashier, level=level
     )
+
+
+def clock_to(event, level, by, action="move"):
+    """The floor puts the event's clock on the structure's level ``level``."""
+    floor.clock_change(event_code=event.code, action=action, level=level, by=by)
 
 
 @pytest.fixture
@@ -73,11 +78,22 @@ def running(event, cage, shift, cashier, players):
 # --- TO1 ------------------------------------------------------------------------------
 
 
-def test_registration_closes_after_its_level(running, cashier, players):
-    """TO1 (TDA "MLR"): late registration closes after the event's level."""
-    error = refused("TO1", register, running, players[5].code, cashier, level=4)
-    assert error.allowed == {"until_level": 3}
+def test_registration_closes_after_its_level(
+    running, cashier, players, floor_person
+):
+    """TO1 (TDA "MLR"), TO12: late registration closes after the event's level,
+    by the server's clock: open at level 3, closed at the break after it."""
+    clock_to(running, 3, floor_person, action="start")
     assert register(running, players[5].code, cashier, level=3).seat is not None
+    clock_to(running, 4, floor_person)
+    error = refused("TO1", register, running, players[6].code, cashier)
+    assert error.allowed == {"until_level": 3}
+    # A client that believes the clock is still at level 3 is told it isn't.
+    error = refused("TO12", register, running, players[6].code, cashier, level=3)
+    assert (error.code, error.allowed) == (
+        "level_mismatch",
+        {"level": 4, "on_break": True},
+    )
 
 
 def test_one_life_at_a_time_and_the_reentry_limit(
@@ -114,29 +130,37 @@ def test_a_freezeout_has_no_rebuys_and_no_reentries(
         entry=entry,
         cage="MAIN",
         cashier=cashier,
-        level=1,
         stack=0,
     )
-    refused(
-        "TO1", services.addon_buy, entry=entry, cage="MAIN", cashier=cashier, level=4
-    )
+    refused("TO1", services.addon_buy, entry=entry, cage="MAIN", cashier=cashier)
     services.busts_record(
         event=event, hand="h1", busts=[BustIn(entry, 5)], by=floor_person
     )
     refused("TO1", register, event, players[0].code, cashier)
 
 
-def test_rebuys_follow_the_period_the_stack_limit_and_the_count(running, cashier):
-    """TO1: rebuys during their period, at or below the stack limit, up to the count."""
+def test_rebuys_follow_the_period_the_stack_limit_and_the_count(
+    running, cashier, floor_person
+):
+    """TO1: rebuys during their period, at or below the stack limit, up to the count;
+    the period by the server's clock (TO12)."""
     entry = Entry.objects.filter(event=running).first()
     rebuy = {"entry": entry, "cage": "MAIN", "cashier": cashier}
-    assert refused("TO1", services.rebuy_buy, **rebuy, level=4, stack=0).allowed == {
+    error = refused("TO1", services.rebuy_buy, **rebuy, stack=0)
+    assert (error.code, error.allowed) == (
+        "rebuy_period_not_started",
+        {"until_level": 3},
+    )
+    clock_to(running, 4, floor_person, action="start")
+    assert refused("TO1", services.rebuy_buy, **rebuy, stack=0).allowed == {
         "until_level": 3
     }
+    clock_to(running, 2, floor_person)
     assert refused(
         "TO1", services.rebuy_buy, **rebuy, level=2, stack=20_001
     ).allowed == {"max_stack": 20_000}
     services.rebuy_buy(**rebuy, level=2, stack=0)
+    clock_to(running, 3, floor_person)
     services.rebuy_buy(**rebuy, level=3, stack=20_000)
     assert refused("TO1", services.rebuy_buy, **rebuy, level=3, stack=0).allowed == {
         "rebuys": 2
@@ -145,10 +169,13 @@ def test_rebuys_follow_the_period_the_stack_limit_and_the_count(running, cashier
     assert selectors.prize_pool_cents(event=running) == 6 * 10_000
 
 
-def test_the_addon_is_sold_once_at_its_level(running, cashier):
+def test_the_addon_is_sold_once_at_its_level(running, cashier, floor_person):
+    """TO1: the add-on at its level (the break), once, by the server's clock."""
     entry = Entry.objects.filter(event=running).first()
     addon = {"entry": entry, "cage": "MAIN", "cashier": cashier}
+    clock_to(running, 3, floor_person, action="start")
     assert refused("TO1", services.addon_buy, **addon, level=3).allowed == {"level": 4}
+    clock_to(running, 4, floor_person)
     services.addon_buy(**addon, level=4)
     refused("TO1", services.addon_buy, **addon, level=4)
 
@@ -503,6 +530,7 @@ def test_a_cancelled_event_refunds_each_purchase_by_a_reversing_receipt(
     """TO10, DC2: each refund is a numbered receipt reversing its purchase, approved
     by another person; the pool ends empty and the chips leave play."""
     entry = Entry.objects.filter(event=running).first()
+    clock_to(running, 1, manager, action="start")
     services.rebuy_buy(entry=entry, cage="MAIN", cashier=cashier, level=1, stack=0)
     services.event_cancel(event=running, by=manager, reason="power cut")
     purchases = list(Purchase.objects.filter(entry__event=running))

@@ -38,7 +38,7 @@ def test_a_satellite_pays_a_seat_and_cash(
     )
     for p in players[:5]:
         services.entry_register(
-            event=satellite, player=p.code, cage="MAIN", cashier=cashier, level=1
+            event=satellite, player=p.code, cage="MAIN", cashier=cashier
         )
     services.event_start(event=satellite)
     entries = list(Entry.objects.filter(event=satellite).order_by("number"))
