@@ -117,12 +117,40 @@ class CashLineSerializer(serializers.Serializer):
     opening = serializers.IntegerField()
     purchases = serializers.IntegerField(help_text="Cash in for chips sold.")
     redemptions = serializers.IntegerField(help_text="Cash out for chips cashed.")
-    payouts = serializers.IntegerField(help_text="Cash out for awards paid (CA6).")
+    payouts = serializers.IntegerField(
+        help_text=(
+            "Cash out for the room's awards paid (CA6): jackpots and promotions. "
+            "A tournament's prizes and bounties have lines of their own."
+        )
+    )
     collections = serializers.IntegerField(
         help_text="Cash in for receivables paid back (DC3)."
     )
+    tournament_entries = serializers.IntegerField(
+        help_text=(
+            "Cash in for tournament entries, re-entries, rebuys and add-ons, "
+            "buy-in, fees and bounty together (TO1)."
+        )
+    )
+    tournament_refunds = serializers.IntegerField(
+        help_text="Cash out for tournament purchases refunded (TO10)."
+    )
+    tournament_prizes = serializers.IntegerField(
+        help_text="Cash out for tournament prizes paid, deals' too (TO5, TO9)."
+    )
+    tournament_bounties = serializers.IntegerField(
+        help_text="Cash out for tournament bounties paid (TO8)."
+    )
     expected = serializers.IntegerField(
         help_text="The drawer's ledger balance (at close: before the count)."
+    )
+    from_movements = serializers.IntegerField(
+        help_text=(
+            "opening + purchases − redemptions − payouts + collections "
+            "+ tournament_entries − tournament_refunds − tournament_prizes "
+            "− tournament_bounties: what the receipts add up to; equal to "
+            "expected when the shift is reconciled."
+        )
     )
     counted = serializers.IntegerField(allow_null=True)
     over_short = serializers.IntegerField(
@@ -140,6 +168,12 @@ class ChipsLineSerializer(serializers.Serializer):
     fills = serializers.IntegerField(help_text="Chips out to tables (CA3).")
     credits = serializers.IntegerField(help_text="Chips in from tables (CA3).")
     expected = serializers.IntegerField()
+    from_movements = serializers.IntegerField(
+        help_text=(
+            "opening − purchases + redemptions − fills + credits: what the "
+            "receipts and slips add up to; equal to expected when reconciled."
+        )
+    )
     counted = serializers.IntegerField(allow_null=True)
     over_short = serializers.IntegerField(allow_null=True)
 
@@ -165,7 +199,10 @@ class ShiftReportSerializer(serializers.Serializer):
     receipts = serializers.IntegerField(help_text="Receipts issued in the shift.")
     slips = serializers.IntegerField(help_text="Fills and credits issued.")
     reconciled = serializers.BooleanField(
-        help_text="The receipts and slips add up to the drawer's ledger balance."
+        help_text=(
+            "The receipts and slips add up to the drawer's ledger balance: each "
+            "side's from_movements equals its expected (CA1)."
+        )
     )
 
 
@@ -174,6 +211,7 @@ def _line(line: DrawerLine) -> dict[str, Any]:
         "opening": line.opening,
         **line.movements,
         "expected": line.expected,
+        "from_movements": line.from_movements,
         "counted": line.counted,
         "over_short": line.over_short,
     }

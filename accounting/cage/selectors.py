@@ -3,15 +3,26 @@ receipts, payables and the box counts of a gaming day (CA1–CA6)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 from itertools import groupby
 
 from django.db.models import QuerySet, Sum
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _l
 
 from accounting import chart
 from accounting.cage.shifts import drawer_accounts
-from accounting.domain.cage import DrawerMovements, receipt_no_parse
+from accounting.domain.cage import (
+    CASH_LINES,
+    CHIPS_LINES,
+    DrawerMovements,
+    receipt_line,
+    receipt_no_parse,
+    slip_line,
+)
 from accounting.errors import Code, missing
 from accounting.models import (
     BoxCount,
@@ -32,28 +43,72 @@ def vault_balances(*, cage: Cage) -> tuple[int, int]:
     )
 
 
+def shifts_movements(*, shifts: Iterable[Shift]) -> dict[int, DrawerMovements]:
+    """Add up each shift's receipts and issued slips on the drawer's lines (CA1),
+    by shift id.
+
+    Every receipt and slip is on a line (:func:`receipt_line`, :func:`slip_line`):
+    chip purchases and redemptions, award payouts, receivables paid back, fills and
+    credits; tournament entries (re-entries, rebuys and add-ons too), their refunds,
+    and the tournaments' prizes and bounties paid at the cage (TO1, TO8–TO10). An
+    award payout's line is read from the posting that booked the award. Two grouped
+    queries, whatever the number of shifts.
+    """
+    shifts = list(shifts)
+    totals: dict[int, dict[str, int]] = {s.pk: defaultdict(int) for s in shifts}
+    for shift_id, kind, booked_as, total in (
+        Receipt.objects.filter(shift__in=list(totals))
+        .values_list("shift", "kind", "payable__booking__kind")
+        .annotate(total=Sum("amount_cents"))
+        .order_by()
+    ):
+        totals[shift_id][receipt_line(kind, booked_as=booked_as or "")] += total
+    for shift_id, kind, total in (
+        TableSlip.objects.filter(shift__in=list(totals), status=TableSlip.Status.ISSUED)
+        .values_list("shift", "kind")
+        .annotate(total=Sum("amount_cents"))
+        .order_by()
+    ):
+        totals[shift_id][slip_line(kind)] += total
+    return {
+        s.pk: DrawerMovements(
+            opening_cash=s.opening_cash_cents,
+            opening_chips=s.opening_chips_cents,
+            **totals[s.pk],
+        )
+        for s in shifts
+    }
+
+
 def shift_movements(*, shift: Shift) -> DrawerMovements:
-    """Add up the shift's receipts and issued slips, by kind (CA1)."""
-    receipts = dict(
-        Receipt.objects.filter(shift=shift)
-        .values_list("kind")
-        .annotate(total=Sum("amount_cents"))
-    )
-    slips = dict(
-        TableSlip.objects.filter(shift=shift, status=TableSlip.Status.ISSUED)
-        .values_list("kind")
-        .annotate(total=Sum("amount_cents"))
-    )
-    return DrawerMovements(
-        opening_cash=shift.opening_cash_cents,
-        opening_chips=shift.opening_chips_cents,
-        purchases=receipts.get(Receipt.Kind.PURCHASE, 0),
-        redemptions=receipts.get(Receipt.Kind.REDEMPTION, 0),
-        payouts=receipts.get(Receipt.Kind.AWARD_PAYOUT, 0),
-        collections=receipts.get(Receipt.Kind.COLLECTION, 0),
-        fills=slips.get(TableSlip.Kind.FILL, 0),
-        credits=slips.get(TableSlip.Kind.CREDIT, 0),
-    )
+    """Add up the shift's receipts and issued slips, line by line (CA1,
+    :func:`shifts_movements`)."""
+    return shifts_movements(shifts=[shift])[shift.pk]
+
+
+#: What each line of the drawer is called on the screens and the printed report.
+LINE_LABELS: dict[str, str | Promise] = {
+    "purchases": _l("Chip purchases"),
+    "redemptions": _l("Chip redemptions"),
+    "payouts": _l("Award payouts"),
+    "collections": _l("Receivables paid back"),
+    "tournament_entries": _l("Tournament entries, rebuys and add-ons"),
+    "tournament_refunds": _l("Tournament refunds"),
+    "tournament_prizes": _l("Tournament prizes paid"),
+    "tournament_bounties": _l("Tournament bounties paid"),
+    "fills": _l("Fills"),
+    "credits": _l("Credits"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ReportRow:
+    """A line of a drawer's side as shown: its name, label, direction and total."""
+
+    name: str
+    label: str | Promise
+    sign: int
+    cents: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +123,19 @@ class DrawerLine:
     # What the receipts and slips add up to; equals ``expected`` (from the ledger)
     # unless something moved the drawer outside them.
     from_movements: int
+    signs: dict[str, int]
+
+    def rows(self) -> list[ReportRow]:
+        """The side's lines in order, labelled, each with its direction (+1 into
+        the drawer, −1 out)."""
+        return [
+            ReportRow(name, LINE_LABELS[name], self.signs[name], cents)
+            for name, cents in self.movements.items()
+        ]
+
+    @property
+    def reconciled(self) -> bool:
+        return self.expected == self.from_movements
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,29 +168,21 @@ def shift_report(*, shift: Shift) -> ShiftReport:
         expected_chips = shift.expected_chips_cents or 0
     cash = DrawerLine(
         opening=moves.opening_cash,
-        movements={
-            "purchases": moves.purchases,
-            "redemptions": moves.redemptions,
-            "payouts": moves.payouts,
-            "collections": moves.collections,
-        },
+        movements=moves.cash_lines(),
         expected=expected_cash,
         counted=shift.counted_cash_cents,
         over_short=shift.over_short_cash_cents,
         from_movements=moves.expected_cash,
+        signs=dict(CASH_LINES),
     )
     chips = DrawerLine(
         opening=moves.opening_chips,
-        movements={
-            "purchases": moves.purchases,
-            "redemptions": moves.redemptions,
-            "fills": moves.fills,
-            "credits": moves.credits,
-        },
+        movements=moves.chips_lines(),
         expected=expected_chips,
         counted=shift.counted_chips_cents,
         over_short=shift.over_short_chips_cents,
         from_movements=moves.expected_chips,
+        signs=dict(CHIPS_LINES),
     )
     return ShiftReport(
         shift=shift,
@@ -130,10 +190,7 @@ def shift_report(*, shift: Shift) -> ShiftReport:
         chips=chips,
         receipts=Receipt.objects.filter(shift=shift).count(),
         slips=TableSlip.objects.filter(shift=shift).count(),
-        reconciled=(
-            cash.expected == cash.from_movements
-            and chips.expected == chips.from_movements
-        ),
+        reconciled=cash.reconciled and chips.reconciled,
     )
 
 

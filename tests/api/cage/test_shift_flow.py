@@ -87,7 +87,12 @@ def test_a_shift_from_float_to_sign_off_adds_up(cage, cashier, floor, manager):
         "redemptions": 15_000,
         "payouts": 0,
         "collections": 0,
+        "tournament_entries": 0,
+        "tournament_refunds": 0,
+        "tournament_prizes": 0,
+        "tournament_bounties": 0,
         "expected": 550_000,
+        "from_movements": 550_000,
         "counted": 547_000,
         "over_short": -3_000,
     }
@@ -98,6 +103,7 @@ def test_a_shift_from_float_to_sign_off_adds_up(cage, cashier, floor, manager):
         "fills": 100_000,
         "credits": 30_000,
         "expected": 380_000,
+        "from_movements": 380_000,
         "counted": 380_000,
         "over_short": 0,
     }
