@@ -17,7 +17,6 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 
 from accounting.cage.receivables import receivables_open
-from accounting.domain.cage import DrawerMovements
 from accounting.domain.money import Money
 from accounting.models import BalanceSnapshot, Receipt, Shift, TableSlip
 from accounting.selectors import balances_at
@@ -496,6 +495,10 @@ def _drawers_section() -> Section:
             Column("redemptions", _("redemptions"), MONEY),
             Column("payouts", _("award payouts"), MONEY),
             Column("collections", _("receivables paid back"), MONEY),
+            Column("tournament_entries", _("tournament entries"), MONEY),
+            Column("tournament_refunds", _("tournament refunds"), MONEY),
+            Column("tournament_prizes", _("tournament prizes paid"), MONEY),
+            Column("tournament_bounties", _("tournament bounties paid"), MONEY),
             Column("fills", _("fills"), MONEY),
             Column("credits", _("credits"), MONEY),
             Column("expected", _("expected"), MONEY),
@@ -524,16 +527,7 @@ def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
             needs_sign_off=s.needs_sign_off,
             signed_off_by=s.signed_off_by.get_username() if s.signed_off_by else "",
         )
-        moves = DrawerMovements(
-            opening_cash=s.opening_cash_cents,
-            opening_chips=s.opening_chips_cents,
-            purchases=line.receipts.get(Receipt.Kind.PURCHASE, 0),
-            redemptions=line.receipts.get(Receipt.Kind.REDEMPTION, 0),
-            payouts=line.receipts.get(Receipt.Kind.AWARD_PAYOUT, 0),
-            collections=line.receipts.get(Receipt.Kind.COLLECTION, 0),
-            fills=line.slips.get(TableSlip.Kind.FILL, 0),
-            credits=line.slips.get(TableSlip.Kind.CREDIT, 0),
-        )
+        moves = line.movements
         closed = s.status != Shift.Status.OPEN
         for side, opening, expected, counted, over_short, ledger, from_moves in [
             (
@@ -555,16 +549,22 @@ def _shifts(period: Period, checks: Checks) -> tuple[Section, Section]:
                 moves.expected_chips,
             ),
         ]:
+            # Each side shows its own lines (CA1); a line of the other side is 0.
+            lines = moves.cash_lines() if side == "cash" else moves.chips_lines()
             drawers.add(
                 shift=s.pk,
                 side=side,
                 opening=opening,
-                purchases=moves.purchases,
-                redemptions=moves.redemptions,
-                payouts=moves.payouts if side == "cash" else 0,
-                collections=moves.collections if side == "cash" else 0,
-                fills=moves.fills if side == "chips" else 0,
-                credits=moves.credits if side == "chips" else 0,
+                purchases=lines.get("purchases", 0),
+                redemptions=lines.get("redemptions", 0),
+                payouts=lines.get("payouts", 0),
+                collections=lines.get("collections", 0),
+                tournament_entries=lines.get("tournament_entries", 0),
+                tournament_refunds=lines.get("tournament_refunds", 0),
+                tournament_prizes=lines.get("tournament_prizes", 0),
+                tournament_bounties=lines.get("tournament_bounties", 0),
+                fills=lines.get("fills", 0),
+                credits=lines.get("credits", 0),
                 expected=expected,
                 counted=counted,
                 over_short=over_short,

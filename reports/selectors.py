@@ -35,6 +35,8 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, ExtractHour, Greatest, Least
 
+from accounting.cage.selectors import shifts_movements
+from accounting.domain.cage import DrawerMovements
 from accounting.domain.gaming_day import gaming_day_bounds
 from accounting.models import (
     DEBIT_NORMAL,
@@ -43,7 +45,6 @@ from accounting.models import (
     CashTransaction,
     Entry,
     Player,
-    Receipt,
     Shift,
     TableSlip,
     Transaction,
@@ -523,16 +524,18 @@ def box_counts(*, period: Period) -> list[BoxCountLine]:
 @dataclass(frozen=True, slots=True)
 class ShiftLine:
     shift: Shift
-    receipts: dict[str, int]
-    slips: dict[str, int]
+    # The drawer's lines from the shift's receipts and issued slips (CA1), as the
+    # cashier's end-of-shift report adds them up.
+    movements: DrawerMovements
     ledger_over_short_cash: int
     ledger_over_short_chips: int
 
 
 def shifts(*, period: Period) -> list[ShiftLine]:
-    """The period's cashier shifts with their receipts, slips and over/short posts.
+    """The period's cashier shifts with their drawer's lines and over/short posts.
 
-    Three grouped queries besides the shifts: receipts and slips by shift and kind,
+    Three grouped queries besides the shifts: receipts and slips by shift and line
+    (:func:`accounting.cage.selectors.shifts_movements`, the end-of-shift report's),
     and the over/short postings of those shifts (CA1) by their unique keys.
     """
     rows = list(
@@ -541,22 +544,7 @@ def shifts(*, period: Period) -> list[ShiftLine]:
         .order_by("opened_at", "pk")
     )
     ids = [s.pk for s in rows]
-    receipts: dict[int, dict[str, int]] = defaultdict(dict)
-    for r in (
-        Receipt.objects.filter(shift__in=ids)
-        .values("shift", "kind")
-        .annotate(total=Sum("amount_cents"))
-        .order_by()
-    ):
-        receipts[r["shift"]][r["kind"]] = r["total"]
-    slips: dict[int, dict[str, int]] = defaultdict(dict)
-    for r in (
-        TableSlip.objects.filter(shift__in=ids, status=TableSlip.Status.ISSUED)
-        .values("shift", "kind")
-        .annotate(total=Sum("amount_cents"))
-        .order_by()
-    ):
-        slips[r["shift"]][r["kind"]] = r["total"]
+    movements = shifts_movements(shifts=rows)
     keys = [f"shift:{i}:over_short:{what}" for i in ids for what in ("cash", "chips")]
     over_short = dict(
         Entry.objects.filter(
@@ -569,8 +557,7 @@ def shifts(*, period: Period) -> list[ShiftLine]:
     return [
         ShiftLine(
             shift=s,
-            receipts=receipts.get(s.pk, {}),
-            slips=slips.get(s.pk, {}),
+            movements=movements[s.pk],
             # The drawer's difference is the negative of over/short's entry.
             ledger_over_short_cash=-over_short.get(f"shift:{s.pk}:over_short:cash", 0),
             ledger_over_short_chips=-over_short.get(
