@@ -297,7 +297,8 @@ def shift_close_preview(request: HttpRequest) -> HttpResponse:
 @cashier_only
 @require_GET
 def shift_closed(request: HttpRequest, shift_id: int) -> HttpResponse:
-    """The closed shift's counts, over/short and note."""
+    """The closed shift's counts, over/short and note, and its drawer line by line:
+    every receipt and slip on a named line, tournaments' too (CA1)."""
     cage = _cage(request)
     shift = get_object_or_404(Shift, pk=shift_id, cashier=request.user)
     count = ShiftCount.objects.filter(
@@ -306,7 +307,12 @@ def shift_closed(request: HttpRequest, shift_id: int) -> HttpResponse:
     return render(
         request,
         "staff/cage/closed.html",
-        {**_context(request, cage), "closed": shift, "count": count},
+        {
+            **_context(request, cage),
+            "closed": shift,
+            "count": count,
+            "report": shift_report(shift=shift),
+        },
     )
 
 
