@@ -21,7 +21,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 
 from accounting import cage as cage_services
 from accounting.models import Shift
@@ -322,36 +326,88 @@ def _keys_page(request: HttpRequest, **extra: Any) -> HttpResponse:
     )
 
 
+# The new key, between the POST that made it and the page that shows it: in the
+# session (kept by the server), popped when shown.
+NEW_KEY = "staff.new_terminal_key"
+
+
 @manager_only
 def terminal_keys(request: HttpRequest) -> HttpResponse:
-    """The tables' terminal keys (GET); a new key, shown this once (POST).
+    """The tables' terminal keys (GET); a new key (POST), then the list showing it
+    this once (Post/Redirect/Get).
 
-    The server keeps only the key's hash, so the page that creates it is the one
-    place it is ever seen (API.md, "Authentication"); it is never stored as a
-    form's answer, so a reload shows the list, not the key.
+    The server keeps only the key's hash, so the page after the one that creates
+    it is the one place it is ever seen (API.md, "Authentication"). The POST
+    stores the key in the session and redirects; the page pops it as it shows it,
+    so a reload shows the list, not the key, and makes none. The form carries a
+    one-time key (:mod:`staff.once`): a double submit, or a POST sent again by the
+    browser, makes one key, and the second answer says so.
     """
     if request.method != "POST":
-        return _keys_page(request)
+        shown = request.session.pop(NEW_KEY, None)
+        created = (
+            TerminalKey.objects.select_related("table").filter(pk=shown["id"]).first()
+            if shown
+            else None
+        )
+        response = _keys_page(
+            request, created=created, key=shown["key"] if created else None
+        )
+        response["Cache-Control"] = "no-store"
+        return response
     table = Table.objects.filter(code=request.POST.get("table", "")).first()
     if table is None:
         messages.error(request, _("Choose the table whose terminal the key is for."))
-        return _keys_page(request)
+        return redirect("staff:terminal-keys")
     name = (request.POST.get("name") or "").strip()[:50] or f"terminal {table.code}"
-    created, key = TerminalKey.objects.create_key(name=name, table=table)
-    response = _keys_page(request, created=created, key=key)
-    response["Cache-Control"] = "no-store"
-    return response
+
+    def book() -> str:
+        created, key = TerminalKey.objects.create_key(name=name, table=table)
+        request.session[NEW_KEY] = {"id": created.pk, "key": key}
+        return reverse("staff:terminal-keys")
+
+    try:
+        url, made = book_once(request, book)
+    except ApplicationError as error:
+        messages.error(request, error.detail)
+        return redirect("staff:terminal-keys")
+    if not made:
+        messages.info(
+            request,
+            _(
+                "This form was already sent: its key was made once, and shown "
+                "once on the page that answered it."
+            ),
+        )
+    return redirect(url)
+
+
+def _revocable(prefix: str, *, lock: bool = False) -> TerminalKey:
+    keys = TerminalKey.objects.select_related("table")
+    if lock:
+        keys = keys.select_for_update(of=("self",))
+    return get_object_or_404(keys, prefix=prefix)
 
 
 @manager_only
-@require_POST
+@require_http_methods(["GET", "POST"])
 def terminal_key_revoke(request: HttpRequest, prefix: str) -> HttpResponse:
-    """Revoke a terminal's key: from its next request on it is refused (401)."""
-    with transaction.atomic():
-        key = get_object_or_404(
-            TerminalKey.objects.select_for_update(of=("self",)).select_related("table"),
-            prefix=prefix,
+    """Revoke a terminal's key, once confirmed: from its next request on the
+    terminal is refused (401), and no key is made usable again.
+
+    GET asks for the confirmation, naming the key, its table and what it is for;
+    the POST revokes only with the confirmation's ``confirm`` field, else it asks.
+    """
+    if request.method != "POST" or request.POST.get("confirm") != "revoke":
+        key = _revocable(prefix)
+        if key.revoked:
+            messages.info(request, _("This terminal key was revoked already."))
+            return redirect("staff:terminal-keys")
+        return render(
+            request, "staff/manager/key_revoke.html", _context(terminal_key=key)
         )
+    with transaction.atomic():
+        key = _revocable(prefix, lock=True)
         if key.revoked:
             messages.info(request, _("This terminal key was revoked already."))
         else:

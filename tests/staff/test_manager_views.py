@@ -323,21 +323,69 @@ def test_a_short_shift_is_signed_off_by_another_person(cage, make_staff, mats):
     )
 
 
+def secret_on(page) -> str | None:
+    found = re.search(r'<code class="secret">([^<]+)</code>', text(page))
+    return found.group(1) if found else None
+
+
 def test_a_terminal_key_is_shown_once_listed_and_revoked(table, mats):
-    """API.md: the new key is on the page that creates it and nowhere after;
-    revoking it is final, and the terminal is refused from then on."""
+    """API.md: the new key is on the page the form leads to and nowhere after;
+    revoking it is confirmed first, final, and the terminal is refused from then
+    on."""
     client = browser(mats)
-    created = client.post("/manager/keys", {"table": "T01", "name": "tablet 1"})
-    key = re.search(r'<code class="secret">([^<]+)</code>', text(created)).group(1)
+    form = form_of(client.get("/manager/keys"), "/manager/keys")
+    created = client.post("/manager/keys", form | {"table": "T01", "name": "tablet 1"})
+    assert (created.status_code, created["Location"]) == (302, "/manager/keys")
+    shown = client.get("/manager/keys")
+    assert shown["Cache-Control"] == "no-store"
+    key = secret_on(shown)
     row = TerminalKey.objects.get(name="tablet 1")
-    assert key.startswith(row.prefix) and row.is_valid(key)
-    listed = text(client.get("/manager/keys"))
-    assert row.prefix in listed and key not in listed and "tablet 1" in listed
+    assert key and key.startswith(row.prefix) and row.is_valid(key)
+    listed = client.get("/manager/keys")
+    assert row.prefix in text(listed) and "tablet 1" in text(listed)
+    assert key not in text(listed) and secret_on(listed) is None
     terminal = Client(HTTP_AUTHORIZATION=f"Api-Key {key}")
     assert terminal.get("/api/v1/tables/T01/seats").status_code == 200
-    client.post(f"/manager/keys/{row.prefix}/revoke")
+
+    # Revoking asks first: the list links to a confirmation, and a POST without
+    # it only asks again.
+    action = f"/manager/keys/{row.prefix}/revoke"
+    assert f'href="{action}"' in text(listed)
+    asked = client.post(action)
+    assert asked.status_code == 200 and "Revoke the key" in text(asked)
+    assert not TerminalKey.objects.get(pk=row.pk).revoked
+    confirm = client.get(action)
+    assert "tablet 1" in text(confirm) and 'value="revoke"' in text(confirm)
+    assert terminal.get("/api/v1/tables/T01/seats").status_code == 200
+    done = client.post(action, {"confirm": "revoke"})
+    assert done["Location"] == "/manager/keys"
     assert TerminalKey.objects.get(pk=row.pk).revoked
     assert terminal.get("/api/v1/tables/T01/seats").status_code == 401
-    again = client.post(f"/manager/keys/{row.prefix}/revoke", follow=True)
+    again = client.post(action, {"confirm": "revoke"}, follow=True)
     assert "revoked already" in text(again)
-    assert "Choose the table" in text(client.post("/manager/keys", {"table": "X"}))
+    fresh = form_of(client.get("/manager/keys"), "/manager/keys")
+    refused = client.post("/manager/keys", fresh | {"table": "X"}, follow=True)
+    assert "Choose the table" in text(refused)
+
+
+def test_a_new_key_sent_twice_or_reloaded_makes_one_key(table, mats):
+    """A double submit or the browser sending the POST again makes one key, shown
+    once; a reload of the page that showed it shows the list, and a form without
+    its one-time key makes none."""
+    client = browser(mats)
+    before = TerminalKey.objects.count()
+    form = form_of(client.get("/manager/keys"), "/manager/keys")
+    body = form | {"table": "T01", "name": "tablet 2"}
+    first = client.post("/manager/keys", body)
+    second = client.post("/manager/keys", body)
+    assert first["Location"] == second["Location"] == "/manager/keys"
+    assert TerminalKey.objects.filter(name="tablet 2").count() == 1
+    assert TerminalKey.objects.count() == before + 1
+    page = client.get("/manager/keys")
+    assert secret_on(page) is not None
+    assert "This form was already sent: its key was made once" in text(page)
+    reloaded = client.get("/manager/keys")
+    assert secret_on(reloaded) is None
+    no_key = client.post("/manager/keys", {"table": "T01"}, follow=True)
+    assert "This form has expired" in text(no_key)
+    assert TerminalKey.objects.count() == before + 1

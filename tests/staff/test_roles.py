@@ -51,6 +51,7 @@ PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("POST", "/manager/hits/1/reject"): MANAGER,
     ("GET", "/manager/keys"): MANAGER,
     ("POST", "/manager/keys/abc/revoke"): MANAGER,
+    ("GET", "/manager/keys/abc/revoke"): MANAGER,
 }
 
 
@@ -135,6 +136,8 @@ AUDITOR_PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("POST", "/auditor/produce"): AUDITOR,
     ("GET", "/auditor/reports/1"): AUDITOR,
     ("GET", "/auditor/reports/1/pdf"): AUDITOR,
+    ("GET", "/auditor/today"): AUDITOR,
+    ("GET", "/auditor/today/pdf"): AUDITOR,
 }
 
 
