@@ -22,6 +22,7 @@ from rest_framework.views import APIView
 
 from cardroom.auth import Terminal, terminal_or_role
 from cardroom.models import TerminalKey
+from core.api.fields import StrictIntegerField, StrictSerializer
 from core.api.permissions import IsFloor, staff
 from core.api.schema import ErrorSerializer
 from core.errors import Forbidden
@@ -113,38 +114,66 @@ class ClockSerializer(serializers.Serializer):
     entries = serializers.IntegerField()
     average_stack = serializers.IntegerField()
     chips_in_play = serializers.IntegerField()
-    prize_pool = serializers.IntegerField(help_text="Cents: buy-ins plus overlay.")
+    prize_pool = serializers.IntegerField(
+        help_text="Cents: the real pool, the buy-ins held (TO7); with the overlay "
+        "once a payout sheet has fixed it."
+    )
     currency = serializers.CharField()
     places_paid = serializers.IntegerField()
+    guarantee = serializers.IntegerField(
+        help_text="Cents the house guarantees the pool (TO7); 0 for none."
+    )
+    structure_level = serializers.IntegerField(
+        help_text="The structure's level number on the clock, breaks counted, 0 "
+        "before the start: what the event's late-registration, rebuy and add-on "
+        "levels name, and what a cage request's `level` says (TO1)."
+    )
+    registration_open = serializers.BooleanField(
+        help_text="Late registration is open by this clock (TO1)."
+    )
+    rebuys_open = serializers.BooleanField(
+        help_text="The rebuy period is on by this clock (TO1)."
+    )
+    addon_open = serializers.BooleanField(
+        help_text="The add-on is sold now by this clock (TO1)."
+    )
 
 
 class ClockApi(APIView):
     """The event's clock (TO12): read by the staff who work it; run by the floor
-    (start, pause, resume, move, add time, stop), every change logged."""
+    (start, pause, resume, move, add time, stop), every change logged.
+
+    ``start`` starts a scheduled event too (busts are taken from then on, TO4);
+    ``stop`` stops the clock only, closing registration, rebuys and the add-on
+    (TO1): the event finishes when its winner is known. A ``level`` or
+    ``seconds`` the action doesn't take is refused (400, ``clock_field_not_taken``).
+    """
 
     def get_permissions(self) -> list[BasePermission]:
         if self.request.method == "POST":
             return [IsFloor()]
         return [ClockReader()]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentClockChange"
 
         action = serializers.ChoiceField(choices=[a.value for a in Action])
-        level = serializers.IntegerField(
+        level = StrictIntegerField(
             min_value=1,
+            max_value=32_767,
             required=False,
             allow_null=True,
-            help_text="start, move: the structure's level number (breaks count).",
+            help_text="start, move only: the structure's level number (breaks count).",
         )
-        seconds = serializers.IntegerField(
+        seconds = StrictIntegerField(
             required=False,
             allow_null=True,
             min_value=-86_400,
             max_value=86_400,
-            help_text="start, move: time left there; add_time: seconds added "
-            "(negative: taken away).",
+            help_text="start, move: time left there (default all of it); "
+            "add_time (required): seconds added (negative: taken away); no other "
+            "action takes it.",
         )
         reason = serializers.CharField(
             max_length=200, required=False, allow_blank=True, default=""
@@ -157,7 +186,13 @@ class ClockApi(APIView):
 
     @extend_schema(
         request=InputSerializer,
-        responses={200: ClockSerializer, 404: ErrorSerializer, 422: ErrorSerializer},
+        responses={
+            200: ClockSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            422: ErrorSerializer,
+        },
     )
     @idempotent
     def post(self, request: Request, event: str) -> Response:
@@ -258,12 +293,12 @@ class SeatDrawApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentSeatDraw"
 
         entries = serializers.ListField(
-            child=serializers.IntegerField(min_value=1),
+            child=StrictIntegerField(min_value=1, max_value=2**31 - 1),
             required=False,
             help_text="Entry numbers to seat (default: every live entry unseated).",
         )
@@ -294,17 +329,17 @@ class RebalanceApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentRebalance"
 
         big_blinds = serializers.DictField(
-            child=serializers.IntegerField(min_value=1, max_value=11),
+            child=StrictIntegerField(min_value=1, max_value=11),
             required=False,
             help_text="Per table, the seat that posted the big blind last hand.",
         )
         stud = serializers.BooleanField(default=False)
-        tolerance = serializers.IntegerField(min_value=1, max_value=3, default=1)
+        tolerance = StrictIntegerField(min_value=1, max_value=3, default=1)
 
     class OutputSerializer(serializers.Serializer):
         class Meta:
@@ -342,11 +377,11 @@ class ChipCountApi(APIView):
 
     permission_classes = [TerminalOrFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentChipCountInput"
 
-        chips = serializers.IntegerField(min_value=0)
+        chips = StrictIntegerField(min_value=0, help_text="The table's chips counted.")
 
     class OutputSerializer(serializers.Serializer):
         class Meta:
@@ -376,12 +411,12 @@ class ChipCountApi(APIView):
         )
 
 
-class BustInputSerializer(serializers.Serializer):
+class BustInputSerializer(StrictSerializer):
     class Meta:
         ref_name = "TournamentBustInput"
 
     player = serializers.CharField(max_length=32)
-    stack = serializers.IntegerField(
+    stack = StrictIntegerField(
         min_value=0,
         help_text="Chips at the start of the hand (after posting, big-blind ante).",
     )
@@ -393,7 +428,7 @@ class BustInputSerializer(serializers.Serializer):
     )
 
 
-class BustsInputSerializer(serializers.Serializer):
+class BustsInputSerializer(StrictSerializer):
     class Meta:
         ref_name = "TournamentBustsInput"
 

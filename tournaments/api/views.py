@@ -13,6 +13,7 @@ Every POST that moves money takes an ``Idempotency-Key``.
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission
@@ -22,7 +23,9 @@ from rest_framework.views import APIView
 
 from accounting.api.serializers import ReceiptSerializer, code_field
 from accounting.api.views import IDEMPOTENCY_KEY
+from core.api.fields import StrictIntegerField, StrictSerializer
 from core.api.permissions import IsCashier, IsManager, role_required, staff
+from core.api.schema import ErrorSerializer
 from core.idempotency import idempotent
 from core.roles import Role
 from tournaments import services
@@ -37,12 +40,33 @@ from tournaments.api.serializers import (
 )
 from tournaments.models import Entry, Event, Payout, PayoutSheet
 
+ENTRY_NUMBER_MAX = 2**31 - 1
+"""The largest entry number (the column is an ``integer``)."""
+
 Reader = role_required(Role.CASHIER, Role.FLOOR, Role.MANAGER, Role.AUDITOR)
 Director = role_required(Role.FLOOR, Role.MANAGER)
 
 
 def _event(code: str) -> Event:
     return get_object_or_404(Event, code=code)
+
+
+def believed_level(**kwargs: object) -> StrictIntegerField:
+    """The ``level`` a cage's request may carry: what the client believes (TO12)."""
+    return StrictIntegerField(
+        min_value=0,
+        max_value=1_000,
+        required=False,
+        allow_null=True,
+        help_text=(
+            "The level the client believes the clock is at: the structure's level "
+            "number, breaks counted, 0 before the start (the clock's "
+            "`structure_level`). Optional; the server's clock decides (TO1, "
+            "TO12), and a different level is answered 409 `level_mismatch` "
+            "with the server's in `allowed`."
+        ),
+        **kwargs,
+    )
 
 
 def _entry(code: str, number: int) -> Entry:
@@ -66,17 +90,13 @@ class EntryApi(APIView):
 
     permission_classes = [IsCashier]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentEntryInput"
 
         cage = code_field(max_length=16)
         player = code_field(max_length=32, help_text="The player's id, e.g. P-1001.")
-        level = serializers.IntegerField(
-            min_value=0,
-            max_value=1_000,
-            help_text="The clock's level now (0 before the start).",
-        )
+        level = believed_level()
 
     class OutputSerializer(serializers.Serializer):
         class Meta:
@@ -92,7 +112,12 @@ class EntryApi(APIView):
 
     @extend_schema(
         request=InputSerializer,
-        responses={201: OutputSerializer},
+        responses={
+            201: OutputSerializer,
+            400: ErrorSerializer,
+            409: ErrorSerializer,
+            422: ErrorSerializer,
+        },
         parameters=[IDEMPOTENCY_KEY],
     )
     @idempotent
@@ -104,7 +129,7 @@ class EntryApi(APIView):
             player=data.validated_data["player"],
             cage=data.validated_data["cage"],
             cashier=staff(request),
-            level=data.validated_data["level"],
+            level=data.validated_data.get("level"),
         )
         purchase = entry.purchases.get(kind="buy_in")
         drawn = services.entry_seat_drawn(entry=entry)
@@ -124,13 +149,13 @@ class RebuyApi(APIView):
 
     permission_classes = [IsCashier]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentRebuyInput"
 
         cage = code_field(max_length=16)
-        level = serializers.IntegerField(min_value=0, max_value=1_000)
-        stack = serializers.IntegerField(
+        level = believed_level()
+        stack = StrictIntegerField(
             min_value=0,
             max_value=10**15,
             help_text="The player's chips now (TO1 stack limit).",
@@ -138,7 +163,12 @@ class RebuyApi(APIView):
 
     @extend_schema(
         request=InputSerializer,
-        responses={201: ReceiptSerializer},
+        responses={
+            201: ReceiptSerializer,
+            400: ErrorSerializer,
+            409: ErrorSerializer,
+            422: ErrorSerializer,
+        },
         parameters=[IDEMPOTENCY_KEY],
     )
     @idempotent
@@ -149,7 +179,7 @@ class RebuyApi(APIView):
             entry=_entry(event, number),
             cage=data.validated_data["cage"],
             cashier=staff(request),
-            level=data.validated_data["level"],
+            level=data.validated_data.get("level"),
             stack=data.validated_data["stack"],
         )
         return Response(
@@ -162,16 +192,21 @@ class AddonApi(APIView):
 
     permission_classes = [IsCashier]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentAddonInput"
 
         cage = code_field(max_length=16)
-        level = serializers.IntegerField(min_value=0, max_value=1_000)
+        level = believed_level()
 
     @extend_schema(
         request=InputSerializer,
-        responses={201: ReceiptSerializer},
+        responses={
+            201: ReceiptSerializer,
+            400: ErrorSerializer,
+            409: ErrorSerializer,
+            422: ErrorSerializer,
+        },
         parameters=[IDEMPOTENCY_KEY],
     )
     @idempotent
@@ -182,7 +217,7 @@ class AddonApi(APIView):
             entry=_entry(event, number),
             cage=data.validated_data["cage"],
             cashier=staff(request),
-            level=data.validated_data["level"],
+            level=data.validated_data.get("level"),
         )
         return Response(
             ReceiptSerializer(purchase.receipt).data, status=status.HTTP_201_CREATED
@@ -196,7 +231,7 @@ class PayoutSheetApi(APIView):
     def get_permissions(self) -> list[BasePermission]:
         return [Director() if self.request.method == "POST" else Reader()]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentPayoutSheetInput"
 
@@ -205,6 +240,18 @@ class PayoutSheetApi(APIView):
             required=False,
             help_text="Entry number → why its prize is held (TDA RP-23).",
         )
+
+        def validate_holds(self, value: dict[str, str]) -> dict[int, str]:
+            """Entry numbers (``"7"``) as the keys, each a whole number."""
+            holds = {}
+            for number, reason in value.items():
+                key = str(number)
+                if not (key.isascii() and key.isdigit()) or int(key) > ENTRY_NUMBER_MAX:
+                    raise serializers.ValidationError(
+                        _('Keys are entry numbers, e.g. "7".')
+                    )
+                holds[int(key)] = reason
+            return holds
 
     @extend_schema(responses={200: PayoutSheetSerializer})
     def get(self, request: Request, event: str) -> Response:
@@ -221,11 +268,10 @@ class PayoutSheetApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         found = _event(event)
-        holds = {}
-        for number, reason in data.validated_data.get("holds", {}).items():
-            if not str(number).isdigit():
-                raise serializers.ValidationError({"holds": "Entry numbers."})
-            holds[_entry(event, int(number)).pk] = reason
+        holds = {
+            _entry(event, number).pk: reason
+            for number, reason in data.validated_data.get("holds", {}).items()
+        }
         sheet = services.payout_sheet_prepare(
             event=found, by=staff(request), holds=holds
         )
@@ -257,7 +303,7 @@ class PayoutPayApi(APIView):
 
     permission_classes = [IsCashier]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentPayoutPayInput"
 
@@ -295,7 +341,7 @@ class EventCancelApi(APIView):
 
     permission_classes = [IsManager]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentCancelInput"
 
@@ -322,7 +368,7 @@ class RefundApproveApi(APIView):
 
     permission_classes = [IsManager]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentRefundApproveInput"
 
@@ -355,7 +401,7 @@ class RefundApi(APIView):
 
     permission_classes = [IsCashier]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentRefundInput"
 

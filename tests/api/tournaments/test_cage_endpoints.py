@@ -43,7 +43,7 @@ def setup(room, structure, staff_client):
 
 def test_an_entry_at_the_cage_and_its_retry(setup):
     _event, cashier, _floor, _manager = setup
-    body = {"cage": "MAIN", "player": "P-0", "level": 1}
+    body = {"cage": "MAIN", "player": "P-0", "level": 0}
     first = post(cashier, "tournaments/sunday/entries", body, key="e-1")
     assert first.status_code == 201, first.content
     answer = first.json()
@@ -63,9 +63,10 @@ def test_refusals_carry_the_rule_and_write_nothing(setup):
         "tournaments/sunday/entries",
         {"cage": "MAIN", "player": "P-0", "level": 9},
     )
-    assert late.status_code == 422
-    assert late.json()["error"]["rule"] == "TO1"
-    assert late.json()["error"]["allowed"] == {"until_level": 3}
+    # TO12: the level is the server's clock's (0 before the start), not the desk's.
+    assert late.status_code == 409
+    assert late.json()["error"]["rule"] == "TO12"
+    assert late.json()["error"]["allowed"] == {"level": 0, "on_break": False}
     floats = post(
         cashier,
         "tournaments/sunday/entries",
@@ -88,7 +89,7 @@ def test_the_payout_sheet_needs_two_people_and_the_prize_is_paid_at_the_cage(set
             post(
                 cashier,
                 "tournaments/sunday/entries",
-                {"cage": "MAIN", "player": code, "level": 1},
+                {"cage": "MAIN", "player": code},
             ).status_code
             == 201
         )
