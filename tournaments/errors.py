@@ -115,6 +115,36 @@ class Code(StrEnum):
     CLOCK_RUNNING = "clock_running"
     CLOCK_PAUSED = "clock_paused"
     CLOCK_STOPPED = "clock_stopped"
+    # Setting an event up: structures, events, tables, payout tables (TO1, TO7, TO12).
+    STRUCTURE_INVALID = "structure_invalid"
+    PAYOUT_TABLE_INVALID = "payout_table_invalid"
+    SETTINGS_INVALID = "settings_invalid"
+    STRUCTURE_EXISTS = "structure_exists"
+    NO_SUCH_STRUCTURE = "no_such_structure"
+    STRUCTURE_IN_USE = "structure_in_use"
+    STRUCTURE_TOO_SHORT = "structure_too_short"
+    EVENT_EXISTS = "event_exists"
+    EVENT_CODE_RESERVED = "event_code_reserved"
+    NO_SUCH_ROOM = "no_such_room"
+    SETTINGS_LOCKED = "settings_locked"
+    EVENT_TABLE_EXISTS = "event_table_exists"
+    BREAK_ORDER_TAKEN = "break_order_taken"
+    TABLE_IN_PLAY = "table_in_play"
+    PAYOUT_TABLE_FIXED = "payout_table_fixed"
+    SATELLITE_TARGET_INVALID = "satellite_target_invalid"
+    # Deals approved, held prizes forfeited, partial refunds, races (TO5, TO6,
+    # TO8, TO9, TO10).
+    DEAL_NOT_SIGNED = "deal_not_signed"
+    DEAL_APPROVED = "deal_approved"
+    DEAL_NOT_APPROVED = "deal_not_approved"
+    DEAL_BINDING = "deal_binding"
+    DEAL_BOUNTIES = "deal_bounties"
+    UNKNOWN_DESTINATION = "unknown_destination"
+    NO_SUCH_POOL = "no_such_pool"
+    REFUND_TOO_MUCH = "refund_too_much"
+    REFUND_AFTER_BUST = "refund_after_bust"
+    RACE_CARDS = "race_cards"
+
     # The server's clock at the cage and the clock's changes (TO1, TO12).
     LEVEL_MISMATCH = "level_mismatch"
     CLOCK_FIELD_NOT_TAKEN = "clock_field_not_taken"
@@ -379,6 +409,169 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     ),
     (Code.NOT_ADDON_TIME, "stopped"): _(
         "TO1: the add-on is over: the clock is stopped."
+    ),
+    # Setting an event up: structures, events, tables, payout tables (TO1, TO7, TO12).
+    (Code.STRUCTURE_INVALID, "empty"): _("TO12: a structure has at least one level."),
+    (Code.STRUCTURE_INVALID, "long"): _(
+        "TO12: a structure has at most %(max)d levels."
+    ),
+    (Code.STRUCTURE_INVALID, "first"): _(
+        "TO12: a structure starts with a level of play, not a break."
+    ),
+    (Code.STRUCTURE_INVALID, "minutes"): _("TO12: level %(n)d lasts no time."),
+    (Code.STRUCTURE_INVALID, "break_blinds"): _(
+        "TO12: level %(n)d is a break: it has no blinds and no ante."
+    ),
+    (Code.STRUCTURE_INVALID, "retire"): _(
+        "TO6: the chip coloured up at level %(n)d has a value."
+    ),
+    (Code.STRUCTURE_INVALID, "retire_play"): _(
+        "TO6: chips are coloured up at a break; level %(n)d isn't one."
+    ),
+    (Code.STRUCTURE_INVALID, "blinds"): _("TO12: level %(n)d has no big blind."),
+    (Code.STRUCTURE_INVALID, "small"): _(
+        "TO12: at level %(n)d the small blind is above the big blind."
+    ),
+    (Code.PAYOUT_TABLE_INVALID, "rows"): _("TO7: a payout table has at least one row."),
+    (Code.PAYOUT_TABLE_INVALID, "long"): _(
+        "TO7: a payout table has at most %(max)d rows."
+    ),
+    (Code.PAYOUT_TABLE_INVALID, "start"): _(
+        "TO7: the first row of a payout table is for 1 entry, not %(entries)d: "
+        "every field size needs a row."
+    ),
+    (Code.PAYOUT_TABLE_INVALID, "order"): _(
+        "TO7: row %(row)d is for %(entries)d entries; the row before it for "
+        "%(previous)d. The rows go up by field size, each size once."
+    ),
+    (Code.PAYOUT_TABLE_INVALID, "empty"): _("TO7: row %(row)d pays no place."),
+    (Code.PAYOUT_TABLE_INVALID, "many"): _(
+        "TO7: row %(row)d pays more than %(max)d places."
+    ),
+    (Code.PAYOUT_TABLE_INVALID, "positive"): _(
+        "TO7: row %(row)d gives place %(place)d no share; every place paid has a share."
+    ),
+    (Code.PAYOUT_TABLE_INVALID, "basis"): _(
+        "TO7: the shares of row %(row)d add up to %(sum)d basis points, not %(basis)d."
+    ),
+    (Code.PAYOUT_TABLE_INVALID, "lower"): _(
+        "TO7: in row %(row)d place %(place)d pays more than the place above it."
+    ),
+    (Code.PAYOUT_TABLE_INVALID, "places"): _(
+        "TO7: row %(row)d pays %(places)d places from %(entries)d entries."
+    ),
+    (Code.SETTINGS_INVALID, "bounty"): _(
+        "TO8: a bounty event has a bounty, and only a bounty event."
+    ),
+    (Code.SETTINGS_INVALID, "late"): _(
+        "TO1: late registration closes after level %(level)d; the structure has "
+        "%(levels)d."
+    ),
+    (Code.SETTINGS_INVALID, "rebuy"): _(
+        "TO1: rebuys give chips and last until a level from 1."
+    ),
+    (Code.SETTINGS_INVALID, "rebuy_level"): _(
+        "TO1: rebuys last until level %(level)d; the structure has %(levels)d."
+    ),
+    (Code.SETTINGS_INVALID, "freezeout"): _(
+        "TO1: rebuy terms need rebuys allowed (rebuy_max); a freezeout has none."
+    ),
+    (Code.SETTINGS_INVALID, "addon"): _("TO1: the add-on gives chips."),
+    (Code.SETTINGS_INVALID, "addon_level"): _(
+        "TO1: the add-on is sold at level %(level)d; the structure has %(levels)d."
+    ),
+    (Code.SETTINGS_INVALID, "no_addon"): _(
+        "TO1: add-on terms need the add-on's level (addon_level)."
+    ),
+    Code.STRUCTURE_EXISTS: _("There is a structure %(code)s."),
+    Code.NO_SUCH_STRUCTURE: _("No structure %(code)s."),
+    Code.STRUCTURE_IN_USE: _(
+        "TO12: %(event)s has started with structure %(code)s; its levels are "
+        "fixed. Create a new structure instead."
+    ),
+    Code.STRUCTURE_TOO_SHORT: _(
+        "TO1: %(event)s needs level %(level)d of this structure, which would "
+        "have %(levels)d."
+    ),
+    Code.EVENT_EXISTS: _("There is an event %(code)s."),
+    Code.EVENT_CODE_RESERVED: _(
+        "%(code)s names a list of the API; choose another code."
+    ),
+    Code.NO_SUCH_ROOM: _("No room %(code)s."),
+    Code.SETTINGS_LOCKED: _(
+        "TO1: %(fields)s can't change: entries are sold at these terms."
+    ),
+    (Code.SETTINGS_LOCKED, "started"): _(
+        "TO1: %(fields)s can't change: the event has started."
+    ),
+    (Code.SETTINGS_LOCKED, "sheet"): _(
+        "TO7: the settings are fixed: the payout sheet is prepared."
+    ),
+    (Code.SETTINGS_LOCKED, "over"): _(
+        "TO1: event %(code)s is %(status)s; its settings are fixed."
+    ),
+    Code.EVENT_TABLE_EXISTS: _("%(table)s already plays in %(event)s."),
+    Code.BREAK_ORDER_TAKEN: _("TO11: %(table)s is broken in place %(order)d already."),
+    Code.TABLE_IN_PLAY: _("TO11: %(table)s is playing %(other)s now."),
+    Code.PAYOUT_TABLE_FIXED: _(
+        "TO9: %(event)s's payout sheet is prepared; its payout table is fixed."
+    ),
+    Code.SATELLITE_TARGET_INVALID: _(
+        "TO7: a satellite's seats are in another event of its currency that "
+        "hasn't finished: %(code)s isn't one."
+    ),
+    # Deals approved, held prizes forfeited, partial refunds, races (TO5, TO6,
+    # TO8, TO9, TO10).
+    Code.DEAL_NOT_SIGNED: _(
+        "TO5: every player signs the deal before it is approved; %(left)d to sign."
+    ),
+    (Code.FOUR_EYES, "deal"): _(
+        "TO5: a deal is approved by another person than who recorded it."
+    ),
+    Code.DEAL_APPROVED: _("TO5: this deal is approved."),
+    Code.DEAL_NOT_APPROVED: _(
+        "TO5: the deal is signed; a second person approves it before the payouts."
+    ),
+    Code.DEAL_BINDING: _("TO5: this event has a signed deal already."),
+    Code.DEAL_BOUNTIES: _(
+        "TO8: the deal shares the %(heads)d cents of bounties still on the "
+        "players' heads; these add up to %(sum)d."
+    ),
+    (Code.DEAL_BOUNTIES, "play_on"): _(
+        "TO8: a deal that leaves prize money to play for leaves the bounties on "
+        "the players' heads, to be won by busting them."
+    ),
+    (Code.DEAL_BOUNTIES, "none"): _("TO8: this event has no bounties."),
+    (Code.DEAL_BOUNTIES, "players"): _(
+        "TO8: a deal's bounties go to the players in it, in whole cents."
+    ),
+    (Code.REASON_REQUIRED, "forfeit"): _("TO9: say why the prize is forfeited."),
+    (Code.FOUR_EYES, "forfeit"): _(
+        "TO9: a held prize is forfeited by another person than the sheet's preparer."
+    ),
+    Code.UNKNOWN_DESTINATION: _(
+        "TO9: a forfeited prize goes to the house or to a jackpot pool."
+    ),
+    Code.NO_SUCH_POOL: _(
+        "TO9: the room has no active jackpot pool %(pool)s in %(currency)s."
+    ),
+    Code.REFUND_TOO_MUCH: _(
+        "TO10: %(left)d cents of this purchase are left to refund, not %(amount)d."
+    ),
+    Code.REFUND_AFTER_BUST: _(
+        "TO10: entry %(no)d is %(status)s while the event runs; its money stays "
+        "in the pools its chips still play for. The event's setting "
+        "%(setting)s allows such a refund."
+    ),
+    (Code.REFUND_APPROVED, "pending"): _(
+        "TO10: a refund of this purchase is approved and not paid yet."
+    ),
+    Code.RACE_CARDS: _(
+        "TO6: each player with odd chips draws one card, every card different."
+    ),
+    (Code.RACE_CARDS, "way"): _(
+        "TO6: a race is ordered by the cards drawn, by the order they give or by "
+        "a seeded draw: one of them."
     ),
 }
 
