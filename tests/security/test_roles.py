@@ -192,6 +192,21 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/tournaments/{event}/cancel"): MANAGER,
     ("post", "/api/v1/tournaments/{event}/refunds/{receipt}/approve"): MANAGER,
     ("post", "/api/v1/tournaments/{event}/refunds/{receipt}"): CASHIER,
+    # Setting an event up: the director (floor or manager) writes; the event's
+    # staff read (TO1, TO7, TO11, TO12).
+    ("get", "/api/v1/tournaments/structures"): TOURNAMENT_READERS,
+    ("post", "/api/v1/tournaments/structures"): FLOOR,
+    ("get", "/api/v1/tournaments/structures/{code}"): TOURNAMENT_READERS,
+    ("put", "/api/v1/tournaments/structures/{code}"): FLOOR,
+    ("get", "/api/v1/tournaments/events"): TOURNAMENT_READERS,
+    ("post", "/api/v1/tournaments/events"): FLOOR,
+    ("get", "/api/v1/tournaments/{event}/settings"): TOURNAMENT_READERS,
+    ("patch", "/api/v1/tournaments/{event}/settings"): FLOOR,
+    ("get", "/api/v1/tournaments/{event}/event-tables"): TOURNAMENT_READERS,
+    ("post", "/api/v1/tournaments/{event}/event-tables"): FLOOR,
+    ("get", "/api/v1/tournaments/{event}/payout-table"): TOURNAMENT_READERS,
+    ("put", "/api/v1/tournaments/{event}/payout-table"): FLOOR,
+    ("get", "/api/v1/tournaments/{event}/payout-table/preview"): TOURNAMENT_READERS,
     # Waiting lists and seating (API.md: floor and manager; WL1–WL10).
     ("get", "/api/v1/waitlist/lists"): FLOOR,
     ("get", "/api/v1/waitlist/lists/{key}"): FLOOR,

@@ -46,6 +46,15 @@ from tournaments.services.refunds import (
     refund_pay,
 )
 from tournaments.services.seats import entry_seat_drawn, seat_draw
+from tournaments.services.setup import (
+    event_create,
+    event_settings_update,
+    event_table_add,
+    payout_preview,
+    payout_table_set,
+    structure_create,
+    structure_update,
+)
 
 __all__ = [
     "REMOVAL_NEEDS_A_NOTE",
@@ -63,11 +72,16 @@ __all__ = [
     "entry_register",
     "entry_seat_drawn",
     "event_cancel",
+    "event_create",
+    "event_settings_update",
     "event_start",
+    "event_table_add",
     "payout_pay",
+    "payout_preview",
     "payout_release",
     "payout_sheet_approve",
     "payout_sheet_prepare",
+    "payout_table_set",
     "price_of",
     "purchase_refund",
     "rebuy_buy",
@@ -75,4 +89,6 @@ __all__ = [
     "refund_pay",
     "seat_draw",
     "standings",
+    "structure_create",
+    "structure_update",
 ]
