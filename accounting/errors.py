@@ -66,6 +66,7 @@ class Code(StrEnum):
     RECEIPT_NOT_FOUND = "receipt_not_found"
     RECEIVABLE_OPEN = "receivable_open"
     ABOVE_OPEN = "above_open"
+    TABLE_CLOSED = "table_closed"
 
 
 TEXTS = {
@@ -137,12 +138,20 @@ TEXTS = {
         " cage before he buys in."
     ),
     Code.ABOVE_OPEN: _("DC3: %(p)s owes %(open)d; %(a)d is more than is open."),
+    Code.TABLE_CLOSED: _(
+        "CA3: table %(table)s is closed; a closed table gets no fills. Open the "
+        "table first."
+    ),
 }
 
 # Other texts of codes above (``text=``).
 OVERDRAWN = _("An account would go below zero.")
 NOT_POSITIVE = _("%(name)s must be more than zero.")
 NEGATIVE = _("%(name)s can't be negative.")
+FILL_TABLE_CLOSED = _(
+    "CA3: fill %(id)d is for table %(table)s, which has closed since it was "
+    "asked for; a closed table gets no fills. Ask the floor to cancel it."
+)
 NOTHING_TO_FUND = _("Nothing to put in the vault.")
 NOTHING_TO_WITHDRAW = _("Nothing to take from the vault.")
 SLIP_REASON_REQUIRED = _("CA3: say why the slip is cancelled.")

@@ -316,6 +316,8 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CARDROOM_JACKPOT_DROP_LEGS = "jackpots.services.drop_legs"
 CARDROOM_HAND_BOOKED: list[str] = []
 CARDROOM_SEAT_CHECKS = ["waitlist.services.seat_check"]
+# The cage asks the floor whether a table is open before a fill (CA3).
+CAGE_TABLE_OPEN = "cardroom.services.tables.table_open_for_cage"
 # The public board's panels beside the jackpots (waitlist.views.board_panels).
 WAITLIST_BOARD_PANELS = ["tournaments.board.clock_panel"]
 

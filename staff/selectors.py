@@ -7,7 +7,7 @@ from datetime import date
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet, Sum
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 
 from accounting.cage import gaming_day_of
 from accounting.domain.cage import identity_allowance
@@ -21,7 +21,7 @@ from accounting.models import (
     Shift,
     TableSlip,
 )
-from cardroom.models import Room
+from cardroom.models import Room, Table
 
 # CashTransaction kinds (CA5's log) that put a player's cash in, or pay him out.
 BUY_IN_KINDS = ("chip_purchase", "tournament_entry")
@@ -144,10 +144,17 @@ def receipts_of(*, player: Player, gaming_day: date) -> QuerySet[Receipt]:
 
 
 def slips_waiting(*, cage: Cage) -> QuerySet[TableSlip]:
-    """Fills and credits the floor requested at ``cage``, oldest first (CA3)."""
+    """Fills and credits the floor requested at ``cage``, oldest first (CA3), each
+    with ``table_closed``: its table has closed since (a fill then can't be
+    issued)."""
     return (
         TableSlip.objects.filter(cage=cage, status=TableSlip.Status.PENDING)
         .select_related("requested_by")
+        .annotate(
+            table_closed=Exists(
+                Table.objects.filter(code=OuterRef("table"), status=Table.Status.CLOSED)
+            )
+        )
         .order_by("requested_at", "pk")
     )
 

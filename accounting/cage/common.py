@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.utils.module_loading import import_string
+
 from accounting.errors import NEGATIVE, NOT_POSITIVE, Code, invalid, missing
 from accounting.models import Cage
 from core.work import lock_check
@@ -34,3 +37,17 @@ def cage_get(*, code: str, lock: bool = False) -> Cage:
     if cage is None:
         raise missing(Code.CAGE_NOT_FOUND, code=code)
     return cage
+
+
+def table_open(table: str) -> bool | None:
+    """Whether the floor's table ``table`` is open (CA3), asked of the function the
+    setting ``CAGE_TABLE_OPEN`` names (``f(*, table: str) -> bool | None``): the
+    cage knows no floor. That function holds the table's row until the caller's
+    transaction ends, so the table can't close meanwhile. None when no function is
+    named or the floor knows no such table.
+    """
+    path = getattr(settings, "CAGE_TABLE_OPEN", "")
+    if not path:
+        return None
+    found: bool | None = import_string(path)(table=table)
+    return found

@@ -26,10 +26,16 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounting.cage.common import cage_get, cents_check
+from accounting.cage.common import cage_get, cents_check, table_open
 from accounting.cage.shifts import shift_open_get
 from accounting.domain import cage_postings
-from accounting.errors import SLIP_REASON_REQUIRED, Code, conflict, refuse
+from accounting.errors import (
+    FILL_TABLE_CLOSED,
+    SLIP_REASON_REQUIRED,
+    Code,
+    conflict,
+    refuse,
+)
 from accounting.models import Account, BoxCount, Cage, TableSlip
 from accounting.posting import account_for, plan_post
 from accounting.services import retry_on_conflict
@@ -60,8 +66,15 @@ def slip_request(
     requested_by: User,
     at: datetime | None = None,
 ) -> TableSlip:
-    """Request and sign a fill or credit for ``table`` (CA3); no chips move yet."""
+    """Request and sign a fill or credit for ``table`` (CA3); no chips move yet.
+
+    Raises :class:`Refusal` (CA3, ``table_closed``) for a fill of a table the
+    floor has closed: a closed table gets no fills. A credit is taken from a
+    closed table too: it is how a closed table's chips go back to the cage.
+    """
     cents_check(amount_cents, name="amount")
+    if kind == TableSlip.Kind.FILL and table_open(table) is False:
+        raise refuse(Code.TABLE_CLOSED, rule="CA3", table=table)
     return TableSlip.objects.create(
         kind=kind,
         cage=cage,
@@ -83,7 +96,9 @@ def slip_issue(
     """Issue a requested fill or credit from the cashier's open shift (CA3).
 
     Raises :class:`Refusal` (CA3, ``same_person``) when the cashier is the
-    floor person who requested it, (CA1) without an open shift at the slip's cage;
+    floor person who requested it, (CA3, ``table_closed``) for a fill of a table
+    closed since it was asked for (checked as it is issued, the table held open
+    until the fill is booked), (CA1) without an open shift at the slip's cage;
     :class:`Conflict` (409, CA3) when it was issued or cancelled already;
     :class:`InsufficientFunds` when the drawer (fill) or the tray (credit) hasn't
     the chips.
@@ -94,6 +109,14 @@ def slip_issue(
         raise _not_pending(slip)
     if slip.requested_by_id == cashier.pk:
         raise _same_person()
+    if slip.kind == TableSlip.Kind.FILL and table_open(slip.table) is False:
+        raise refuse(
+            Code.TABLE_CLOSED,
+            rule="CA3",
+            text=FILL_TABLE_CLOSED,
+            id=slip.pk,
+            table=slip.table,
+        )
     plan = cage_postings.slip_plan(
         kind=slip.kind,
         cage=shift.cage.code,

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -106,6 +106,24 @@ def table_close(*, table: Table, now: datetime | None = None) -> Table:
     table.status, table.closed_at = Table.Status.CLOSED, now or timezone.now()
     table.save(update_fields=["status", "closed_at"])
     return table
+
+
+def table_open_for_cage(*, table: str) -> bool | None:
+    """Whether table ``table`` is open, for the cage's fills (CA3; the setting
+    ``CAGE_TABLE_OPEN``); None for a table the floor doesn't know.
+
+    The row is held (``FOR KEY SHARE``) until the caller's transaction ends: a
+    close (``table_close`` locks it for update) waits for the fill being booked,
+    and a fill waits for a close being committed; hands are not held up.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT status FROM {Table._meta.db_table} WHERE code = %s"  # noqa: S608
+            " FOR KEY SHARE",
+            [table],
+        )
+        row = cursor.fetchone()
+    return None if row is None else row[0] == Table.Status.OPEN
 
 
 def table_seats(code: str) -> dict[str, Any]:
