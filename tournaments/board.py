@@ -30,6 +30,7 @@ def clock_labels() -> dict[str, str]:
         "players_left": _("Players left"),
         "average_stack": _("Average stack"),
         "prize_pool": _("Prize pool"),
+        "guaranteed": _("Guaranteed"),
         "places_paid": _("Places paid"),
         "paused": _("Paused"),
         "not_started": _("Starts soon"),

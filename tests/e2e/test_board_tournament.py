@@ -8,7 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounting import chart as ledger_chart
 from accounting.models import Player
@@ -24,6 +24,7 @@ from tournaments.models import ChipMovement, Entry, Event, EventTable, Level, St
 pytestmark = pytest.mark.e2e
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs"
+SCREENS = SCREENSHOTS / "screens" / "tournaments"
 
 
 def running_event(room: Room, *, players: int = 27, busted: int = 4) -> Event:
@@ -124,9 +125,10 @@ def no_overflow(page) -> list[str]:
 def test_the_clock_shows_beside_the_cash_games_and_follows_the_floor(
     live_server, browser_page, stock_tray, make_staff, lang, words
 ):
-    """TO12: level, blinds and ante, time left, next break, players left, average
-    stack, prize pool and places paid; a pause and a move show without a reload,
-    and nothing overflows at 1920×1080 or 1080 wide."""
+    """TO12: level, blinds and ante, time left as mm:ss, next break, players left,
+    average stack, the real prize pool beside the guarantee, and places paid; a
+    pause and a move show without a reload, and nothing overflows at 1920×1080 or
+    1080 wide."""
     page, expect = browser_page
     room = floor_services.room_default()
     Room.objects.filter(pk=room.pk).update(name="Casino Helsinki")
@@ -151,11 +153,18 @@ def test_the_clock_shows_beside_the_cash_games_and_follows_the_floor(
         expect(page.locator("body")).to_contain_text(word)
     expect(card.locator(".tblinds")).to_contain_text("100")
     expect(card.locator(".tblinds")).to_contain_text("200")
-    # 23 players left of 27; 27 × 25,000 chips over 23; the guarantee; 3 paid.
+    # 23 players left of 27; 27 × 25,000 chips over 23; the real prize pool (27 ×
+    # €100), the guarantee beside it (TO7); 5 paid.
     stats = card.locator("dd")
     expect(stats.nth(0)).to_have_text("23 / 27")
     assert "29" in stats.nth(1).inner_text() and "347" in stats.nth(1).inner_text()
-    assert "3" in stats.nth(2).inner_text() and "000" in stats.nth(2).inner_text()
+    pool = stats.nth(2).inner_text()
+    assert "2" in pool and "700" in pool and "3" not in pool
+    with translation.override(lang):
+        guaranteed = translation.gettext("Guaranteed")
+    expect(card.locator(".tguarantee")).to_contain_text(guaranteed)
+    assert "3" in card.locator(".tguarantee").inner_text()
+    assert "000" in card.locator(".tguarantee").inner_text()
     expect(stats.nth(3)).to_have_text("5")
     # Next break: 12:30 of level 1 and 20:00 of level 2.
     expect(card.locator(".tnext")).to_contain_text("32:30")
@@ -164,6 +173,9 @@ def test_the_clock_shows_beside_the_cash_games_and_follows_the_floor(
     assert no_overflow(page) == []
     if lang == "en":
         page.screenshot(path=str(SCREENSHOTS / "board-tournament.png"))
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    name = "board.png" if lang == "en" else f"board-{lang}.png"
+    page.screenshot(path=str(SCREENS / name))
 
     clock.clock_change(event_code=event.code, action="resume", by=boss)
     clock.clock_change(event_code=event.code, action="move", level=2, by=boss)

@@ -1,0 +1,217 @@
+"""The tournament desk's forms at the cage (TO1, TO9, TO10, CA2, CA5, CA6).
+
+Amounts are typed in units of the event's currency, as the cash cage types them
+(:mod:`staff.money`), with one thing more: an amount that could be read two ways
+(``115,50`` on an English screen, ``1.150`` on a Finnish one) is refused, never
+guessed. Every form that moves money carries its own key (:class:`OnceForm`); the
+cashier types what he counted and it must be the price.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+from django.db.models import Q
+from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import gettext as _
+
+from accounting.models import Player
+from staff.forms import MoneyField, OnceForm
+from staff.money import money_format, style_of, symbol_of, units_format
+
+_SPACES = re.compile(r"[\s\u00a0\u202f\u2009']")
+# Thousands grouped by threes, then the locale's decimals: 1,234 or 1,234.50 in
+# English; in Finnish, whose group separator is a space, a point groups only before
+# a decimal comma (1.234,50): 1.234 alone might be 1,234.
+_GROUPED = {
+    ".": re.compile(r"\d{1,3}(,\d{3})+(\.\d*)?"),
+    ",": re.compile(r"\d{1,3}(\.\d{3})+,\d*"),
+}
+# A point before the last one or two digits, as a keypad types: 12.50 in Finnish.
+_KEYPAD = re.compile(r"\d+\.\d{1,2}")
+
+
+def ambiguous(text: str, currency: str, language: str) -> bool:
+    """Whether ``text`` could be read as two different amounts in ``language``.
+
+    The locale's grouping separator is read only where it groups thousands by
+    threes; anywhere else (``115,50`` in English, ``1.150`` in Finnish) it might be
+    meant as a decimal separator, and the amount is not guessed.
+    """
+    decimal = style_of(language).decimal
+    cleaned = _SPACES.sub("", text or "")
+    for sign in {symbol_of(currency), currency, currency.lower()}:
+        cleaned = cleaned.replace(sign, "")
+    other = "," if decimal == "." else "."
+    if other not in cleaned:
+        return False
+    if decimal == "," and "," not in cleaned and _KEYPAD.fullmatch(cleaned):
+        return False
+    return not _GROUPED[decimal].fullmatch(cleaned)
+
+
+class DeskMoneyField(MoneyField):
+    """An amount in the event's currency that refuses an ambiguous one."""
+
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+        language = get_language() or "en"
+        text = forms.CharField.to_python(self, value)
+        if text and ambiguous(text, self.currency, language):
+            example = units_format(123_450, self.currency, language)
+            raise forms.ValidationError(
+                _(
+                    "“%(typed)s” could be read as two different amounts; type it "
+                    "like %(example)s."
+                )
+                % {"typed": text, "example": example},
+                code="ambiguous",
+            )
+        return super().to_python(value)
+
+
+def player_find(typed: str) -> Player | None:
+    """The player whose id or identity card number is ``typed`` exactly (CA2)."""
+    typed = typed.strip()
+    if not typed:
+        return None
+    return (
+        Player.objects.filter(
+            Q(code__iexact=typed) | Q(id_document_number__iexact=typed)
+        )
+        .order_by("code")
+        .first()
+    )
+
+
+class _Counted(OnceForm):
+    """A form with the cash counted, which must be ``price`` (``rule``)."""
+
+    rule = "TO1"
+
+    def __init__(
+        self, *args: Any, currency: str, price: int | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.currency = currency
+        self.price = price
+        self.fields["amount"] = DeskMoneyField(
+            currency=currency, label=_("Cash counted")
+        )
+
+    def clean_amount(self) -> int:
+        typed = int(self.cleaned_data["amount"])
+        if self.price is not None and typed != self.price:
+            language = get_language() or "en"
+            raise forms.ValidationError(
+                _("%(rule)s: the amount is %(price)s; %(typed)s was typed.")
+                % {
+                    "rule": self.rule,
+                    "price": money_format(self.price, self.currency, language),
+                    "typed": money_format(typed, self.currency, language),
+                },
+                code="amount_mismatch",
+            )
+        return typed
+
+
+class _Identified(_Counted):
+    """A form naming the player by his id or identity card (CA2)."""
+
+    player = forms.CharField(
+        label=gettext_lazy("Player ID or card"),
+        max_length=64,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+
+    def clean_player(self) -> Player:
+        found = player_find(self.cleaned_data["player"])
+        if found is None:
+            raise forms.ValidationError(
+                _(
+                    "CA2: no registered player has this ID or card; find or register "
+                    "him at the cage first."
+                ),
+                code="player_unknown",
+            )
+        return found
+
+
+class EntryForm(_Identified):
+    """Sell an entry, or a re-entry to a player who busted (TO1, CA2, CA5)."""
+
+
+class RebuyForm(_Counted):
+    """Sell a rebuy to a playing entry: his stack now, under the limit (TO1)."""
+
+    stack = forms.IntegerField(
+        label=gettext_lazy("Chips now"),
+        min_value=0,
+        max_value=10**12,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "stack"}),
+    )
+
+
+class AddonForm(_Counted):
+    """Sell the add-on to a playing entry (TO1)."""
+
+
+class PrizePayForm(_Identified):
+    """Pay a prize to the identified player against his signature, with a tax
+    document at or above the event's threshold (TO9, CA6)."""
+
+    rule = "TO9"
+
+    tax_document = forms.CharField(
+        label=gettext_lazy("Tax document"), max_length=64, required=False
+    )
+    signed = forms.BooleanField(
+        label=gettext_lazy("The player has signed the receipt"),
+        required=True,
+        error_messages={
+            "required": gettext_lazy(
+                "CA6: the player signs the receipt of a prize; tick the box once he "
+                "has."
+            )
+        },
+    )
+
+
+class RefundPayForm(_Counted):
+    """Pay an approved refund: the amount the manager approved (TO10)."""
+
+    rule = "TO10"
+
+
+class RefundApproveForm(OnceForm):
+    """A manager approves a refund, whole or in part, saying why (TO10)."""
+
+    reason = forms.CharField(label=gettext_lazy("Why"), max_length=500)
+
+    def __init__(
+        self, *args: Any, currency: str, most: int | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.currency = currency
+        self.most = most
+        self.fields["amount"] = DeskMoneyField(
+            currency=currency,
+            required=False,
+            label=_("Amount (empty: the whole purchase)"),
+        )
+
+    def clean_amount(self) -> int | None:
+        amount = self.cleaned_data.get("amount")
+        if amount is not None and self.most is not None and amount > self.most:
+            language = get_language() or "en"
+            raise forms.ValidationError(
+                _("TO10: at most %(most)s can be refunded of this purchase.")
+                % {"most": money_format(self.most, self.currency, language)},
+                code="too_much",
+            )
+        return amount
+
+
+class SheetApproveForm(OnceForm):
+    """A manager approves the payout sheet the floor prepared (TO9, four-eyes)."""
