@@ -8,16 +8,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import Refusal
+from core.errors import Invalid, Refusal
 from tournaments.domain.clock import (
+    TAKES,
     Action,
     Break,
     ClockEvent,
     Level,
     Status,
+    addon_open,
     check_event,
+    check_fields,
     clock_state,
     level_for_hand,
+    rebuys_open,
+    registration_open,
 )
 
 T0 = datetime(2026, 11, 29, 19, 0, tzinfo=UTC)
@@ -214,3 +219,78 @@ def test_the_clock_never_runs_faster_than_time(steps, probe):
     assert consumed < total
     assert consumed == played - added
     assert timedelta(0) <= s.time_left <= STRUCTURE[s.period].duration
+
+
+# --- What the clock opens at the cage (TO1) ----------------------------------------
+
+periods = st.lists(
+    st.one_of(
+        st.builds(Level, st.just(100), st.just(200), st.just(0), st.integers(1, 30)),
+        st.builds(Break, st.integers(1, 15)),
+    ),
+    min_size=1,
+    max_size=8,
+).filter(lambda ps: not ps[-1].is_break)
+
+
+def _cage(structure, log, t, *, until, rebuys, addon):
+    s = clock_state(structure, log, t)
+    number = 0 if s.status is Status.NOT_STARTED else s.period + 1
+    return (
+        registration_open(s.status, number, until=until),
+        rebuys_open(s.status, number, until=rebuys),
+        addon_open(s.status, number, at=addon),
+    )
+
+
+@settings(deadline=None)
+@given(
+    structure=periods,
+    until=st.integers(0, 9),
+    rebuys=st.integers(0, 9),
+    addon=st.one_of(st.none(), st.integers(1, 9)),
+    pause=st.one_of(st.none(), st.tuples(st.integers(0, 200), st.integers(0, 300))),
+    probes=st.lists(st.integers(0, 400), min_size=1, max_size=20),
+)
+def test_what_closes_never_reopens_unless_the_floor_moves_the_clock(
+    structure, until, rebuys, addon, pause, probes
+):
+    """TO1, TO12: on a clock that runs (and may pause) but isn't moved, late
+    registration and the rebuy period, once closed, stay closed; the add-on is
+    open over one stretch of time at most. Before the start registration is open,
+    rebuys and the add-on are not."""
+    log = [ev(Action.START, 0)]
+    if pause is not None:
+        log += [ev(Action.PAUSE, pause[0]), ev(Action.RESUME, pause[0] + pause[1])]
+    # The clock is asked about moments after its last change, as the server asks.
+    last = 0 if pause is None else pause[0] + pause[1]
+    moments = [last + m for m in sorted(probes)]
+    seen = [
+        _cage(structure, log, at(m), until=until, rebuys=rebuys, addon=addon)
+        for m in moments
+    ]
+    registration = [r for r, _b, _a in seen]
+    assert registration == sorted(registration, reverse=True)  # never reopens
+    for flags in ([b for _r, b, _a in seen], [a for _r, _b, a in seen]):
+        opened = [i for i, flag in enumerate(flags) if flag]
+        if opened:  # one stretch, no reopening
+            assert all(flags[opened[0] : opened[-1] + 1])
+    not_started = _cage(structure, [], at(0), until=until, rebuys=rebuys, addon=addon)
+    assert not_started == (True, False, False)
+
+
+@pytest.mark.parametrize("action", list(Action))
+def test_each_action_takes_only_its_fields(action):
+    """TO12: a level or seconds an action doesn't take is refused before the clock
+    is asked (the database's check would refuse it as a 500)."""
+    for field in ("level", "seconds"):
+        values = {"level": None, "seconds": None, field: 1}
+        if field in TAKES[action]:
+            check_fields(action, **values)
+        else:
+            with pytest.raises(Invalid) as error:
+                check_fields(action, **values)
+            assert (error.value.code, error.value.status_code) == (
+                "clock_field_not_taken",
+                400,
+            )
