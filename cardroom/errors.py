@@ -56,6 +56,7 @@ class Code(StrEnum):
     ABOVE_HELD = "above_held"
     DECIDED = "decided"
     FOUR_EYES = "four_eyes"
+    CORRECTION_PENDING = "correction_pending"
 
 
 KEY_REVOKED_TEXT = _("Unknown or revoked terminal key.")
@@ -123,7 +124,17 @@ TEXTS = {
     Code.ABOVE_HELD: _("HS8: the hold has %(left)d left to release."),
     Code.DECIDED: _("This correction was decided already."),
     Code.FOUR_EYES: _("DC2: corrections of money need two different staff."),
+    Code.CORRECTION_PENDING: _(
+        "RK8: correction %(id)d of hand %(n)d waits for a decision; decide it "
+        "before the hand is voided, so the void is decided with it in view (DC2)."
+    ),
 }
+
+VOIDED_NO_CORRECTION = _(
+    "RK8: hand %(n)d was voided and every contribution went back: there is no pot "
+    "left to correct. Correction %(id)d can only be rejected."
+)
+"""``hand_voided`` when a pot correction or hold of a voided hand is approved."""
 
 BELOW_BUT_SHORT = _(
     "The amount of %(amount)d is below the %(minimum)d required. A short buy-in is"

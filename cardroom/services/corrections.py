@@ -11,11 +11,21 @@ from django.utils import timezone
 
 from accounting.posting import plan_post
 from cardroom.domain import postings
-from cardroom.errors import Code, conflict, invalid, missing, refuse
+from cardroom.errors import (
+    VOIDED_NO_CORRECTION,
+    Code,
+    conflict,
+    invalid,
+    missing,
+    refuse,
+)
 from cardroom.models import Correction, Hand, SeatSession, Table
 from cardroom.services._shared import chips_of, player_get, stacks_sync
 from core.errors import NotFound
 from core.errors import gettext_noop as _
+
+# The corrections that move a hand's pot: none once the hand is void (RK8).
+_OF_THE_POT = (Correction.Kind.POT_CORRECTION, Correction.Kind.HOLD)
 
 
 def _dc1(hand: Hand) -> None:
@@ -126,7 +136,12 @@ def correction_decide(
 ) -> Correction:
     """Approve (and book) or reject a correction; the decider is another person.
 
-    Raises :class:`Refusal` (DC2) when the asker decides, :class:`Conflict`
+    A pot correction or hold of a hand voided since it was asked for is only
+    rejected: the void gave every contribution back (RK8), so there is no pot to
+    correct; the hand's row is locked, so a void and an approval don't cross.
+
+    Raises :class:`Refusal` (DC2) when the asker decides, (RK8, ``hand_voided``)
+    when approving a pot correction or hold of a voided hand; :class:`Conflict`
     when it was decided already, :class:`InsufficientFunds` when the chips aren't
     there any more.
     """
@@ -139,6 +154,16 @@ def correction_decide(
         raise conflict(Code.DECIDED)
     if c.requested_by_id == by.pk:
         raise refuse(Code.FOUR_EYES, rule="DC2")
+    if approve and c.hand_id is not None and c.kind in _OF_THE_POT:
+        hand = Hand.objects.select_for_update(of=("self",)).get(pk=c.hand_id)
+        if hand.status == Hand.Status.VOIDED:
+            raise refuse(
+                Code.HAND_VOIDED,
+                rule="RK8",
+                text=VOIDED_NO_CORRECTION,
+                n=hand.hand_no,
+                id=c.pk,
+            )
     c.decided_by, c.decided_at = by, now or timezone.now()
     if not approve:
         c.status = Correction.Status.REJECTED

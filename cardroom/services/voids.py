@@ -13,17 +13,38 @@ from accounting import chart
 from accounting.models import Account
 from accounting.services import transaction_reverse
 from cardroom.domain.voids import first_round
-from cardroom.models import Hand, HandVoid, SeatSession, Table
+from cardroom.errors import Code, refuse
+from cardroom.models import Correction, Hand, HandVoid, SeatSession, Table
 from cardroom.services._shared import table_get_open
 from core import errors
 from core.roles import Role, has_role
 
 
 def _void_checks(table: Table, hand: Hand) -> list[SeatSession]:
-    """RK8: only the table's last hand, while its players still sit there.
+    """RK8: only the table's last hand, while its players still sit there, and
+    none of its corrections waiting for a decision.
+
+    A pot correction or hold asked for the hand and not decided yet is decided
+    first, then the void: the void is refused until then, naming the correction
+    (``correction_pending``). Deciding the correction after the void would book
+    it on a hand whose contributions went back; voiding it silently would decide
+    it without anyone seeing it.
 
     Returns the hand's seat sessions, locked. Raises :class:`Refusal` (RK8).
     """
+    waiting = list(
+        Correction.objects.filter(hand=hand, status=Correction.Status.PENDING)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+    )
+    if waiting:
+        raise refuse(
+            Code.CORRECTION_PENDING,
+            rule="RK8",
+            allowed={"corrections": list(waiting)},
+            id=waiting[0],
+            n=hand.hand_no,
+        )
     if table.hands.filter(hand_no__gt=hand.hand_no).exists():
         raise errors.Refusal(
             "void_too_late",
