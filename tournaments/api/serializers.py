@@ -94,6 +94,55 @@ class PayoutSheetSerializer(serializers.ModelSerializer):
         fields = ["status", "pool", "overlay", "prepared_by", "approved_by", "lines"]
 
 
+class ChipCountReadSerializer(serializers.Serializer):
+    """One count the reconciliation read: a table's, or the whole field's."""
+
+    class Meta:
+        ref_name = "TournamentChipCountRead"
+
+    table = serializers.CharField(help_text='The table; "" for the whole field.')
+    chips = serializers.IntegerField()
+    at = serializers.DateTimeField()
+
+
+class ChipReconciliationSerializer(serializers.Serializer):
+    """Chips issued, removed by cause, in play and counted, at this moment (TO3)."""
+
+    class Meta:
+        ref_name = "TournamentChipReconciliation"
+
+    issued = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Chips issued, by cause."
+    )
+    issued_total = serializers.IntegerField()
+    removed = serializers.DictField(
+        child=serializers.IntegerField(), help_text="Chips removed, by cause."
+    )
+    removed_total = serializers.IntegerField()
+    in_play = serializers.IntegerField(help_text="Issued less removed.")
+    counted = serializers.IntegerField(
+        allow_null=True,
+        help_text="The latest count of every open table, summed (or the whole "
+        "field's when newer than all of them); null while an open table has no "
+        "count.",
+    )
+    counted_at = serializers.DateTimeField(
+        allow_null=True, help_text="The oldest of the counts summed."
+    )
+    counts = ChipCountReadSerializer(many=True, help_text="The counts summed.")
+    uncounted = serializers.ListField(
+        child=serializers.CharField(), help_text="Open tables never counted."
+    )
+    moved_since = serializers.ListField(
+        child=serializers.CharField(),
+        help_text="Counted tables players moved into or out of since their count.",
+    )
+    difference = serializers.IntegerField(
+        allow_null=True, help_text="Counted less in play; null without a count."
+    )
+    balanced = serializers.BooleanField()
+
+
 class EventSummarySerializer(serializers.Serializer):
     """An event's money and chips now (TO1, TO3, TO7)."""
 
@@ -109,7 +158,8 @@ class EventSummarySerializer(serializers.Serializer):
     pool = serializers.IntegerField(help_text="Cents the places share (TO7).")
     overlay = serializers.IntegerField(help_text="What the house adds (TO7).")
     places_paid = serializers.ListField(child=serializers.IntegerField())
-    chips = serializers.DictField()
+    guarantee = serializers.IntegerField(help_text="Cents the house guarantees.")
+    chips = ChipReconciliationSerializer()
 
 
 def summary(event: Event) -> dict[str, Any]:
@@ -127,11 +177,20 @@ def summary(event: Event) -> dict[str, Any]:
         "pool": pool,
         "overlay": overlay,
         "places_paid": selectors.place_prizes(event=event),
+        "guarantee": int(event.guarantee_cents),
         "chips": {
             "issued": r.issued,
+            "issued_total": r.issued_total,
             "removed": r.removed,
+            "removed_total": r.removed_total,
             "in_play": r.in_play,
             "counted": r.counted,
+            "counted_at": chips.counted_at,
+            "counts": [
+                {"table": c.table, "chips": c.chips, "at": c.at} for c in chips.counts
+            ],
+            "uncounted": list(chips.uncounted),
+            "moved_since": list(chips.moved_since),
             "difference": r.difference,
             "balanced": r.balanced,
         },

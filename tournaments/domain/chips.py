@@ -15,8 +15,9 @@ chips are won (TDA R26). Chips are never created by a race.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Generic, TypeVar
 
 from core.errors import Refusal, variants_refuser
@@ -116,6 +117,73 @@ def reconcile(
     if counted is not None and counted < 0:
         raise _refuse(Code.CHIPS_REFUSED, text="count", rule="TO3")
     return Reconciliation(issued, removed, counted)
+
+
+@dataclass(frozen=True, slots=True)
+class TableCount:
+    """Chips counted at a moment: at one table, or the whole field (``table`` "")."""
+
+    table: str
+    chips: int
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Counted:
+    """The chips counted in play, from the counts the reconciliation reads (TO3).
+
+    ``chips`` is None when no count can be read: no count at all, or an open table
+    not counted yet (its players' chips would be missing from the sum; ``uncounted``
+    names those tables). ``counts`` are the counts summed; ``as_of`` the oldest.
+    """
+
+    chips: int | None
+    counts: tuple[TableCount, ...]
+    uncounted: tuple[str, ...]
+    whole_field: bool
+
+    @property
+    def as_of(self) -> datetime | None:
+        return min((c.at for c in self.counts), default=None)
+
+
+def counted_in_play(
+    counts: Iterable[TableCount], open_tables: Sequence[str]
+) -> Counted:
+    """Return the chips counted in play: the latest count of every open table,
+    summed; or the latest whole-field count when it is newer than all of them (TO3).
+
+    A table broken since its last count doesn't count: its chips went with its
+    players to the tables still open, and are in their counts once those are
+    counted after the move. A count of an open table taken before players moved in
+    or out of it is read as it is: the difference shows until the table is counted
+    again. Every open table must have been counted for the sum to stand; when one
+    hasn't, the sum is not given.
+
+    >>> from datetime import UTC, datetime
+    >>> t = [datetime(2026, 11, 29, 20, m, tzinfo=UTC) for m in range(4)]
+    >>> counts = [TableCount("", 99, t[0]), TableCount("TT1", 40, t[1]),
+    ...           TableCount("TT2", 35, t[2]), TableCount("TT1", 45, t[3]),
+    ...           TableCount("TT3", 20, t[3])]
+    >>> counted_in_play(counts, ["TT1", "TT2"]).chips  # TT3 broke: not read
+    80
+    >>> counted_in_play(counts, ["TT1", "TT2", "TT4"]).uncounted
+    ('TT4',)
+    >>> later = [*counts, TableCount("", 81, datetime(2026, 11, 29, 21, tzinfo=UTC))]
+    >>> counted_in_play(later, ["TT1", "TT2"]).whole_field
+    True
+    """
+    latest: dict[str, TableCount] = {}
+    for count in sorted(counts, key=lambda c: c.at):
+        latest[count.table] = count
+    field_count = latest.get("")
+    tables = tuple(latest[t] for t in open_tables if t in latest)
+    uncounted = tuple(t for t in open_tables if t not in latest)
+    if field_count is not None and all(field_count.at > c.at for c in tables):
+        return Counted(field_count.chips, (field_count,), (), whole_field=True)
+    if not tables or uncounted:
+        return Counted(None, tables, uncounted, whole_field=False)
+    return Counted(sum(c.chips for c in tables), tables, (), whole_field=False)
 
 
 @dataclass(frozen=True, slots=True)
