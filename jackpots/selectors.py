@@ -209,14 +209,19 @@ def pool_history(
     return lines
 
 
-def month_entries(*, pool: Pool, month: date) -> QuerySet[MonthHand]:
-    """The hands of a pool's month, best first, equal hands earlier first (HM2)."""
-    return (
-        MonthHand.objects.filter(
-            pool=pool, month=month, hand__status=Hand.Status.BOOKED
-        )
-        .select_related("player", "hand__table")
-        .order_by("-key", "ended_at", "hand_id", "seat")
+def month_entries(
+    *, pool: Pool, month: date, until: datetime | None = None
+) -> QuerySet[MonthHand]:
+    """The hands of a pool's month, best first, equal hands earlier first (HM2);
+    with ``until``, only those that ended before it (HM1: a report of a closed
+    period holds only that period's hands)."""
+    entries = MonthHand.objects.filter(
+        pool=pool, month=month, hand__status=Hand.Status.BOOKED
+    )
+    if until is not None:
+        entries = entries.filter(ended_at__lt=until)
+    return entries.select_related("player", "hand__table").order_by(
+        "-key", "ended_at", "hand_id", "seat"
     )
 
 
@@ -228,15 +233,18 @@ def month_best_hands(*, pool: Pool, month: date) -> list[MonthHand]:
     return list(month_entries(pool=pool, month=month).filter(key=best.key))
 
 
-def month_standings(*, pool: Pool, month: date, limit: int = 10) -> list[MonthHand]:
+def month_standings(
+    *, pool: Pool, month: date, limit: int = 10, until: datetime | None = None
+) -> list[MonthHand]:
     """Each player's best hand of the month, best first: the leader and the
-    standings while the month runs (HM4).
+    standings while the month runs (HM4); with ``until``, as they stood then, of
+    the hands that ended before it (HM1).
 
     Read through the standings index in growing LIMIT/OFFSET slices, only as far as
     ``limit`` players: a server-side cursor would make PostgreSQL plan for a tenth of
     the rows and sort the whole month first (benchmarks/README.md, "Reports").
     """
-    entries = month_entries(pool=pool, month=month)
+    entries = month_entries(pool=pool, month=month, until=until)
     seen: list[MonthHand] = []
     size = 4 * limit
     while True:

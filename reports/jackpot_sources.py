@@ -175,7 +175,10 @@ def awards_booked(*, period: Period) -> int:
 
 
 def hand_of_the_month_standings(*, period: Period, month: date) -> Section:
-    """Each hand-of-the-month pool's standings for ``month``, best first (HM4)."""
+    """Each hand-of-the-month pool's standings for ``month``, best first (HM4), as
+    they stood at the period's end: a report of a closed period holds only the
+    hands that ended before its last gaming day's cut-off (HM1, BI8), not those
+    dealt since."""
     section = Section(
         key="hm_standings",
         title=_("Hand of the month %(month)s") % {"month": month.strftime("%Y-%m")},
@@ -198,7 +201,8 @@ def hand_of_the_month_standings(*, period: Period, month: date) -> Section:
         room=period.room, kind=Pool.Kind.HAND_OF_THE_MONTH
     ).order_by("pk")
     for pool in pools:
-        for place, entry in enumerate(month_standings(pool=pool, month=month), start=1):
+        standing = month_standings(pool=pool, month=month, until=period.end)
+        for place, entry in enumerate(standing, start=1):
             section.add(
                 pool=pool.name,
                 place=place,
