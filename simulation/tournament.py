@@ -46,6 +46,7 @@ from tournaments.models import (
     Payout,
     Structure,
 )
+from tournaments.services.deals import deal_approve
 
 CAGE = "MAIN"
 STRUCTURE = "night-turbo"
@@ -369,7 +370,8 @@ class Tourney:
         self._rebalance(event)
 
     def _final_table(self, event: Event) -> None:
-        """The players left agree an ICM deal, each signs it (TO5)."""
+        """The players left agree an ICM deal, each signs it, a manager approves
+        it (TO5)."""
         self._move_clock(event, 7)
         live = self._live(event)
         while len(live) > 3:
@@ -391,6 +393,8 @@ class Tourney:
         )
         for entry in live:
             deal = services.deal_sign(deal=deal, entry=entry, witnessed_by=self.floor)
+        # A second person approves it; then it binds and ends the event (TO5).
+        deal_approve(deal=deal, by=self.manager)
         self.summary.deal_players = len(live)
         report = selectors.chip_reconciliation(event=event).reconciliation
         self.summary.chips_balanced = bool(report.balanced)

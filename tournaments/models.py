@@ -226,6 +226,16 @@ class Event(models.Model):
         default=200_000,
         help_text=_("A prize of at least this needs a tax document (TO9)."),
     )
+    # TO10: the house's reading of a refund after a bust, refused unless set.
+    refund_after_bust = models.BooleanField(
+        _("refund a busted entry while the event runs"),
+        default=False,
+        help_text=_(
+            "Whether a purchase of an entry that busted or finished may be refunded "
+            "while the event runs (TO10). Off: its money stays in the pools its "
+            "chips still play for."
+        ),
+    )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     created_by = staff_fk(_("created by"), optional=True)
 
@@ -504,21 +514,43 @@ class Purchase(models.Model):
             + self.bounty_cents
         )
 
+    @property
+    def refund_approval(self) -> RefundApproval | None:
+        """The approved refund the cage hasn't paid yet, if any (TO10)."""
+        return self.refund_approvals.filter(refund__isnull=True).first()
+
 
 class Refund(models.Model):
-    """A purchase given back when the event is cancelled or altered (TO10).
+    """A purchase given back, whole or in part, when the event is cancelled or
+    altered (TO10).
 
-    Its posting reverses the purchase's; asked by one staff member and approved by
-    another (DC2).
+    Its posting reverses the purchase's parts: all of them for a whole refund (the
+    transaction then ``reverses`` the purchase's), or ``amount_cents`` split pro rata
+    across what is left of each part (``tournaments.domain.postings.refund_parts``).
+    Several partial refunds of one purchase add up to at most what it cost. Asked by
+    one staff member and approved by another (DC2).
     """
 
-    purchase = models.OneToOneField(
+    purchase = models.ForeignKey(
         Purchase,
         on_delete=models.PROTECT,
-        related_name="refund",
+        related_name="refunds",
+        related_query_name="refund",
         verbose_name=_("purchase"),
     )
+    approval = models.OneToOneField(
+        "RefundApproval",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="refund",
+        verbose_name=_("approval"),
+    )
     amount_cents = models.BigIntegerField(_("amount"))
+    prize_pool_cents = models.BigIntegerField(_("from the prize pool"), default=0)
+    fee_cents = models.BigIntegerField(_("fee"), default=0)
+    staff_fee_cents = models.BigIntegerField(_("staff fee"), default=0)
+    bounty_cents = models.BigIntegerField(_("bounty"), default=0)
     reason = models.CharField(_("why"), max_length=500)
     transaction = models.OneToOneField(
         Transaction,
@@ -548,6 +580,22 @@ class Refund(models.Model):
                 name="refund_valid",
             ),
             models.CheckConstraint(
+                condition=models.Q(prize_pool_cents__gte=0)
+                & models.Q(fee_cents__gte=0)
+                & models.Q(staff_fee_cents__gte=0)
+                & models.Q(bounty_cents__gte=0)
+                & models.Q(
+                    amount_cents=models.F("prize_pool_cents")
+                    + models.F("fee_cents")
+                    + models.F("staff_fee_cents")
+                    + models.F("bounty_cents")
+                ),
+                name="refund_parts_add_up",
+                violation_error_message=_(
+                    "TO10: a refund's parts add up to its amount."
+                ),
+            ),
+            models.CheckConstraint(
                 condition=~models.Q(approved_by=models.F("requested_by")),
                 name="refund_four_eyes",
                 violation_error_message=_(
@@ -562,18 +610,22 @@ class Refund(models.Model):
 
 
 class RefundApproval(models.Model):
-    """A manager's approval of a purchase's refund, before the cage pays it (TO10).
+    """A manager's approval of a purchase's refund, whole or in part, before the
+    cage pays it (TO10).
 
     The cashier who pays the refund is another person than who approved it
-    (four-eyes, DC2): the refund names both.
+    (four-eyes, DC2): the refund names both, and points at its approval. A purchase
+    has at most one approval the cage hasn't paid.
     """
 
-    purchase = models.OneToOneField(
+    purchase = models.ForeignKey(
         Purchase,
         on_delete=models.PROTECT,
-        related_name="refund_approval",
+        related_name="refund_approvals",
+        related_query_name="refund_approval",
         verbose_name=_("purchase"),
     )
+    amount_cents = models.BigIntegerField(_("amount"), default=0)
     reason = models.CharField(_("why"), max_length=500)
     approved_by = staff_fk(_("approved by"))
     at = models.DateTimeField(_("at"))
@@ -586,6 +638,10 @@ class RefundApproval(models.Model):
             models.CheckConstraint(
                 condition=models.Q(reason__regex=r"\S"),
                 name="refund_approval_says_why",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(amount_cents__gt=0),
+                name="refund_approval_amount_positive",
             ),
         ]
         triggers = [append_only("refund_approval")]
@@ -611,11 +667,12 @@ class ChipMovement(models.Model):
         UNSOLD_SEAT = "unsold_seat", _("unsold seat's stack")
         COLOUR_UP = "colour_up", _("colour-up remainder")
         RACE = "race", _("chip race remainder")
+        RACE_MINIMUM = "race_minimum", _("chip given so no one is raced out")
         HIDDEN = "hidden", _("hidden chips after an all-in")
         PENALTY = "penalty", _("chip penalty")
         REFUND = "refund", _("refunded entry")
 
-    ISSUED = ("entry", "rebuy", "addon")
+    ISSUED = ("entry", "rebuy", "addon", "race_minimum")
 
     event = models.ForeignKey(
         Event,
@@ -645,11 +702,11 @@ class ChipMovement(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=(
-                    models.Q(cause__in=["entry", "rebuy", "addon"])
+                    models.Q(cause__in=["entry", "rebuy", "addon", "race_minimum"])
                     & models.Q(chips__gt=0)
                 )
                 | (
-                    ~models.Q(cause__in=["entry", "rebuy", "addon"])
+                    ~models.Q(cause__in=["entry", "rebuy", "addon", "race_minimum"])
                     & models.Q(chips__lt=0)
                 ),
                 name="chip_movement_sign_by_cause",
@@ -683,6 +740,11 @@ class ChipRace(models.Model):
     new_denomination = models.PositiveBigIntegerField(_("raced for"))
     result = models.JSONField(_("result"))
     removed_chips = models.PositiveBigIntegerField(_("chips removed"))
+    added_chips = models.PositiveBigIntegerField(
+        _("chips given"),
+        default=0,
+        help_text=_("Given to players the race left with nothing (TDA R26-A)."),
+    )
     recorded_by = staff_fk(_("recorded by"))
     at = models.DateTimeField(_("at"))
 
@@ -836,7 +898,10 @@ class Deal(models.Model):
     """A deal among every remaining player (TO5), with the figures they chose.
 
     ``offers`` keeps the chip-chop and ICM figures the product computed; ``amounts``
-    what the players agreed. It is binding once every player in it signed.
+    what the players agreed, ``bounties`` how the bounties still on their heads are
+    shared (TO8: a deal is not a chopped pot). Every player in it signs, then a
+    second staff member (not who recorded it) approves it (four-eyes); only then
+    does it bind, end the event and let the payout sheet follow.
     """
 
     class Method(models.TextChoices):
@@ -847,6 +912,7 @@ class Deal(models.Model):
     class Status(models.TextChoices):
         PROPOSED = "proposed", _("waiting for signatures")
         SIGNED = "signed", _("signed by every player")
+        APPROVED = "approved", _("approved")
         CANCELLED = "cancelled", _("cancelled")
 
     event = models.ForeignKey(
@@ -864,9 +930,20 @@ class Deal(models.Model):
         default=0,
         help_text=_("Prize money the players kept to play for, with the title."),
     )
+    bounties = models.JSONField(
+        _("bounties agreed, by entry"),
+        default=dict,
+        blank=True,
+        help_text=_(
+            "How the bounties still on the players' heads are shared, in cents "
+            "(TO8); empty when the event has none or play goes on."
+        ),
+    )
     recorded_by = staff_fk(_("recorded by"))
     recorded_at = models.DateTimeField(_("recorded"))
     signed_at = models.DateTimeField(_("signed"), null=True, blank=True)
+    approved_by = staff_fk(_("approved by"), optional=True)
+    approved_at = models.DateTimeField(_("approved"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("deal")
@@ -875,13 +952,35 @@ class Deal(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["event"],
-                condition=models.Q(status="signed"),
-                name="deal_one_signed_per_event",
+                condition=models.Q(status__in=["signed", "approved"]),
+                name="deal_one_binding_per_event",
             ),
             models.CheckConstraint(
                 condition=models.Q(pool_cents__gt=0)
                 & models.Q(left_in_play_cents__gte=0),
                 name="deal_amounts_valid",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(approved_by__isnull=True)
+                | ~models.Q(approved_by=models.F("recorded_by")),
+                name="deal_four_eyes",
+                violation_error_message=_(
+                    "TO5: a deal is approved by another person than who recorded it."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(status="approved")
+                    & models.Q(approved_by__isnull=False)
+                    & models.Q(approved_at__isnull=False)
+                    & models.Q(signed_at__isnull=False)
+                )
+                | (
+                    ~models.Q(status="approved")
+                    & models.Q(approved_by__isnull=True)
+                    & models.Q(approved_at__isnull=True)
+                ),
+                name="deal_approved_completely",
             ),
         ]
         triggers = [
@@ -889,9 +988,17 @@ class Deal(models.Model):
             guards.FSM(
                 name="deal_status_forward",
                 field="status",
-                transitions=[("proposed", "signed"), ("proposed", "cancelled")],
+                transitions=[
+                    ("proposed", "signed"),
+                    ("proposed", "cancelled"),
+                    ("signed", "approved"),
+                    ("signed", "cancelled"),
+                ],
             ),
-            guards.ReadOnly(name="deal_terms_fixed", exclude=["status", "signed_at"]),
+            guards.ReadOnly(
+                name="deal_terms_fixed",
+                exclude=["status", "signed_at", "approved_by", "approved_at"],
+            ),
         ]
 
     def __str__(self) -> str:
@@ -1031,6 +1138,11 @@ class Payout(models.Model):
         PAYABLE = "payable", _("payable at the cage")
         HELD = "held", _("held")
         PAID = "paid", _("paid")
+        FORFEITED = "forfeited", _("forfeited")
+
+    class Destination(models.TextChoices):
+        HOUSE = "house", _("house revenue")
+        JACKPOT = "jackpot", _("a jackpot pool")
 
     sheet = models.ForeignKey(
         PayoutSheet,
@@ -1046,7 +1158,7 @@ class Payout(models.Model):
     amount_cents = models.BigIntegerField(_("prize"))
     seat_cents = models.BigIntegerField(_("satellite seat"), default=0)
     status = models.CharField(
-        _("status"), max_length=8, choices=Status.choices, default=Status.PENDING
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
     )
     hold_reason = models.CharField(_("why held"), max_length=500, blank=True)
     tax_document = models.CharField(
@@ -1072,6 +1184,30 @@ class Payout(models.Model):
         verbose_name=_("seat won"),
         help_text=_("The entry in the target event this satellite seat paid (TO7)."),
     )
+    # TO9: a held prize forfeited by a second person, saying why and where it went.
+    forfeit_reason = models.CharField(_("why forfeited"), max_length=500, blank=True)
+    forfeit_destination = models.CharField(
+        _("forfeited to"),
+        max_length=8,
+        choices=Destination.choices,
+        blank=True,
+    )
+    forfeit_pool = models.CharField(
+        _("jackpot pool"),
+        max_length=32,
+        blank=True,
+        help_text=_("The code of the room's jackpot pool the prize went to."),
+    )
+    forfeited_by = staff_fk(_("forfeited by"), optional=True)
+    forfeited_at = models.DateTimeField(_("forfeited"), null=True, blank=True)
+    forfeit_transaction = models.OneToOneField(
+        Transaction,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="tournament_forfeit",
+        verbose_name=_("forfeit posting"),
+    )
 
     class Meta:
         verbose_name = _("payout")
@@ -1093,6 +1229,39 @@ class Payout(models.Model):
                 condition=~models.Q(status="held") | models.Q(hold_reason__regex=r"\S"),
                 name="payout_held_says_why",
             ),
+            models.CheckConstraint(
+                condition=(
+                    models.Q(status="forfeited")
+                    & models.Q(forfeit_reason__regex=r"\S")
+                    & (
+                        (
+                            models.Q(forfeit_destination="house")
+                            & models.Q(forfeit_pool="")
+                        )
+                        | (
+                            models.Q(forfeit_destination="jackpot")
+                            & models.Q(forfeit_pool__regex=r"\S")
+                        )
+                    )
+                    & models.Q(forfeited_by__isnull=False)
+                    & models.Q(forfeited_at__isnull=False)
+                    & models.Q(forfeit_transaction__isnull=False)
+                )
+                | (
+                    ~models.Q(status="forfeited")
+                    & models.Q(forfeit_reason="")
+                    & models.Q(forfeit_destination="")
+                    & models.Q(forfeit_pool="")
+                    & models.Q(forfeited_by__isnull=True)
+                    & models.Q(forfeited_at__isnull=True)
+                    & models.Q(forfeit_transaction__isnull=True)
+                ),
+                name="payout_forfeited_completely",
+                violation_error_message=_(
+                    "TO9: a forfeited prize says why, where it went, who forfeited "
+                    "it and its posting."
+                ),
+            ),
         ]
         triggers = [
             never_deleted("payout"),
@@ -1103,6 +1272,7 @@ class Payout(models.Model):
                     ("pending", "payable"),
                     ("pending", "held"),
                     ("held", "payable"),
+                    ("held", "forfeited"),
                     ("payable", "paid"),
                 ],
             ),

@@ -30,6 +30,7 @@ from tournaments.models import (
     EventTable,
     Level,
     Purchase,
+    Refund,
 )
 
 
@@ -172,9 +173,15 @@ def entries_counted(*, event: Event) -> int:
 
 
 def buy_ins_cents(*, event: Event) -> int:
-    """What the purchases put in the prize pool, less refunds (TO7)."""
-    purchases = Purchase.objects.filter(entry__event=event, refund__isnull=True)
-    return purchases.aggregate(total=Sum("prize_pool_cents"))["total"] or 0
+    """What the purchases put in the prize pool, less refunds, whole or in part
+    (TO7, TO10)."""
+    sold = Purchase.objects.filter(entry__event=event).aggregate(
+        total=Sum("prize_pool_cents")
+    )["total"]
+    given_back = Refund.objects.filter(purchase__entry__event=event).aggregate(
+        total=Sum("prize_pool_cents")
+    )["total"]
+    return (sold or 0) - (given_back or 0)
 
 
 def prize_pool_cents(*, event: Event) -> int:
@@ -212,7 +219,12 @@ def bounty_of(*, entry: Entry) -> int:
     his progressive knockouts added to it, less what was taken when he busted (TO8).
     """
     paid_in = (
-        Purchase.objects.filter(entry=entry, refund__isnull=True).aggregate(
+        Purchase.objects.filter(entry=entry).aggregate(total=Sum("bounty_cents"))[
+            "total"
+        ]
+        or 0
+    ) - (
+        Refund.objects.filter(purchase__entry=entry).aggregate(
             total=Sum("bounty_cents")
         )["total"]
         or 0

@@ -8,13 +8,15 @@ agree.
 A colour-up retires a denomination: each player's chips of it are exchanged at their
 value for chips of the next denomination in whole chips; the odd chips left over are
 raced, one new chip at most per player, as many chips as the odd chips together buy
-in whole chips, and the rest is removed without compensation (TDA R26). A player
-whose only chips are odd ones comes first in the race, so he isn't raced out while
-chips are won (TDA R26). Chips are never created by a race.
+in whole chips, and the rest is removed without compensation (TDA R26). No player is
+raced out (TDA R26-A): one whose stack was only odd chips and who lost the race gets
+one new chip all the same; that chip comes into play as a recorded cause of its own
+(``race_minimum``), so the reconciliation still balances.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -25,7 +27,7 @@ from tournaments.errors import TEXTS, Code
 
 K = TypeVar("K", bound=Hashable)
 
-ISSUING = ("entry", "rebuy", "addon")
+ISSUING = ("entry", "rebuy", "addon", "race_minimum")
 REMOVING = (
     "reentry_surrender",
     "disqualification",
@@ -188,7 +190,12 @@ def counted_in_play(
 
 @dataclass(frozen=True, slots=True)
 class ColourUp(Generic[K]):
-    """A colour-up's outcome, per player: chips before and after, and the race."""
+    """A colour-up's outcome, per player: chips before and after, and the race.
+
+    ``removed`` is the value of the odd chips nobody won (TO3 ``race``); ``added``
+    the value of the chips given to players the race left with nothing (TDA R26-A,
+    TO3 ``race_minimum``); at most one of them is not zero.
+    """
 
     before: dict[K, int]
     after: dict[K, int]
@@ -196,11 +203,15 @@ class ColourUp(Generic[K]):
     odd: dict[K, int]
     race_winners: list[K] = field(default_factory=list)
     removed: int = 0
+    granted: list[K] = field(default_factory=list)
+    added: int = 0
 
     @property
     def conserved(self) -> bool:
-        """Chips after + chips removed == chips before (TO3, TO6)."""
-        return sum(self.after.values()) + self.removed == sum(self.before.values())
+        """Chips after + removed == chips before + added (TO3, TO6)."""
+        return sum(self.after.values()) + self.removed == (
+            sum(self.before.values()) + self.added
+        )
 
 
 def colour_up(
@@ -218,11 +229,21 @@ def colour_up(
     cards give (highest card first; every player with odd chips in it). Returns each
     player's stack after, the race's winners and the value removed.
 
+    The race follows the cards: the odd chips together buy ``n`` new chips, and the
+    first ``n`` players of ``race_order`` win one each; the rest of the odd chips is
+    removed (TDA R26). No player is raced out (TDA R26-A): one whose stack was only
+    odd chips and who won nothing is given one new chip all the same, the value of
+    chips that adds is ``added`` (and nothing is then removed).
+
     >>> stacks, retired = {"a": 1_100, "b": 2_050, "c": 75}, {"a": 3, "b": 2, "c": 3}
     >>> up = colour_up(stacks, retired, denomination=25, new_denomination=100,
     ...                race_order=["b", "a", "c"])
-    >>> up.after, up.race_winners, up.removed
-    ({'a': 1025, 'b': 2100, 'c': 100}, ['c', 'b'], 0)
+    >>> up.after, up.race_winners, up.granted, up.removed, up.added
+    ({'a': 1125, 'b': 2100, 'c': 100}, ['b', 'a'], ['c'], 0, 100)
+    >>> up = colour_up({"a": 1_075, "b": 50}, {"a": 3, "b": 2}, denomination=25,
+    ...                new_denomination=100, race_order=["a", "b"])
+    >>> up.after, up.race_winners, up.granted, up.removed, up.added
+    ({'a': 1100, 'b': 100}, ['a'], ['b'], 0, 75)
     """
     if denomination < 1 or new_denomination <= denomination:
         raise _refuse(Code.CHIPS_REFUSED, text="larger", rule="TO6")
@@ -254,20 +275,64 @@ def colour_up(
     ) != len(racing):
         raise _refuse(Code.CHIPS_REFUSED, text="race", rule="TO6")
     to_race = min(sum(odd.values()) // new_denomination, len(racing))
-    # No one is raced out (TDA R26): players with nothing but odd chips come first.
-    raced_out = [k for k in race_order if stacks[k] == odd[k]]
-    others = [k for k in race_order if stacks[k] != odd[k]]
-    winners = (raced_out + others)[:to_race]
+    winners = list(race_order[:to_race])
+    # TDA R26-A: a player left with nothing by the race gets one chip anyway.
+    granted = [k for k in race_order[to_race:] if stacks[k] == odd[k]]
     after = {
-        k: stacks[k] - odd[k] + (new_denomination if k in winners else 0)
+        k: stacks[k]
+        - odd[k]
+        + (new_denomination if k in winners or k in granted else 0)
         for k in stacks
     }
-    removed = sum(odd.values()) - to_race * new_denomination
+    net = sum(odd.values()) - (len(winners) + len(granted)) * new_denomination
     return ColourUp(
         before=dict(stacks),
         after=after,
         exchanged=exchanged,
         odd=odd,
         race_winners=winners,
-        removed=removed,
+        removed=max(net, 0),
+        granted=granted,
+        added=max(-net, 0),
     )
+
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+"""In a chip race a tie of ranks goes by suit: spades, hearts, diamonds, clubs
+(TDA R26, reverse alphabetical order)."""
+
+
+def race_order(cards: Mapping[K, str]) -> list[K]:
+    """The race's order from the card each player drew (TO6, TDA R26): the highest
+    card first, a tie of ranks broken by suit (spades, hearts, diamonds, clubs).
+
+    >>> race_order({"1": "Kd", "4": "As", "6": "Ks"})
+    ['4', '6', '1']
+
+    Raises :class:`ChipsError` (TO6) for a card that isn't one, or a card drawn
+    twice.
+    """
+    if any(
+        not isinstance(c, str) or len(c) != 2 or c[0] not in RANKS or c[1] not in SUITS
+        for c in cards.values()
+    ) or len(set(cards.values())) != len(cards):
+        raise _refuse(Code.RACE_CARDS, rule="TO6")
+    return sorted(
+        cards,
+        key=lambda k: (-RANKS.index(cards[k][0]), -SUITS.index(cards[k][1])),
+    )
+
+
+def race_draw(players: Sequence[K], *, seed: int) -> dict[K, str]:
+    """One card for each of ``players`` from a deck shuffled by ``seed``, dealt in
+    their order (TO6): a draw anyone can repeat from the seed recorded.
+
+    >>> race_draw(["a", "b"], seed=7) == race_draw(["a", "b"], seed=7)
+    True
+    """
+    deck = [rank + suit for rank in RANKS for suit in SUITS]
+    random.Random(seed).shuffle(deck)
+    if len(players) > len(deck):
+        raise _refuse(Code.RACE_CARDS, rule="TO6")
+    return dict(zip(players, deck, strict=False))

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from accounting.domain import accounts as room_chart
 from accounting.domain.accounts import ASSET, AWARDS_PAYABLE, EXPENSE
+from accounting.domain.money import ratio_split
 from accounting.domain.postings import Plan
 from tournaments.domain import accounts
 from tournaments.errors import Code, refuse
@@ -71,6 +72,44 @@ def refund(*, event: str, cash: str, price: Price) -> Plan:
     return Plan("tournament_refund", tuple((code, -cents) for code, cents in plan.legs))
 
 
+def refund_parts(left: Price, amount: int) -> Price:
+    """The parts of a refund of ``amount`` cents out of what is ``left`` of a
+    purchase (TO10): pro rata to each part left, by the largest remainder
+    (:func:`accounting.domain.money.ratio_split`), a tie going to the prize pool,
+    then the fee, the staff fee, the bounty. No part exceeds what is left of it,
+    and a refund of all that is left gives back every part exactly, so partial
+    refunds of one purchase add up to it to the cent. No chips: the service says
+    when a purchase's chips leave play.
+
+    >>> def parts(p):
+    ...     return p.prize_pool_cents, p.fee_cents, p.staff_fee_cents, p.bounty_cents
+    >>> parts(refund_parts(Price(10_000, 1_000, 500, 0, 20_000), 5_750))
+    (5000, 500, 250, 0)
+    >>> parts(refund_parts(Price(10_000, 1_000, 0, 2_000, 0), 1))
+    (1, 0, 0, 0)
+    >>> parts(refund_parts(Price(3, 1, 1, 0, 0), 5))
+    (3, 1, 1, 0)
+    """
+    if amount <= 0 or amount > left.total_cents:
+        raise refuse(
+            Code.REFUND_TOO_MUCH,
+            rule="TO10",
+            allowed={"max": left.total_cents},
+            left=left.total_cents,
+            amount=amount,
+        )
+    pool, fee, staff, bounty_ = ratio_split(
+        amount,
+        [
+            left.prize_pool_cents,
+            left.fee_cents,
+            left.staff_fee_cents,
+            left.bounty_cents,
+        ],
+    )
+    return Price(pool, fee, staff, bounty_, 0)
+
+
 def satellite_seat(*, satellite: str, target: str, price: Price) -> Plan:
     """A satellite's seat: its prize pool pays the target's entry, as the cage
     would book it, with no cash moving (TO7)."""
@@ -109,6 +148,22 @@ def release(*, event: str, cents: int) -> Plan:
     return Plan(
         "tournament_release",
         ((accounts.held_prizes(event=event), cents), (AWARDS_PAYABLE, -cents)),
+    )
+
+
+def forfeit(*, event: str, cents: int, to: str | None = None) -> Plan:
+    """A held prize forfeited (TO9): held prizes to the house's tournament revenue,
+    or to the jackpot pool account ``to`` (held in trust for players, JD5).
+
+    >>> forfeit(event="ME1", cents=5_000).net()
+    {'tournament:ME1:held': 5000, 'revenue:tournament_fees': -5000}
+    """
+    return Plan(
+        "tournament_forfeit",
+        (
+            (accounts.held_prizes(event=event), cents),
+            (to or accounts.FEE_REVENUE, -cents),
+        ),
     )
 
 

@@ -12,7 +12,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounting.services import retry_on_conflict
-from tournaments.domain.chips import REMOVING, ChipsError, colour_up
+from tournaments.domain.chips import REMOVING, ChipsError, colour_up, race_draw
+from tournaments.domain.chips import race_order as chips_race_order
 from tournaments.errors import Code, conflict, invalid, refuse, refused_as
 from tournaments.models import (
     ChipCount,
@@ -20,6 +21,7 @@ from tournaments.models import (
     ChipRace,
     Entry,
     Event,
+    EventTable,
     PayoutSheet,
 )
 from tournaments.services._shared import _event_locked, _winner_record
@@ -131,23 +133,49 @@ def chip_race_record(
     new_denomination: int,
     stacks: Mapping[str, int],
     retired: Mapping[str, int],
-    race_order: Sequence[str],
+    race_order: Sequence[str] | None = None,
     by: User,
+    cards: Mapping[str, str] | None = None,
+    seed: int | None = None,
     at: datetime | None = None,
 ) -> ChipRace:
     """Record a colour-up and its race at ``table`` (TO6, RR §15 #11): each player's
-    stack after, who won a chip, and the chips removed (a TO3 removal, ``race``).
+    stack after, who won a chip, who was given one so as not to be raced out (TDA
+    R26-A), and the chips that leaves or brings into play (TO3, ``race`` or
+    ``race_minimum``).
 
-    ``stacks`` and ``retired`` are keyed by seat. Raises :class:`Refusal` (TO6) for
-    a race the rule doesn't allow.
+    ``stacks`` and ``retired`` are keyed by seat. The race's order is given as
+    ``race_order`` (highest card first), as the ``cards`` each seat with odd chips
+    drew, or drawn here from ``seed`` (:func:`tournaments.domain.chips.race_draw`,
+    the seats in their order); the cards and the seed are recorded.
+
+    Raises :class:`Invalid` for more or less than one way of ordering the race;
+    :class:`Refusal` (TO3) for a table not of the event, (TO6) for a race the rule
+    doesn't allow.
     """
+    if sum(x is not None for x in (race_order, cards, seed)) != 1:
+        raise invalid(Code.RACE_CARDS, text="way")
+    if not EventTable.objects.filter(event=event, table=table).exists():
+        raise refuse(Code.NOT_AN_EVENT_TABLE, rule="TO3", table=table, event=event.code)
     try:
+        if seed is not None:
+            racing = sorted(
+                (
+                    k
+                    for k in stacks
+                    if retired.get(k, 0) * denomination % new_denomination
+                ),
+                key=lambda k: (len(k), k),
+            )
+            cards = race_draw(racing, seed=seed)
+        if cards is not None:
+            race_order = chips_race_order(cards)
         up = colour_up(
             stacks,
             retired,
             denomination=denomination,
             new_denomination=new_denomination,
-            race_order=race_order,
+            race_order=list(race_order or []),
         )
     except ChipsError as error:
         raise refused_as(Code.RACE_REFUSED, error, rule="TO6") from error
@@ -162,18 +190,32 @@ def chip_race_record(
             "after": up.after,
             "odd": up.odd,
             "winners": up.race_winners,
-            "order": list(race_order),
+            "granted": up.granted,
+            "order": list(race_order or []),
+            "cards": dict(cards or {}),
+            "seed": seed,
         },
         removed_chips=up.removed,
+        added_chips=up.added,
         recorded_by=by,
         at=at,
     )
+    note = f"{table} race {denomination}→{new_denomination}"
     if up.removed:
         ChipMovement.objects.create(
             event=event,
             cause=ChipMovement.Cause.RACE,
             chips=-up.removed,
-            note=f"{table} race {denomination}→{new_denomination}",
+            note=note,
+            recorded_by=by,
+            at=at,
+        )
+    if up.added:
+        ChipMovement.objects.create(
+            event=event,
+            cause=ChipMovement.Cause.RACE_MINIMUM,
+            chips=up.added,
+            note=f"{note}: {', '.join(map(str, up.granted))} (TDA R26-A)",
             recorded_by=by,
             at=at,
         )

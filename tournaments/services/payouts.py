@@ -16,12 +16,13 @@ from django.utils.translation import gettext as _
 from accounting.cage import payable_create, payable_pay
 from accounting.models import Receipt
 from accounting.services import retry_on_conflict
+from jackpots.models import Pool
 from tournaments import selectors
 from tournaments.domain import payouts as payout_rules
 from tournaments.domain import places, postings
 from tournaments.domain.payouts import PayoutError
 from tournaments.domain.places import Place, PlacesError
-from tournaments.errors import Code, conflict, refuse, refused_as
+from tournaments.errors import Code, conflict, invalid, refuse, refused_as
 from tournaments.models import (
     Bust,
     Deal,
@@ -109,7 +110,8 @@ def payout_sheet_prepare(
     split, the deal's figures, adding up to the pool to the cent. ``holds`` (entry id
     → why) marks prizes held for a disqualified or absent player (TDA RP-23).
 
-    Raises :class:`Refusal` (TO7) while entries play or if the lines don't add up.
+    Raises :class:`Refusal` (TO7) while entries play or if the lines don't add up,
+    (TO5) while a signed deal waits for its approval.
     """
     event = _event_locked(event)
     if event.status != Event.Status.RUNNING:
@@ -118,7 +120,9 @@ def payout_sheet_prepare(
         raise refuse(Code.EVENT_NOT_OVER, rule="TO7")
     if PayoutSheet.objects.filter(event=event).exists():
         raise conflict(Code.SHEET_EXISTS)
-    deal = Deal.objects.filter(event=event, status=Deal.Status.SIGNED).first()
+    if Deal.objects.filter(event=event, status=Deal.Status.SIGNED).exists():
+        raise refuse(Code.DEAL_NOT_APPROVED, rule="TO5")
+    deal = Deal.objects.filter(event=event, status=Deal.Status.APPROVED).first()
     pool, overlay = selectors.pool_and_overlay(event=event)
     holds = holds or {}
     try:
@@ -402,6 +406,93 @@ def payout_release(
     )
     payout.refresh_from_db()
     return payout
+
+
+@retry_on_conflict()
+@transaction.atomic
+def payout_forfeit(
+    *,
+    payout: Payout,
+    by: User,
+    reason: str,
+    destination: str,
+    at: datetime | None = None,
+) -> Payout:
+    """Forfeit a held prize (TO9, TDA RP-23), by another person than who prepared
+    the sheet (four-eyes, as a release), saying why and where the money goes, in one
+    balanced posting out of the event's held account:
+
+    - ``"house"``: to the house's tournament revenue (the posting's kind,
+      ``tournament_forfeit``, tells it from the fees);
+    - ``"jackpot:<pool>"``: added to the room's active jackpot pool ``<pool>`` in
+      the event's currency, money still held in trust for players (JD5).
+
+    Raises :class:`Invalid` for another destination; :class:`Refusal` (TO9) without
+    a reason, by the sheet's preparer, or to a pool the room hasn't;
+    :class:`Conflict` when the prize isn't held.
+    """
+    at = at or timezone.now()
+    payout = (
+        Payout.objects.select_for_update(of=("self",))
+        .select_related("sheet__event__room", "entry__player")
+        .get(pk=payout.pk)
+    )
+    kind, sep, pool_code = destination.partition(":")
+    if not (
+        (kind == Payout.Destination.HOUSE and not sep)
+        or (kind == Payout.Destination.JACKPOT and pool_code)
+    ):
+        raise invalid(Code.UNKNOWN_DESTINATION)
+    if payout.status != Payout.Status.HELD:
+        raise conflict(Code.NOT_HELD)
+    if not reason.strip():
+        raise refuse(Code.REASON_REQUIRED, text="forfeit", rule="TO9")
+    if payout.sheet.prepared_by_id == by.pk:
+        raise refuse(Code.FOUR_EYES, text="forfeit", rule="TO9")
+    event = payout.sheet.event
+    pool_account = None
+    if kind == Payout.Destination.JACKPOT:
+        pool_account = _jackpot_pool_account(event=event, pool=pool_code)
+    posting = _book(
+        postings.forfeit(
+            event=event.code,
+            cents=payout.amount_cents,
+            to=pool_account.code if pool_account else None,
+        ),
+        currency=event.currency,
+        rule="TO9",
+        posted_by=by,
+        reference=f"{event.code} place {payout.place_high} forfeited",
+        memo=reason.strip()[:500],
+        posted_at=at,
+    )
+    Payout.objects.filter(pk=payout.pk).update(
+        status=Payout.Status.FORFEITED,
+        forfeit_reason=reason.strip()[:500],
+        forfeit_destination=kind,
+        forfeit_pool=pool_code,
+        forfeited_by=by,
+        forfeited_at=at,
+        forfeit_transaction=posting,
+    )
+    payout.refresh_from_db()
+    return payout
+
+
+def _jackpot_pool_account(*, event: Event, pool: str) -> Any:
+    """The ledger account of the event's room's active jackpot pool ``pool`` in
+    the event's currency (JD5).
+
+    Raises :class:`Refusal` (TO9) for no such pool.
+    """
+    found = (
+        Pool.objects.select_related("account")
+        .filter(room=event.room_id, code=pool, active=True)
+        .first()
+    )
+    if found is None or found.account.currency != event.currency:
+        raise refuse(Code.NO_SUCH_POOL, rule="TO9", pool=pool, currency=event.currency)
+    return found.account
 
 
 @retry_on_conflict()

@@ -33,6 +33,7 @@ from tournaments.models import (
     PayoutSheet,
 )
 from tournaments.services import BustIn
+from tournaments.services.deals import deal_approve
 
 from .conftest import make_event
 
@@ -178,11 +179,17 @@ def test_one_event_from_the_first_entry_to_the_last_payout(
         event=event, chips=sum(stacks_by_code.values()), by=floor_person
     )
     chips = selectors.chip_reconciliation(event=event).reconciliation
-    assert chips.issued == {"entry": 180_000, "rebuy": 20_000, "addon": 60_000}
+    assert chips.issued == {
+        "entry": 180_000,
+        "rebuy": 20_000,
+        "addon": 60_000,
+        "race_minimum": 0,
+    }
     assert chips.removed["race"] == 50 and chips.removed["hidden"] == 500
     assert chips.balanced and chips.in_play == 259_450
 
-    # TO5: the deal among every player left, by ICM, signed by all three.
+    # TO5: the deal among every player left, by ICM, signed by all three and
+    # approved by a manager.
     stacks = {_entry(event, c).pk: s for c, s in stacks_by_code.items()}
     offers = services.deal_offers(event=event, stacks=stacks)
     pool, overlay = selectors.pool_and_overlay(event=event)
@@ -204,10 +211,23 @@ def test_one_event_from_the_first_entry_to_the_last_payout(
             deal=deal, entry=_entry(event, code), witnessed_by=floor_person
         )
     assert deal.status == "signed"
+    assert Entry.objects.filter(event=event, status="active").count() == 3
+    own = {c: selectors.bounty_of(entry=_entry(event, c)) for c in stacks_by_code}
+    assert (
+        sum(own.values())
+        == chart.bounty_pool(event=event.code, currency="EUR").balance_cents
+        > 3 * BOUNTY
+    )  # progressive knockouts grew the heads
+    deal = deal_approve(deal=deal, by=manager)
+    assert deal.status == "approved"
     assert not Entry.objects.filter(event=event, status="active").exists()
-    # TO8: the heads left on the chop go to the biggest stack.
-    chop = BountyPayment.objects.get(event=event, reason="chop")
-    assert chop.winner.player.code == codes[0]
+    # TO8: a deal is not a chopped pot: by default each keeps the bounty on his head.
+    heads = dict(
+        BountyPayment.objects.filter(event=event, reason="deal").values_list(
+            "winner__player__code", "amount_cents"
+        )
+    )
+    assert heads == {c: v for c, v in own.items() if v}
     assert chart.bounty_pool(event=event.code, currency="EUR").balance_cents == 0
 
     # TO9: the payout sheet, prepared by the floor and approved by a manager.
@@ -279,7 +299,8 @@ def test_one_event_from_the_first_entry_to_the_last_payout(
     # Every cage receipt numbered without gaps (CA2).
     numbers = sorted(Receipt.objects.filter(cage=cage).values_list("number", flat=True))
     assert numbers == list(range(1, len(numbers) + 1))
-    assert len(numbers) - receipts_before == 9 + 1 + 2 + 3 + 7
+    # Entries, the rebuy, the add-ons, the prizes, six knockouts, the deal's heads.
+    assert len(numbers) - receipts_before == 9 + 1 + 2 + 3 + 6 + len(heads)
 
     # The event's final report: every check agrees; CSV, XLSX and PDF render.
     report = event_report(event=event)

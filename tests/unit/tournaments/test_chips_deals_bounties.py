@@ -24,6 +24,8 @@ from tournaments.domain.chips import (
     REMOVING,
     ChipsError,
     colour_up,
+    race_draw,
+    race_order,
     reconcile,
 )
 from tournaments.domain.deals import DealError, chip_chop, icm, icm_fractions
@@ -91,25 +93,75 @@ def tables_at_a_colour_up(draw: st.DrawFn):
 
 @given(tables_at_a_colour_up())
 def test_chips_are_conserved_through_a_colour_up_and_race(case) -> None:
-    """TO3, TO6: after + removed = before; one chip at most per player; the removed
-    chips are less than one new chip; no retired chip is left; no chip created."""
+    """TO3, TO6: after + removed = before + added, the recorded movements; one chip
+    at most per player; what is removed is less than one new chip and nothing is
+    both removed and added; no retired chip is left; the cards decide who wins."""
     stacks, retired, old, new, order = case
     up = colour_up(
         stacks, retired, denomination=old, new_denomination=new, race_order=order
     )
     assert up.conserved
-    assert sum(up.after.values()) + up.removed == sum(stacks.values())
-    assert 0 <= up.removed < new or up.removed < new * len(order) + 1
+    assert sum(up.after.values()) + up.removed == sum(stacks.values()) + up.added
+    assert up.removed == 0 or up.added == 0
+    assert 0 <= up.removed < new
     assert len(up.race_winners) == len(set(up.race_winners))
-    assert up.removed == sum(up.odd.values()) - new * len(up.race_winners)
+    assert up.race_winners == order[: len(up.race_winners)]
+    assert not set(up.race_winners) & set(up.granted)
+    assert up.removed - up.added == sum(up.odd.values()) - new * (
+        len(up.race_winners) + len(up.granted)
+    )
     for key, after in up.after.items():
         assert after % new == (stacks[key] - retired[key] * old) % new
-        won = new if key in up.race_winners else 0
-        assert after == stacks[key] - up.odd[key] + won
-    # Nobody with odd chips only is raced out while others win chips.
-    broke = [k for k in stacks if up.after[k] == 0]
-    if broke:
-        assert all(k not in up.race_winners for k in stacks if stacks[k] != up.odd[k])
+        won = after - (stacks[key] - up.odd[key])
+        assert won in (0, new)  # one chip at most, won or given
+        assert (won == new) == (key in up.race_winners or key in up.granted)
+
+
+@given(tables_at_a_colour_up())
+def test_no_player_is_raced_out(case) -> None:
+    """TO6, TDA R26-A: a player with chips before the colour-up has chips after it;
+    a chip is given only to one the race left with nothing."""
+    stacks, retired, old, new, order = case
+    up = colour_up(
+        stacks, retired, denomination=old, new_denomination=new, race_order=order
+    )
+    assert all(up.after[k] > 0 for k in stacks if stacks[k] > 0)
+    assert all(stacks[k] == up.odd[k] for k in up.granted)
+    assert up.added <= new * len(up.granted)
+
+
+def test_a_player_with_only_odd_chips_who_loses_the_race_gets_one_chip() -> None:
+    """TO6, TDA R26-A: two players with a single 25 each at a colour-up to 100: the
+    odd chips buy no chip, neither is raced out; each gets a 100 and the 150 that
+    adds comes into play as a cause of its own."""
+    up = colour_up(
+        {"1": 25, "2": 25, "3": 10_000},
+        {"1": 1, "2": 1, "3": 0},
+        denomination=25,
+        new_denomination=100,
+        race_order=["2", "1"],
+    )
+    assert up.after == {"1": 100, "2": 100, "3": 10_000}
+    assert (up.race_winners, up.granted) == ([], ["2", "1"])
+    assert (up.removed, up.added) == (0, 150)
+
+
+def test_the_race_follows_the_cards_spades_breaking_a_tie() -> None:
+    """TO6, TDA R26: the highest card first, a tie of ranks to spades, hearts,
+    diamonds, clubs; a card drawn twice is refused."""
+    assert race_order({"1": "Kc", "2": "Kh", "3": "2s", "4": "Ks"}) == [
+        "4",
+        "2",
+        "1",
+        "3",
+    ]
+    with pytest.raises(ChipsError, match="TO6"):
+        race_order({"1": "Kc", "2": "Kc"})
+    with pytest.raises(ChipsError, match="TO6"):
+        race_order({"1": "1c"})
+    drawn = race_draw(["1", "2", "3"], seed=42)
+    assert drawn == race_draw(["1", "2", "3"], seed=42)
+    assert len(set(drawn.values())) == 3
 
 
 def test_a_race_must_include_every_player_with_odd_chips() -> None:
