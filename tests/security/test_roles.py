@@ -192,6 +192,23 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/tournaments/{event}/cancel"): MANAGER,
     ("post", "/api/v1/tournaments/{event}/refunds/{receipt}/approve"): MANAGER,
     ("post", "/api/v1/tournaments/{event}/refunds/{receipt}"): CASHIER,
+    # The director's acts (TO3, TO5, TO6): the floor records, a manager approves
+    # deals (TO5), releases or forfeits held prizes (TO9) and approves refunds of
+    # an amount (TO10).
+    ("post", "/api/v1/tournaments/{event}/deals/offers"): FLOOR,
+    ("post", "/api/v1/tournaments/{event}/deals"): FLOOR,
+    ("get", "/api/v1/tournaments/{event}/deals/{deal_id}"): TOURNAMENT_READERS,
+    ("post", "/api/v1/tournaments/{event}/deals/{deal_id}/signatures"): FLOOR,
+    ("post", "/api/v1/tournaments/{event}/deals/{deal_id}/approve"): MANAGER,
+    ("post", "/api/v1/tournaments/{event}/races"): FLOOR,
+    ("post", "/api/v1/tournaments/{event}/chips/removals"): FLOOR,
+    ("post", "/api/v1/tournaments/{event}/entries/{number}/disqualify"): FLOOR,
+    ("post", "/api/v1/tournaments/{event}/payouts/{payout_id}/release"): MANAGER,
+    ("post", "/api/v1/tournaments/{event}/payouts/{payout_id}/forfeit"): MANAGER,
+    (
+        "post",
+        "/api/v1/tournaments/{event}/refunds/{receipt}/partial-approve",
+    ): MANAGER,
     # Setting an event up: the director (floor or manager) writes; the event's
     # staff read (TO1, TO7, TO11, TO12).
     ("get", "/api/v1/tournaments/structures"): TOURNAMENT_READERS,
