@@ -3,8 +3,9 @@
 DESIGN.md ("Reliability and security targets"). The schema is loaded from
 ``/api/schema/`` of the WSGI application, in-process, over the demo room
 (``demo_room`` and ``demo_jackpots``): open tables, a funded cage with an open
-shift, registered players and jackpot pools, so that generated requests reach the
-services and not only the look-ups. The table in a path is T01, the demo's first
+shift, registered players and jackpot pools, and a tournament running at T01 and
+T02 (``tournament_running``), so that generated requests reach the services and
+not only the look-ups. The table in a path is T01, the demo's first
 table (the ``table`` parameter is fixed), so the terminal endpoints get past their
 404; unknown tables are tests/security/test_roles.py's and tests/api's business.
 
@@ -28,6 +29,7 @@ from django.contrib.auth.models import User
 from django.core import signals
 from django.core.management import call_command
 from django.db import close_old_connections
+from django.utils import timezone
 from knox.models import AuthToken
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -36,12 +38,20 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from cardroom.models import Table, TerminalKey
+from cardroom.models import Room, Table, TerminalKey
 from cardroom.wsgi import application
 from core.roles import Role
 from tests.security.test_roles import ALLOWED
+from tournaments import floor as tournament_floor
+from tournaments import services as tournament_services
+from tournaments.models import Event, EventTable, Level, Structure
 
 pytestmark = pytest.mark.django_db
+
+EVENT = "demo-event"
+"""The running tournament the room fixture adds: the event in every tournament
+path, its entry number 1 in the entries' paths, so that generated requests reach
+the tournament services and not only their 404."""
 
 CHECKS = [
     not_a_server_error,
@@ -62,7 +72,7 @@ CONFIG = schemathesis.Config.from_dict(
             "coverage": {"enabled": COVERAGE},
             "stateful": {"enabled": False},
         },
-        "parameters": {"table": "T01"},
+        "parameters": {"table": "T01", "event": EVENT, "number": 1},
     }
 )
 SETTINGS = hypothesis.settings(
@@ -106,7 +116,57 @@ def room(db, wsgi_in_the_test_transaction) -> dict[str, str]:
         name="schemathesis", table=Table.objects.get(code="T01")
     )
     headers["terminal"] = f"Api-Key {key}"
+    tournament_running()
     return headers
+
+
+def tournament_running() -> None:
+    """A tournament running at the demo's tables T01 and T02 (the demo room has
+    none): six entries sold at the cage, seated, the clock started at level 1."""
+    structure = Structure.objects.create(code="demo-turbo", name="Demo turbo")
+    for number, blinds in enumerate([(100, 200), (200, 400), None, (300, 600)], 1):
+        Level.objects.create(
+            structure=structure,
+            number=number,
+            minutes=20 if blinds else 10,
+            is_break=blinds is None,
+            small_blind=blinds[0] if blinds else 0,
+            big_blind=blinds[1] if blinds else 0,
+        )
+    room = Room.objects.order_by("pk").first() or Room.objects.create(
+        code="demo", name="Demo room", time_zone="Europe/Helsinki", currency="EUR"
+    )
+    event = Event.objects.create(
+        room=room,
+        code=EVENT,
+        name="Demo event",
+        currency="EUR",
+        structure=structure,
+        starts_at=timezone.now(),
+        buy_in_cents=10_000,
+        fee_cents=1_000,
+        starting_stack=20_000,
+        late_registration_level=2,
+        reentry_max=1,
+        rebuy_max=1,
+        rebuy_until_level=2,
+        rebuy_stack_limit=20_000,
+        rebuy_cents=10_000,
+        rebuy_chips=20_000,
+        addon_level=3,
+        addon_cents=10_000,
+        addon_chips=20_000,
+    )
+    for order, table in enumerate(["T01", "T02"], 1):
+        EventTable.objects.create(event=event, table=table, break_order=order)
+    cashier = User.objects.get(username="demo-cashier")
+    for n in range(1, 7):
+        tournament_services.entry_register(
+            event=event, player=f"P-100{n}", cage="MAIN", cashier=cashier
+        )
+    tournament_floor.clock_change(
+        event_code=EVENT, action="start", by=User.objects.get(username="demo-floor")
+    )
 
 
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application, config=CONFIG)

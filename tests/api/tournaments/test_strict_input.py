@@ -340,3 +340,22 @@ def test_held_prizes_name_entries_by_number(room_open, holds):
     before = tournament_state()
     _refused(_post(clients, "payout sheet", {"holds": holds}))
     assert tournament_state() == before
+
+
+@pytest.mark.parametrize("number", [2**31, 2**63, 10**30])
+def test_an_entry_number_beyond_the_column_is_not_found(room_open, number):
+    """A path's entry or payout number too big for the database is 404, not 500
+    (the schemathesis run fixes them to a real one)."""
+    _event, clients = room_open
+    before = tournament_state()
+    rebuy = clients["cashier"].post(
+        f"{BASE}/entries/{number}/rebuys", {"cage": "MAIN", "stack": 0}, format="json"
+    )
+    assert rebuy.status_code == 404, rebuy.content
+    pay = clients["cashier"].post(
+        f"{BASE}/payouts/{number}/pay",
+        {"cage": "MAIN", "player": "P-0", "player_signed": True},
+        format="json",
+    )
+    assert pay.status_code == 404, pay.content
+    assert tournament_state() == before
