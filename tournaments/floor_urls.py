@@ -1,14 +1,13 @@
-"""The floor's tournament screen, at ``/floor/tournaments/<event>`` (TO11, TO12)."""
+"""The floor's tournament screen moved to the staff screens: the old address
+``/floor/tournaments/<event>`` leads to ``/floor/events/<event>/`` (TO11, TO12)."""
 
-from django.contrib.admin.views.decorators import staff_member_required
 from django.urls import path
-
-from tournaments import floor_views
+from django.views.generic import RedirectView
 
 urlpatterns = [
     path(
         "<slug:event>",
-        staff_member_required(floor_views.event_floor),
-        name="tournament-floor",
+        RedirectView.as_view(pattern_name="staff:tournament-floor", permanent=True),
+        name="tournament-floor-moved",
     )
 ]
