@@ -271,10 +271,11 @@ class TournamentReportApi(APIView):
             )
         ],
         responses={
-            (200, "application/octet-stream"): OpenApiResponse(
+            (200, FORMATS[fmt].split(";")[0]): OpenApiResponse(
                 response=OpenApiTypes.BINARY,
-                description="text/csv, XLSX or application/pdf",
+                description=f"The final report as {fmt.upper()} (fmt={fmt}).",
             )
+            for fmt in FORMATS
         },
     )
     def get(self, request: Request, event: str, fmt: str) -> HttpResponse:
