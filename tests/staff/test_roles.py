@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 from django.test import Client
-from django.urls import get_resolver
+from django.urls import URLPattern, URLResolver, get_resolver
 
 from core.roles import Role
 
@@ -55,18 +55,31 @@ PAGES: dict[tuple[str, str], tuple[str, ...]] = {
 }
 
 
-def test_the_table_names_every_page_of_the_cage_and_the_manager():
-    """A new cage or manager screen must be added to the table above."""
+def staff_patterns() -> set[str]:
+    """Every route of the staff screens, the included ones spelled out in full."""
     from staff import urls
 
-    screens = {
-        str(p.pattern)
-        for p in urls.urlpatterns
-        if str(p.pattern).startswith(("cage/", "manager/"))
-    }
+    def walk(patterns: list, prefix: str) -> set[str]:
+        found: set[str] = set()
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                found |= walk(p.url_patterns, prefix + str(p.pattern))
+            elif isinstance(p, URLPattern):
+                found.add(prefix + str(p.pattern))
+        return found
+
+    return walk(urls.urlpatterns, "")
+
+
+def test_the_table_names_every_page_of_the_cage_and_the_manager():
+    """A new cage or manager screen must be added to the table above (or, for
+    the tournament desk, to TOURNAMENT_CAGE_PAGES below)."""
+    screens = {p for p in staff_patterns() if p.startswith(("cage/", "manager/"))}
     named = {path.strip("/").split("/")[0] for _method, path in PAGES}
     assert named == {"cage", "manager"}
-    assert len(screens) == len({path for _m, path in PAGES})
+    desk = {p for p in screens if p.startswith("cage/events/")}
+    assert len(screens - desk) == len({path for _m, path in PAGES})
+    assert len(desk) == len({path for _m, path in TOURNAMENT_CAGE_PAGES})
     assert get_resolver().resolve("/cage/").url_name == "cage-home"
 
 
@@ -119,13 +132,68 @@ FLOOR_PAGES: dict[tuple[str, str], tuple[str, ...]] = {
 
 
 def test_each_role_opens_the_floor_pages_the_table_gives_it(make_staff):
-    from staff import urls
-
-    floor = {
-        str(p.pattern) for p in urls.urlpatterns if str(p.pattern).startswith("floor/")
-    }
-    assert len(floor) == len(FLOOR_PAGES)
+    floor = {p for p in staff_patterns() if p.startswith("floor/")}
+    events = {p for p in floor if p.startswith("floor/events/")}
+    assert len(floor - events) == len(FLOOR_PAGES)
+    assert len(events) == len({path for _m, path in TOURNAMENT_FLOOR_PAGES})
     assert wrong_answers(signed_in(make_staff), FLOOR_PAGES) == []
+
+
+# The tournament desk (TO1–TO12): the cage's part is the cashiers' (a manager
+# approves refunds and the payout sheet there); the director's and the floor's
+# part is the floor's and the managers' (a manager approves deals and sheets and
+# decides held prizes). An event that doesn't exist still answers 403 to a caller
+# the table refuses, before it is looked up.
+CAGE_DESK = ("cashier", "manager")
+TOURNAMENT_CAGE_PAGES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("GET", "/cage/events/"): CAGE_DESK,
+    ("GET", "/cage/events/EV1"): CAGE_DESK,
+    ("POST", "/cage/events/EV1/entries"): CASHIER,
+    ("POST", "/cage/events/EV1/entries/1/rebuy"): CASHIER,
+    ("POST", "/cage/events/EV1/entries/1/addon"): CASHIER,
+    ("POST", "/cage/events/EV1/refunds/MAIN-000001/approve"): MANAGER,
+    ("POST", "/cage/events/EV1/refunds/MAIN-000001/pay"): CASHIER,
+    ("POST", "/cage/events/EV1/prizes/1/pay"): CASHIER,
+    ("POST", "/cage/events/EV1/sheet/approve"): MANAGER,
+    ("GET", "/cage/events/EV1/receipts/MAIN-000001"): CAGE_DESK,
+}
+TOURNAMENT_FLOOR_PAGES: dict[tuple[str, str], tuple[str, ...]] = {
+    ("GET", "/floor/events/"): FLOOR,
+    ("GET", "/floor/events/tonight"): FLOOR,
+    ("GET", "/floor/events/new"): FLOOR,
+    ("GET", "/floor/events/structures/new"): FLOOR,
+    ("GET", "/floor/events/structures/S1"): FLOOR,
+    ("GET", "/floor/events/EV1/"): FLOOR,
+    ("GET", "/floor/events/EV1/setup"): FLOOR,
+    ("POST", "/floor/events/EV1/tables"): FLOOR,
+    ("POST", "/floor/events/EV1/payout-table"): FLOOR,
+    ("GET", "/floor/events/EV1/clock"): FLOOR,
+    ("POST", "/floor/events/EV1/clock/change"): FLOOR,
+    ("POST", "/floor/events/EV1/seats/draw"): FLOOR,
+    ("POST", "/floor/events/EV1/tables/balance"): FLOOR,
+    ("POST", "/floor/events/EV1/busts"): FLOOR,
+    ("POST", "/floor/events/EV1/counts"): FLOOR,
+    ("POST", "/floor/events/EV1/disqualify"): FLOOR,
+    ("POST", "/floor/events/EV1/chips/remove"): FLOOR,
+    ("GET", "/floor/events/EV1/race"): FLOOR,
+    ("POST", "/floor/events/EV1/race/record"): FLOOR,
+    ("GET", "/floor/events/EV1/races/1"): FLOOR,
+    ("GET", "/floor/events/EV1/deal"): FLOOR,
+    ("POST", "/floor/events/EV1/deal/propose"): FLOOR,
+    ("GET", "/floor/events/EV1/deals/1"): FLOOR,
+    ("POST", "/floor/events/EV1/deals/1/sign"): FLOOR,
+    ("POST", "/floor/events/EV1/deals/1/approve"): MANAGER,
+    ("GET", "/floor/events/EV1/payouts"): FLOOR,
+    ("POST", "/floor/events/EV1/payouts/prepare"): FLOOR,
+    ("POST", "/floor/events/EV1/payouts/approve"): MANAGER,
+    ("POST", "/floor/events/EV1/payouts/1/release"): MANAGER,
+    ("POST", "/floor/events/EV1/payouts/1/forfeit"): MANAGER,
+}
+
+
+def test_each_role_opens_the_tournament_pages_the_table_gives_it(make_staff):
+    pages = {**TOURNAMENT_CAGE_PAGES, **TOURNAMENT_FLOOR_PAGES}
+    assert wrong_answers(signed_in(make_staff), pages) == []
 
 
 # Every page of the auditor's reports: the auditors' and the managers' (the API's
