@@ -19,9 +19,12 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounting.cage import gaming_day_of
 from core.roles import Role
+from reports.builders import daily_audit
 from reports.document import rows_of, section_of
 from reports.render import render
+from reports.selectors import Period
 from reports.tournaments import event_report
 from tests.conftest import ROOM_EVENING
 from tournaments import services
@@ -352,3 +355,27 @@ def test_a_refund_receipt_shows_its_own_parts(played):
     sold = render_to_string("accounting/receipt.html", {"receipt": entry})
     assert "100.00 EUR" in sold and "Part of a purchase of" not in sold
     assert Entry.objects.filter(event=event, status="refunded").count() == 0
+
+
+def test_the_daily_audit_takes_a_partial_refund_out_of_the_pool_by_its_part(played):
+    """TO10: the audit's check of the refunds out of the pool reads the refund's
+    prize-pool part (37.04), not the purchase's (100.00)."""
+    event, _who, _no = played
+    period = Period.of(event.room, gaming_day_of(_at(0)))
+    with translation.override("en"):
+        audit = daily_audit(period=period, now=_at(120))
+    (row,) = rows_of(audit, "tournaments")
+    assert (row["event"], row["entries"], row["refunds"]) == (event.code, 4, 1)
+    assert row["pool_in"] == 40_000 and row["pool_closing"] == 0
+    checks = {
+        c["check"]: c
+        for c in rows_of(audit, "checks")
+        if c["check"].startswith(event.code)
+    }
+    refunds = checks[f"{event.code} refunds out of the prize pool"]
+    assert (refunds["records"], refunds["ledger"], refunds["agrees"]) == (
+        3_704,
+        3_704,
+        True,
+    )
+    assert all(c["agrees"] for c in checks.values())
