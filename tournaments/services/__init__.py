@@ -1,5 +1,6 @@
 """Every write of a tournament: entries, rebuys, add-ons and re-entries at the cage,
-chips, busts and bounties, deals, payout sheets and payouts, refunds (TO1–TO10).
+chips, busts and bounties, deals, payout sheets and payouts, refunds, and the set-up of
+structures, events, tables and payout tables (TO1–TO12).
 
 Money moves only in the ledger, through the cage's receipts (CA2): an entry is one
 numbered receipt and one balanced posting, cash into the cashier's drawer and out to
@@ -7,8 +8,9 @@ the event's prize pool (held in trust), the house's fee revenue and the bounty p
 (TO1, TO8). A payout sheet prepared by one person and approved by another moves the
 pool (topped up by the house's overlay, TO7) into awards payable, which the cage pays
 to the identified player against his signature (TO9, CA6). A refund is a receipt
-whose posting reverses the purchase's (TO10, DC2). Chips are counted, not booked:
-each issue and removal is a :class:`ChipMovement` with its cause (TO3).
+whose posting gives back the purchase's parts, all of them or a share of each (TO10,
+DC2). Chips are counted, not booked: each issue and removal is a
+:class:`ChipMovement` with its cause (TO3).
 
 One module per use case; ``tournaments.services`` names them all.
 """
@@ -23,8 +25,14 @@ from tournaments.services.chips import (
     chips_remove,
     entry_disqualify,
 )
-from tournaments.services.deals import deal_offers, deal_propose, deal_sign
+from tournaments.services.deals import (
+    deal_approve,
+    deal_offers,
+    deal_propose,
+    deal_sign,
+)
 from tournaments.services.payouts import (
+    payout_forfeit,
     payout_pay,
     payout_release,
     payout_sheet_approve,
@@ -43,16 +51,20 @@ from tournaments.services.refunds import (
     event_cancel,
     purchase_refund,
     refund_approve,
+    refund_left,
     refund_pay,
 )
 from tournaments.services.seats import entry_seat_drawn, seat_draw
 from tournaments.services.setup import (
     event_create,
     event_settings_update,
+    event_started,
     event_table_add,
     payout_preview,
+    payout_table_of,
     payout_table_set,
     structure_create,
+    structure_started_by,
     structure_update,
 )
 
@@ -65,6 +77,7 @@ __all__ = [
     "chip_count_record",
     "chip_race_record",
     "chips_remove",
+    "deal_approve",
     "deal_offers",
     "deal_propose",
     "deal_sign",
@@ -75,20 +88,25 @@ __all__ = [
     "event_create",
     "event_settings_update",
     "event_start",
+    "event_started",
     "event_table_add",
+    "payout_forfeit",
     "payout_pay",
     "payout_preview",
     "payout_release",
     "payout_sheet_approve",
     "payout_sheet_prepare",
+    "payout_table_of",
     "payout_table_set",
     "price_of",
     "purchase_refund",
     "rebuy_buy",
     "refund_approve",
+    "refund_left",
     "refund_pay",
     "seat_draw",
     "standings",
     "structure_create",
+    "structure_started_by",
     "structure_update",
 ]
