@@ -49,7 +49,9 @@ class RefundApprovalSerializer(serializers.ModelSerializer):
     receipt = serializers.CharField(source="purchase.receipt.no")
     entry = serializers.IntegerField(source="purchase.entry.number")
     player = serializers.CharField(source="purchase.entry.player.code")
-    amount = serializers.IntegerField(source="purchase.total_cents")
+    amount = serializers.IntegerField(
+        source="amount_cents", help_text="Cents approved: all that was left, or a part."
+    )
     approved_by = serializers.CharField(source="approved_by.username")
 
     class Meta:

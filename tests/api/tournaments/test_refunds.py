@@ -154,8 +154,11 @@ def test_a_purchase_refunded_in_two_parts_until_it_is_whole(setup):
 
     rest = post(manager, partial, {"reason": "x", "amount": 5_751})
     assert rest.status_code == 422 and rest.json()["error"]["allowed"] == {"max": 5_750}
-    # Without an amount: all that is left.
-    assert post(manager, partial, {"reason": "Cancelled after all"}).status_code == 201
+    # The whole-refund door approves all that is left, and says how much.
+    whole = f"tournaments/sunday/refunds/{no}/approve"
+    rest_approved = post(manager, whole, {"reason": "Cancelled after all"})
+    assert rest_approved.status_code == 201, rest_approved.content
+    assert rest_approved.json()["amount"] == 5_750
     assert post(cashier, pay, {"cage": "MAIN"}, key="p-2").status_code == 201
     second = Refund.objects.latest("id")
     assert _split(second) == (5_000, 500, 250, 0)
