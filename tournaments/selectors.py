@@ -33,7 +33,6 @@ from tournaments.models import (
     Refund,
 )
 
-
 # --- The event's clock, as the server keeps it (TO12) -------------------------------
 
 

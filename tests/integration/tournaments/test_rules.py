@@ -78,9 +78,7 @@ def running(event, cage, shift, cashier, players):
 # --- TO1 ------------------------------------------------------------------------------
 
 
-def test_registration_closes_after_its_level(
-    running, cashier, players, floor_person
-):
+def test_registration_closes_after_its_level(running, cashier, players, floor_person):
     """TO1 (TDA "MLR"), TO12: late registration closes after the event's level,
     by the server's clock: open at level 3, closed at the break after it."""
     clock_to(running, 3, floor_person, action="start")
