@@ -8,6 +8,16 @@ under the same clock (the server shares it) and kombu's filesystem broker, both 
 a data folder of their own. The clock keeps running from the moment, the same for
 every process of the run (libfaketime's shared offset), so the suite crosses the
 moment as a room would.
+
+libfaketime reads the true clock in a signal handler that interrupts a wait it
+wraps, and PostgreSQL's timeouts are such handlers: a backend waiting for a lock
+would never time out (``lock_timeout``, ``statement_timeout``, the deadlock check).
+``pg_timeouts.c``, built with the system's C compiler and preloaded before
+libfaketime, waits through the system call instead (its comment says why).
+
+One moment for one file: ``python .ci/moments.py after-cutoff --
+tests/integration/accounting/test_summed_accounts.py -k fold``; what follows
+``--`` goes to pytest as it is.
 """
 
 from __future__ import annotations
@@ -17,6 +27,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from datetime import date, datetime
 from pathlib import Path
@@ -98,6 +109,24 @@ def by_day(today: date) -> str:
     return names[today.day % len(names)]
 
 
+def timeouts_shim(into: Path) -> Path | None:
+    """Build ``pg_timeouts.c`` into ``into`` (readable by the embedded server's
+    own user); None without a C compiler."""
+    compiler = shutil.which("cc") or shutil.which("gcc")
+    if compiler is None:
+        return None
+    into.mkdir(parents=True, exist_ok=True)
+    into.chmod(0o755)
+    built = into / "pg_timeouts.so"
+    source = Path(__file__).with_name("pg_timeouts.c")
+    subprocess.run(  # noqa: S603
+        [compiler, "-shared", "-fPIC", "-O2", "-o", str(built), str(source)],
+        check=True,
+    )
+    built.chmod(0o755)
+    return built
+
+
 def run(name: str, pytest_args: list[str]) -> int:
     """Run the suite at moment ``name``; return pytest's exit status."""
     moment, why = MOMENTS[name]
@@ -108,11 +137,18 @@ def run(name: str, pytest_args: list[str]) -> int:
     data = ROOT / ".data" / "clocks" / name
     shutil.rmtree(data, ignore_errors=True)
     data.mkdir(parents=True)
+    shim = timeouts_shim(Path(tempfile.mkdtemp(prefix="cardroom-clock-")))
+    if shim is None:
+        print("a C compiler is needed for PostgreSQL's timeouts under faketime (gcc)")
+        return 2
     env = {
         key: value
         for key, value in os.environ.items()
         if key not in ("DATABASE_URL", "CELERY_BROKER_URL")
     }
+    # faketime puts libfaketime after what LD_PRELOAD names: the shim's
+    # epoll_wait is the one PostgreSQL calls.
+    env["LD_PRELOAD"] = ":".join(filter(None, [str(shim), env.get("LD_PRELOAD")]))
     env.update(
         # The tests' own clock (tests/conftest.py) steps aside: the product runs at
         # the moved moment, and a test still bound to the wall clock shows itself.
@@ -147,6 +183,7 @@ def run(name: str, pytest_args: list[str]) -> int:
     minutes = (time.monotonic() - started) / 60
     print(f"== {name}: pytest exit status {status} after {minutes:.1f} min", flush=True)
     shutil.rmtree(data, ignore_errors=True)
+    shutil.rmtree(shim.parent, ignore_errors=True)
     return status
 
 
@@ -168,7 +205,11 @@ def main() -> int:
         action="store_true",
         help="run only the date-bound tests (DATE_BOUND), as CI does",
     )
-    args, pytest_args = parser.parse_known_args()
+    argv = sys.argv[1:]
+    # What follows "--" is pytest's, files and values included.
+    after = argv.index("--") if "--" in argv else len(argv)
+    args, pytest_args = parser.parse_known_args(argv[:after])
+    pytest_args += argv[after + 1 :]
     names = list(args.moments)
     if args.all:
         names = list(MOMENTS)
