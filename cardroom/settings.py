@@ -119,6 +119,10 @@ MIDDLEWARE = [
     "core.history.HistoryMiddleware",
     # Last, so it sees the lockout flag set while authenticating.
     "axes.middleware.AxesMiddleware",
+    # A database connection lost before the commit: a read runs once more, any
+    # other request is answered 503 with Retry-After (its exception reaches this
+    # one first).
+    "core.connection_lost.ConnectionLostMiddleware",
 ]
 
 ROOT_URLCONF = "cardroom.urls"

@@ -24,9 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-from django.db import OperationalError, connection, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 
-from core.db.retry import ATTEMPTS, backoff, retryable
+from core.db.retry import ATTEMPTS, backoff, connection_lost, retryable
 from core.models import IdempotencyRecord
 
 P = ParamSpec("P")
@@ -100,10 +100,12 @@ def unit_of_work(
 
     A deadlock or a serialization failure runs the whole unit again from the
     start (at most ``attempts`` times), unless a transaction was already open:
-    the caller's, which only its owner can run again.
+    the caller's, which only its owner can run again. With ``key``, a connection
+    lost before the commit runs it once more on a new connection: had the commit
+    happened, the claim finds it and replays its answer.
     """
 
-    @retried(attempts)
+    @retried(attempts, reconnect=key is not None)
     def once() -> R:
         with transaction.atomic():
             if key is not None:
@@ -128,22 +130,35 @@ def unit_of_work(
 
 
 def retried(
-    attempts: int = ATTEMPTS,
+    attempts: int = ATTEMPTS, *, reconnect: bool = False
 ) -> Callable[[Callable[P, R]], Callable[P, R]]:
     """Decorate a function whose body is one transaction (it is wrapped in
     ``transaction.atomic`` below this decorator) so that a deadlock or a
     serialization failure runs it again from the start; inside a transaction
-    already open the error is let through to its owner."""
+    already open the error is let through to its owner.
+
+    With ``reconnect`` (a body that is safe to run twice: it claims an
+    idempotency key), a connection lost before the commit
+    (:func:`core.db.retry.connection_lost`) runs it once more on a new
+    connection."""
 
     def decorate(func: Callable[P, R]) -> Callable[P, R]:
         @functools.wraps(func)
         def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            reconnected = False
             for attempt in range(attempts):
                 try:
                     return func(*args, **kwargs)
-                except OperationalError as error:
-                    last = attempt == attempts - 1
-                    if not retryable(error) or last or connection.in_atomic_block:
+                except (OperationalError, InterfaceError) as error:
+                    if connection.in_atomic_block:
+                        raise
+                    if connection_lost(error):
+                        if not reconnect or reconnected:
+                            raise
+                        reconnected = True
+                        connection.close()  # the next query connects again
+                        continue
+                    if not retryable(error) or attempt == attempts - 1:
                         raise
                     time.sleep(backoff(attempt))
             raise AssertionError("unreachable")
