@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -35,17 +34,14 @@ from cardroom.models import Room
 from reports.document import BOOL, DATETIME, INT, MONEY, Checks, Column, Section
 from reports.selectors import AccountMovements, Period
 from tournaments import chart, selectors
-from tournaments.domain.chips import TableCount, counted_in_play
 from tournaments.models import (
     BountyPayment,
-    ChipCount,
     ChipMovement,
     ChipRace,
     Deal,
     DealSignature,
     Entry,
     Event,
-    EventTable,
     Payout,
     PayoutSheet,
     Purchase,
@@ -724,62 +720,10 @@ def _joined(values: Iterable[Any]) -> str:
     return ", ".join(str(v) for v in values)
 
 
-def _chip_report(event: Event) -> selectors.ChipReport:
-    """The chip reconciliation from the tables' latest counts (TO3).
-
-    While players play it is :func:`tournaments.selectors.chip_reconciliation`'s.
-    Once nobody plays, no table has players seated, so that reads no count; the
-    event's final reckoning is then the latest count of each open table its last
-    players (won, or dealt) sat at, or of the whole field when newer.
-    """
-    report = selectors.chip_reconciliation(event=event)
-    if (
-        report.reconciliation.counted is not None
-        or Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).exists()
-    ):
-        return report
-    open_tables = set(
-        EventTable.objects.filter(
-            event=event, status=EventTable.Status.OPEN
-        ).values_list("table", flat=True)
-    )
-    last_tables = sorted(
-        {
-            table
-            for table in Entry.objects.filter(
-                event=event, status=Entry.Status.WON
-            ).values_list("table", flat=True)
-            if table in open_tables
-        }
-    )
-    if not last_tables:
-        return report
-    found = counted_in_play(
-        (
-            TableCount(table, int(chips), at)
-            for table, chips, at in ChipCount.objects.filter(event=event)
-            .order_by("at", "id")
-            .values_list("table", "chips", "at")
-        ),
-        last_tables,
-    )
-    if found.chips is None:
-        return replace(report, counts=found.counts, uncounted=found.uncounted)
-    counted = selectors.chip_reconciliation(event=event, counted=found.chips)
-    return replace(
-        report,
-        reconciliation=counted.reconciliation,
-        counted_at=found.as_of,
-        counts=found.counts,
-        uncounted=(),
-        whole_field=found.whole_field,
-    )
-
-
 def _chips(event: Event, period: Period) -> list[Section]:
     """The chips issued and removed by cause, in play, counted from the tables'
     latest counts, and the races (TO3, TO6)."""
-    report = _chip_report(event)
+    report = selectors.chip_reconciliation(event=event)
     r = report.reconciliation
     chips_section = _chips_section()
     for cause, chips in r.issued.items():

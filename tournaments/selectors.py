@@ -266,7 +266,8 @@ def chip_reconciliation(*, event: Event, counted: int | None = None) -> ChipRepo
     of the whole field when it is newer than all of them
     (``domain.chips.counted_in_play``). A table broken since its count is not
     read, nor an open one its players have all left: their chips moved with the
-    players.
+    players. Once the event is won (outright or by a deal), the tables its
+    winners sat at are the ones in play: the final reckoning reads their counts.
     """
     movements = list(
         ChipMovement.objects.filter(event=event).values_list("cause", "chips")
@@ -274,7 +275,9 @@ def chip_reconciliation(*, event: Event, counted: int | None = None) -> ChipRepo
     if counted is not None:
         return ChipReport(reconcile(movements, counted), None)
     seated = set(
-        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
+        Entry.objects.filter(
+            event=event, status__in=(Entry.Status.ACTIVE, Entry.Status.WON)
+        )
         .exclude(seat__isnull=True)
         .values_list("table", flat=True)
     )

@@ -1139,6 +1139,10 @@ def the_books(room: Room) -> None:
         0,
         0,
     )
+    # Won by the deal: the final reckoning reads the count of the last table (TO3).
+    chips = summary["chips"]
+    assert chips["counted"] == chips["in_play"] and chips["uncounted"] == []
+    assert (chips["difference"], chips["balanced"]) == (0, True)
     # The ORM only reads: the ledger's own checks.
     balance = trial_balance()
     assert balance.balanced and balance.cached_balances_agree
