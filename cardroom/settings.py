@@ -278,6 +278,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Choice sets that fields of the same name in several components hold: each
+    # its own stable name, so a vendor's generated client keeps its types.
+    "ENUM_NAME_OVERRIDES": {
+        "MethodEnum": "cardroom.models.StackMovement.Method",
+        "TournamentDealMethodEnum": "tournaments.models.Deal.Method",
+        "TournamentPayoutStatusEnum": "tournaments.models.Payout.Status",
+    },
 }
 
 # Celery: the real broker when CELERY_BROKER_URL is set, else kombu's filesystem one.
