@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import getpass
+import sys
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -26,9 +27,13 @@ class Command(BaseCommand):
         parser.add_argument("--password", help="Prompted for when not given.")
         parser.add_argument("--email", default="")
 
-    @transaction.atomic
     def handle(self, *args: Any, **options: Any) -> None:
-        password = options["password"] or getpass.getpass("Password: ")
+        # Asked before the transaction: no connection is held while someone types.
+        password = options["password"] or self._password_asked()
+        self._save(options, password)
+
+    @transaction.atomic
+    def _save(self, options: dict[str, Any], password: str) -> None:
         user_model = get_user_model()
         user, created = user_model.objects.get_or_create(
             username=options["username"], defaults={"email": options["email"]}
@@ -45,3 +50,22 @@ class Command(BaseCommand):
             user.groups.add(Group.objects.get(name=role))
         verb = "Created" if created else "Updated"
         self.stdout.write(f"{verb} {user.username} ({', '.join(options['role'])})")
+
+    def _password_asked(self) -> str:
+        """Ask for the password at the terminal; raise CommandError without one.
+
+        Without a terminal (a script, a container's entrypoint, a pipe) getpass
+        would read whatever stdin holds, or end in EOFError.
+        """
+        if not sys.stdin.isatty():
+            raise CommandError(
+                "No password given and no terminal to ask for one: "
+                "pass --password, or run the command in a terminal."
+            )
+        try:
+            password = getpass.getpass("Password: ")
+        except (EOFError, KeyboardInterrupt) as exc:
+            raise CommandError("No password given.") from exc
+        if not password:
+            raise CommandError("No password given.")
+        return password
