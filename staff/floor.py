@@ -10,6 +10,7 @@ screen stays the admin's (``admin:waitlist_floor``); the floor home links to it.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable
 from datetime import datetime
 from functools import wraps
@@ -20,7 +21,9 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -41,6 +44,7 @@ from cardroom.models import (
 from core.api.permissions import staff
 from core.errors import ApplicationError, Refusal
 from core.roles import Role, has_role
+from core.work import retried
 from staff import floor_selectors as reads
 from staff.floor_forms import (
     CorrectionForm,
@@ -306,34 +310,100 @@ def table_close(request: HttpRequest, code: str) -> HttpResponse:
 # House moves and table breaks, each with a confirm step ---------------------------
 
 
+class _Unchanged(Exception):
+    """Undo a break whose moves are not the ones the floor confirmed."""
+
+    def __init__(self, plan: list[list[Any]]) -> None:
+        self.plan = plan
+
+
+def _break_plan(result: waitlist.BreakResult) -> list[list[Any]]:
+    """[draw no, player, table, seat] of each of a break's players, in the draw's
+    order; table and seat are None for a player left to wait (WL3)."""
+    rows = [[m["draw_no"], m["player"], m["table"], m["seat"]] for m in result.moved]
+    rows += [[e.draw_no, e.player.code, None, None] for e in result.waiting]
+    return sorted(rows)
+
+
+@retried()
+def _break_tried(
+    code: str, *, seed: int, actor: Actor, shown: list[list[Any]] | None
+) -> tuple[list[list[Any]], bool]:
+    """Break ``code`` with the draw's ``seed`` and keep it only when its moves are
+    ``shown``, the ones the floor confirmed; otherwise undo it all. Returns the
+    plan and whether it was kept. Raises the break's application errors (WL3).
+
+    The plan the floor is shown is the service's own run, undone, so what is
+    confirmed is exactly what is then done with the same seed; if the tables
+    changed in between, nothing is done and the new plan is shown instead.
+    """
+    try:
+        with transaction.atomic():
+            result = waitlist.table_break(table_code=code, actor=actor, seed=seed)
+            plan = _break_plan(result)
+            if plan != shown:
+                raise _Unchanged(plan)
+    except _Unchanged as undone:
+        return undone.plan, False
+    return plan, True
+
+
 @floor_only
 def table_break(request: HttpRequest, code: str) -> HttpResponse:
-    """Break a table after the floor confirms: its players move by a recorded draw,
-    keeping their stacks, before the list (WL3, BI7)."""
+    """Break a table after the floor confirms where each player goes: its players
+    move by a recorded draw, keeping their stacks, before the list (WL3, BI7).
+
+    The confirm page shows each player's table and seat, from the draw's seed it
+    carries (signed); the POST does that, or, when the tables changed since, does
+    nothing and shows the new plan to confirm again."""
     table = _open_table(code)
     currency = room_facts().currency
+    actor = Actor(by=staff(request))
+    salt = f"staff.floor.break:{table.pk}"
+    shown: list[list[Any]] | None = None
+    seed = secrets.randbits(62)
     if request.method == "POST" and request.POST.get("confirm") == "yes":
         try:
-            result = waitlist.table_break(
-                table_code=code, actor=Actor(by=staff(request))
-            )
-        except ApplicationError as error:
-            _refused(request, error, currency)
-        else:
-            messages.success(
-                request,
-                _(
-                    "Table %(t)s is broken: %(moved)d moved, %(waiting)d wait at the "
-                    "head of the list."
-                )
-                % {
-                    "t": code,
-                    "moved": len(result.moved),
-                    "waiting": len(result.waiting),
-                },
-            )
+            signed = signing.loads(request.POST.get("plan", ""), salt=salt)
+            seed, shown = int(signed["seed"]), signed["plan"]
+        except (signing.BadSignature, KeyError, TypeError, ValueError):
+            shown = None
+    try:
+        plan, done = _break_tried(code, seed=seed, actor=actor, shown=shown)
+    except ApplicationError as error:
+        _refused(request, error, currency)
         return redirect("staff:floor-home")
+    if done:
+        moved = sum(1 for row in plan if row[2] is not None)
+        messages.success(
+            request,
+            _(
+                "Table %(t)s is broken: %(moved)d moved, %(waiting)d wait at the "
+                "head of the list."
+            )
+            % {"t": code, "moved": moved, "waiting": len(plan) - moved},
+        )
+        return redirect("staff:floor-home")
+    if shown is not None:
+        messages.warning(
+            request,
+            _(
+                "The tables changed since the plan was shown, so nothing was done. "
+                "This is where each player goes now: confirm again."
+            ),
+        )
     row = reads.table_row(table, now=timezone.now(), currency=currency)
+    seats = {s.player: s for s in row.seats if s.taken}
+    goes = [
+        {
+            "draw_no": draw_no,
+            "seat": seats.get(player),
+            "player": player,
+            "to_table": to_table,
+            "to_seat": to_seat,
+        }
+        for draw_no, player, to_table, to_seat in plan
+    ]
     free = sum(
         1
         for other in reads.table_map(now=timezone.now(), currency=currency)
@@ -344,7 +414,13 @@ def table_break(request: HttpRequest, code: str) -> HttpResponse:
     return render(
         request,
         "staff/floor/break.html",
-        _context(row=row, free=free, currency=row.currency),
+        _context(
+            row=row,
+            goes=goes,
+            free=free,
+            currency=row.currency,
+            plan=signing.dumps({"seed": seed, "plan": plan}, salt=salt),
+        ),
     )
 
 

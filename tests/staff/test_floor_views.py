@@ -127,7 +127,10 @@ def test_house_moves_and_a_break_are_confirmed_before_they_are_done(room, desk):
     confirm = desk.get("/floor/tables/T02/break")
     assert confirm.context["free"] == 6
     assert not TableBreak.objects.exists()
-    answer = desk.post("/floor/tables/T02/break", {"confirm": "yes"}, follow=True)
+    plan = confirm.context["plan"]  # the draw shown, signed
+    answer = desk.post(
+        "/floor/tables/T02/break", {"confirm": "yes", "plan": plan}, follow=True
+    )
     assert "Table T02 is broken: 2 moved, 0 wait at the head of the list." in (
         messages_of(answer)
     )
