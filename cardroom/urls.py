@@ -142,5 +142,6 @@ urlpatterns = [
 ]
 
 handler400 = "core.api.errors.bad_request"
+handler403 = "core.api.errors.permission_denied"
 handler404 = "core.api.errors.not_found"
 handler500 = "core.api.errors.server_error"

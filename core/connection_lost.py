@@ -22,7 +22,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.translation import gettext as _
 
-from core.api.errors import error_body
+from core.api.errors import error_body, error_page
 from core.db.retry import connection_lost
 
 SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -31,19 +31,20 @@ _RETRIED = "_cardroom_connection_retried"
 
 
 def unavailable(request: HttpRequest) -> HttpResponse:
-    """503 with ``Retry-After``: the database connection was lost, nothing kept."""
-    detail = _(
-        "The connection to the database was lost before this request was "
-        "committed. Send it again in a moment, with the same Idempotency-Key: "
-        "it is booked once."
-    )
+    """503 with ``Retry-After``: the database connection was lost, nothing kept.
+
+    A staff screen gets a page in the person's language, rendered without the
+    request: its session and user would need the database."""
     response: HttpResponse
     if request.path.startswith("/api/"):
+        detail = _(
+            "The connection to the database was lost before this request was "
+            "committed. Send it again in a moment, with the same Idempotency-Key: "
+            "it is booked once."
+        )
         response = JsonResponse(error_body("database_unavailable", detail), status=503)
     else:
-        response = HttpResponse(
-            detail, status=503, content_type="text/plain; charset=utf-8"
-        )
+        response = error_page(None, 503)
     response["Retry-After"] = RETRY_AFTER
     response["Cache-Control"] = "no-store"
     return response

@@ -3,16 +3,25 @@
 ``{"error": {"code": ..., "rule": ..., "detail": ..., "allowed": ...}}`` with 400 for
 malformed input, 401/403 for authentication and roles, 404, 409 for a conflict with
 recorded state, 422 for a refusal by a house rule.
+
+Under /api/ only: a person at a staff screen (any other path) gets a page in his
+language, with the staff screens' bar and links to the homes his roles open, for
+403, 404, 500 and a locked-out sign-in (``staff/errors/*.html``). The 500 page is
+rendered without the request, as Django's own: the database may be what failed.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views import defaults
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -20,6 +29,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from core.errors import ApplicationError
+from core.roles import Role, has_role
 
 
 class ApiError(exceptions.APIException, ApplicationError):  # type: ignore[misc]
@@ -161,10 +171,63 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
+def is_api(request: HttpRequest) -> bool:
+    """Say whether ``request`` is the API's (answered in the error shape)."""
+    return request.path.startswith("/api/")
+
+
+# The staff screens' homes an error page links to, by the roles that open them.
+_HOMES: list[tuple[tuple[Role, ...], str, Any]] = [
+    ((Role.CASHIER,), "staff:cage-home", gettext_lazy("Cage")),
+    ((Role.FLOOR, Role.MANAGER), "staff:floor-home", gettext_lazy("Floor")),
+    ((Role.MANAGER,), "staff:approvals", gettext_lazy("Approvals")),
+    ((Role.AUDITOR,), "staff:auditor-home", gettext_lazy("Reports")),
+]
+
+
+def error_nav(request: HttpRequest | None) -> list[tuple[str, str]]:
+    """(URL, label) of the homes an error page offers: those of the signed-in
+    user's roles, or the sign-in page; without the request only the home."""
+    links: list[tuple[str, Any]] = []
+    user = getattr(request, "user", None)
+    try:
+        if user is not None and user.is_authenticated:
+            links = [
+                (reverse(name), label)
+                for roles, name, label in _HOMES
+                if has_role(user, *roles)
+            ]
+        elif request is not None:
+            links = [(reverse("staff:login"), _("Sign in"))]
+        if not links:
+            links = [(reverse("staff:root"), _("Home"))]
+    except NoReverseMatch:  # a URLconf without the staff screens
+        links = []
+    return [(url, str(label)) for url, label in links]
+
+
+def error_page(
+    request: HttpRequest | None, status_code: int, **context: Any
+) -> HttpResponse:
+    """Render ``staff/errors/<status_code>.html`` for a person at a staff screen.
+
+    Without ``request`` (a 500, a lost database) the page is rendered from its
+    template alone: no session, no user, no query.
+    """
+    template = loader.get_template(f"staff/errors/{status_code}.html")
+    context = {"status": status_code, "error_nav": error_nav(request), **context}
+    return HttpResponse(template.render(context, request), status=status_code)
+
+
 def lockout_response(
     request: HttpRequest, original_response: HttpResponse | None, credentials: Any
 ) -> HttpResponse:
-    """Answer a locked-out login (django-axes) with 429 in the error shape."""
+    """Answer a locked-out login (django-axes) with 429: in the error shape under
+    /api/, a page saying when to try again on a staff screen or the admin's."""
+    if not is_api(request):
+        cooloff = getattr(settings, "AXES_COOLOFF_TIME", None)
+        minutes = int(cooloff.total_seconds() // 60) if cooloff else None
+        return error_page(request, status.HTTP_429_TOO_MANY_REQUESTS, minutes=minutes)
     return JsonResponse(
         error_body(
             "locked_out",
@@ -176,8 +239,8 @@ def lockout_response(
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """Answer unknown API URLs with the error shape (handler404); pages as usual."""
-    if not request.path.startswith("/api/"):
-        return defaults.page_not_found(request, exception or Http404())
+    if not is_api(request):
+        return error_page(request, status.HTTP_404_NOT_FOUND)
     return JsonResponse(
         error_body("not_found", _("No such resource.")),
         status=status.HTTP_404_NOT_FOUND,
@@ -203,10 +266,27 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     return JsonResponse(body, status=status.HTTP_400_BAD_REQUEST)
 
 
+def permission_denied(
+    request: HttpRequest, exception: Exception | None = None
+) -> HttpResponse:
+    """Answer a refusal by role (handler403): the error shape under /api/, a page
+    with the homes the user's roles open elsewhere."""
+    if not is_api(request):
+        return error_page(request, status.HTTP_403_FORBIDDEN)
+    return JsonResponse(
+        error_body(
+            "permission_denied",
+            _("You do not have permission to perform this action."),
+        ),
+        status=status.HTTP_403_FORBIDDEN,
+    )
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
-    """Answer an unexpected API failure with the error shape (handler500)."""
-    if not request.path.startswith("/api/"):
-        return defaults.server_error(request)
+    """Answer an unexpected failure (handler500): the error shape under /api/, a
+    page rendered without the request (no query) elsewhere."""
+    if not is_api(request):
+        return error_page(None, status.HTTP_500_INTERNAL_SERVER_ERROR)
     return JsonResponse(
         error_body("server_error", _("The server failed; nothing was recorded.")),
         status=status.HTTP_500_INTERNAL_SERVER_ERROR,
