@@ -4,6 +4,8 @@ sign-in and a lost database connection. Under /api/ they keep the error shape.""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.db import OperationalError
 from django.test import Client, RequestFactory
@@ -13,9 +15,14 @@ import staff.views
 from core.api.errors import server_error
 from core.connection_lost import unavailable
 from core.roles import Role
-from tests.staff.browser import LANGUAGES, say
+from tests.conftest import PASSWORD
+from tests.staff.browser import LANGUAGES, browser_in, chromium, say
+
+__all__ = ["browser_in", "chromium"]
 
 pytestmark = pytest.mark.django_db
+
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens" / "night"
 
 
 def client_in(language: str, user=None, **kwargs) -> Client:
@@ -141,3 +148,39 @@ def test_api_paths_keep_the_error_shape(make_staff):
     answer = Client().get("/api/v1/nothing-here")
     assert answer.status_code == 404
     assert answer.json()["error"]["code"] == "not_found"
+
+
+@pytest.mark.e2e
+@pytest.mark.django_db(transaction=True)
+def test_the_pages_in_a_browser_lead_back(
+    live_server, browser_in, make_staff, settings
+):
+    """In Chromium: the floor person refused at the cage (Korean) follows the
+    page's link to the floor; a locked-out sign-in (Finnish) says so. Their
+    screenshots go to docs/screens/night/."""
+    open_page, expect = browser_in
+    make_staff("fred", Role.FLOOR)
+    SCREENS.mkdir(parents=True, exist_ok=True)
+
+    page = open_page("ko")
+    page.goto(f"{live_server.url}/login")
+    page.fill('input[name="username"]', "fred")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.wait_for_url(f"{live_server.url}/floor/")
+    answer = page.goto(f"{live_server.url}/cage/")
+    assert answer is not None and answer.status == 403
+    expect(page.locator("h1")).to_have_text(say("ko", "Not allowed"))
+    page.screenshot(path=str(SCREENS / "error-403-ko.png"))
+    page.click(f".error-page a:has-text('{say('ko', 'Floor')}')")
+    page.wait_for_url(f"{live_server.url}/floor/")
+
+    page = open_page("fi")
+    page.goto(f"{live_server.url}/login")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        page.fill('input[name="username"]', "fred")
+        page.fill('input[name="password"]', "x")
+        page.click('button[type="submit"]')
+        page.wait_for_load_state()
+    expect(page.locator("h1")).to_have_text(say("fi", "Signing in is locked"))
+    page.screenshot(path=str(SCREENS / "error-lockout-fi.png"))
