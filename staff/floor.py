@@ -1,11 +1,21 @@
 """The floor's screens: the live table map, tables opened and closed, house moves and
 table breaks (WL3, WL7, WL10, BI7), corrections and voids asked for (DC2, RK8), and
-the waiting lists' calls counting down (WL2).
+the waiting lists' calls counting down (WL2), players put on the lists (WL1), fills
+asked of the cage (CA3) and bad-beat hits waiting for the floor's verification (BB5).
 
-Every action calls the floor's services (``cardroom.services``) or the waiting
-lists' (``waitlist.services``); the forms that move money (a buy-in, a void, a
-correction) book once by their own key (:mod:`staff.once`). The full waiting-list
-screen stays the admin's (``admin:waitlist_floor``); the floor home links to it.
+Every action calls the floor's services (``cardroom.services``), the waiting
+lists' (``waitlist.services``) or the cage's (``accounting.cage``); the forms that
+change the books or the lists (a buy-in, a void, a correction, a fill, a join)
+book once by their own key (:mod:`staff.once`) and redirect after the POST. The
+full waiting-list screen stays the admin's (``admin:waitlist_floor``), for
+reference; the floor home links to it.
+
+A table the floor has just opened has an empty tray, and a seat's cash buy-in
+takes its chips from the tray (CA3): the floor asks the cage for the opening fill
+from its home screen ("Ask the cage for a fill", per open table, in money), a
+cashier issues it from the cage's queue, and the player is seated. A buy-in the
+tray can't pay is refused with what the tray holds and the least fill that seats
+him (:func:`staff.refusals.floor_shortfall`), never the ledger's account name.
 """
 
 from __future__ import annotations
@@ -32,6 +42,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounting import cage as cage_services
+from accounting.models import TableSlip
 from cardroom import services as floor
 from cardroom.models import (
     Correction,
@@ -45,9 +57,12 @@ from core.api.permissions import staff
 from core.errors import ApplicationError, Refusal
 from core.roles import Role, has_role
 from core.work import retried
+from jackpots.models import Hit
 from staff import floor_selectors as reads
 from staff.floor_forms import (
     CorrectionForm,
+    FillForm,
+    ListJoinForm,
     MoveForm,
     SeatForm,
     TableOpenForm,
@@ -55,6 +70,7 @@ from staff.floor_forms import (
 )
 from staff.money import money_format, symbol_of
 from staff.once import book_once
+from staff.refusals import floor_shortfall
 from staff.selectors import room_facts
 from waitlist import services as waitlist
 from waitlist.models import Entry, WaitingList
@@ -109,9 +125,14 @@ def _money(currency: str) -> Callable[[int], str]:
     return lambda cents: money_format(cents, currency, language)
 
 
-def refusal_text(error: ApplicationError, *, currency: str) -> str:
-    """Say why the floor's services refused, with the buy-ins allowed in money."""
+def refusal_text(
+    error: ApplicationError, *, currency: str, wanted: int | None = None
+) -> str:
+    """Say why the floor's services refused, with the buy-ins allowed in money and
+    an overdraft (a tray that can't pay ``wanted``, CA3) in the room's words."""
     money = _money(currency)
+    if said := floor_shortfall(error, money=money, wanted=wanted):
+        return said
     allowed = error.allowed or {}
     rule = error.rule or ""
     if rule.startswith("BI") and "min" in allowed:
@@ -131,8 +152,13 @@ def refusal_text(error: ApplicationError, *, currency: str) -> str:
     return f"{prefix}{detail}"
 
 
-def _refused(request: HttpRequest, error: ApplicationError, currency: str) -> None:
-    messages.error(request, refusal_text(error, currency=currency))
+def _refused(
+    request: HttpRequest,
+    error: ApplicationError,
+    currency: str,
+    wanted: int | None = None,
+) -> None:
+    messages.error(request, refusal_text(error, currency=currency, wanted=wanted))
 
 
 def _run(
@@ -153,13 +179,15 @@ def _book(
     book: Callable[[], str],
     done: str | Callable[[], str],
     currency: str,
+    wanted: int | None = None,
 ) -> HttpResponse | None:
     """Book a money form once (staff.once) and go where ``book`` says, saying
-    ``done`` (or what it returns, once booked); on a refusal say why."""
+    ``done`` (or what it returns, once booked); on a refusal say why (a buy-in
+    of ``wanted`` the tray can't pay, CA3)."""
     try:
         url, fresh = book_once(request, book)
     except ApplicationError as error:
-        _refused(request, error, currency)
+        _refused(request, error, currency, wanted)
         return None
     if fresh:
         messages.success(request, done if isinstance(done, str) else done())
@@ -190,14 +218,19 @@ def floor_home(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     context = _context(**_clock(now))
     games = reads.games_to_open()
+    tables = reads.table_map(now=now, currency=context["currency"])
+    codes = [row.table.code for row in tables]
     return render(
         request,
         "staff/floor/home.html",
         {
             **context,
-            "tables": reads.table_map(now=now, currency=context["currency"]),
+            "tables": tables,
             "lists": reads.waiting_lists(now=now),
             "open_form": TableOpenForm(games=games) if games else None,
+            "fill_form": FillForm(currency=context["currency"], tables=codes),
+            "fills": _fills_waiting(),
+            "hits": _hits_to_verify(),
             "map_seconds": MAP_SECONDS,
             "lists_seconds": LISTS_SECONDS,
         },
@@ -587,4 +620,94 @@ def entry_seat(request: HttpRequest, entry_id: int) -> HttpResponse:
         "t": entry.call_table.code if entry.call_table else "",
         "s": entry.call_seat or "",
     }
+    answer = _book(request, book, done, currency, wanted=amount or None)
+    return answer or redirect("staff:floor-home")
+
+
+# Fills asked of the cage, players put on the lists, hits to verify ----------------
+
+
+def _open_codes() -> list[str]:
+    return list(
+        Table.objects.filter(status=Table.Status.OPEN)
+        .order_by("code")
+        .values_list("code", flat=True)
+    )
+
+
+def _fills_waiting() -> list[TableSlip]:
+    """The fills the floor asked for that no cashier has issued yet (CA3)."""
+    return list(
+        TableSlip.objects.filter(
+            kind=TableSlip.Kind.FILL, status=TableSlip.Status.PENDING
+        )
+        .select_related("cage", "requested_by")
+        .order_by("requested_at", "pk")
+    )
+
+
+def _hits_to_verify() -> list[Hit]:
+    """Bad-beat hits waiting for a floor person's verification (BB5)."""
+    return list(
+        Hit.objects.filter(status=Hit.Status.PENDING)
+        .select_related("hand", "hand__table", "pool")
+        .order_by("hand_ended_at", "pk")
+    )
+
+
+@floor_only
+@require_POST
+def fill_request(request: HttpRequest) -> HttpResponse:
+    """Ask the cage for a fill of an open table's tray (CA3), signed by the floor
+    person asking; a cashier, another person, issues it from the cage's queue.
+
+    This is how a new table gets its opening fill before its first cash buy-in.
+    A closed table gets no fill (CA3, ``table_closed``)."""
+    currency = room_facts().currency
+    form = FillForm(request.POST, currency=currency, tables=_open_codes())
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect("staff:floor-home")
+    data = form.cleaned_data
+    by = staff(request)
+
+    def book() -> str:
+        cage_services.slip_request(
+            kind=TableSlip.Kind.FILL,
+            cage=data["cage"],
+            table=data["table"],
+            amount_cents=data["amount"],
+            requested_by=by,
+        )
+        return reverse("staff:floor-home")
+
+    done = _("Fill of %(amount)s for %(t)s asked of the cage; a cashier issues it.") % {
+        "amount": _money(currency)(data["amount"]),
+        "t": data["table"],
+    }
+    return _book(request, book, done, currency) or redirect("staff:floor-home")
+
+
+@floor_only
+@require_POST
+def list_join(request: HttpRequest) -> HttpResponse:
+    """Put a registered player on a game's list from the floor's lists (WL1);
+    the lists' rules refuse him when he is on it already (WL1), plays the game
+    (WL10) or is barred from it (WL7)."""
+    currency = room_facts().currency
+    form = ListJoinForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return redirect("staff:floor-home")
+    player = form.cleaned_data["player"]
+    waiting_list = form.cleaned_data["waiting_list"]
+    actor = Actor(by=staff(request))
+
+    def book() -> str:
+        waitlist.entry_join(
+            waiting_list=waiting_list, player_code=player.code, actor=actor
+        )
+        return reverse("staff:floor-home")
+
+    done = _("%(p)s is on the list.") % {"p": player.name or player.code}
     return _book(request, book, done, currency) or redirect("staff:floor-home")

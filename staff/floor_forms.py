@@ -1,5 +1,6 @@
 """The floor's forms: tables to open, buy-ins typed in the room's currency, house
-moves, corrections and voids asked for."""
+moves, corrections and voids asked for, fills asked of the cage and players put on
+the lists."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounting.models import Cage, Player
 from cardroom.models import Correction, Game, HandVoid, StackMovement
 from staff.forms import MoneyField, OnceForm
-from staff.selectors import room_facts
+from staff.selectors import players_find, room_facts
 from staff.templatetags.staff_floor import stakes
+from waitlist.models import WaitingList
 
 
 class GameChoice(forms.ModelChoiceField):
@@ -127,3 +130,55 @@ class VoidForm(OnceForm):
     reason = forms.ChoiceField(
         label=gettext_lazy("Why"), choices=HandVoid.Reason.choices
     )
+
+
+class FillForm(OnceForm):
+    """Ask the cage for a fill of an open table's tray (CA3): a new table's
+    opening fill, or more chips for a tray running short. A cashier issues it."""
+
+    def __init__(
+        self, *args: Any, currency: str, tables: list[str], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["table"] = forms.ChoiceField(
+            label=_("Table"), choices=[(t, t) for t in tables]
+        )
+        self.fields["amount"] = MoneyField(currency=currency, label=_("Amount"))
+        self.fields["cage"] = forms.ModelChoiceField(
+            label=_("Cage"),
+            queryset=Cage.objects.order_by("code"),
+            empty_label=None,
+            error_messages={"invalid_choice": _("Choose one of the room's cages.")},
+        )
+
+
+class ListJoinForm(OnceForm):
+    """Put a registered player on a game's list (WL1), by his id or name."""
+
+    player = forms.CharField(label=gettext_lazy("Player"), max_length=64)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["waiting_list"] = forms.ModelChoiceField(
+            label=_("List"),
+            queryset=WaitingList.objects.select_related("game"),
+            error_messages={"invalid_choice": _("That list is gone; reload the page.")},
+        )
+
+    def clean_player(self) -> Player:
+        """The one registered player the floor typed: his id exactly, or the only
+        player whose name, nickname or id matches."""
+        query = self.cleaned_data["player"].strip()
+        exact = Player.objects.filter(code__iexact=query).first()
+        if exact is not None:
+            return exact
+        found = list(players_find(query, limit=2))
+        if not found:
+            raise forms.ValidationError(
+                _("No registered player matches “%(q)s”.") % {"q": query}
+            )
+        if len(found) > 1:
+            raise forms.ValidationError(
+                _("Several players match “%(q)s”; type the player's id.") % {"q": query}
+            )
+        return found[0]

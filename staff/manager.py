@@ -2,7 +2,8 @@
 the tables' terminal keys.
 
 Each decision calls the service that owns it: corrections and voids (DC2, RK8)
-and stack reviews (HS6) in ``cardroom.services``, hits (BB5) and months (HM3) in
+and stack reviews (HS6) in ``cardroom.services``, hits (BB5: verified by
+the floor on the hit's page, approved by a manager) and months (HM3) in
 ``jackpots.services``, shift sign-offs (CA1) in ``accounting.cage``. Four eyes are
 theirs to keep (and the database's): a manager who asked for a correction, verified
 a hit or counted the shift is refused, and the refusal is said on the page. Every
@@ -33,7 +34,7 @@ from cardroom import services as floor_services
 from cardroom.models import Correction, HandVoid, StackReview, Table, TerminalKey
 from core.api.permissions import staff
 from core.errors import ApplicationError
-from core.roles import Role
+from core.roles import Role, has_role
 from jackpots import services as jackpot_services
 from jackpots.models import Hit, Month
 from staff import selectors
@@ -47,6 +48,7 @@ INBOX = "staff:approvals"
 
 
 manager_only = role_only(Role.MANAGER)
+floor_or_manager = role_only(Role.FLOOR, Role.MANAGER)
 
 
 def _context(**extra: Any) -> dict[str, Any]:
@@ -55,15 +57,20 @@ def _context(**extra: Any) -> dict[str, Any]:
 
 
 def _decide(
-    request: HttpRequest, decide: Callable[[], object], done: str, back: str = INBOX
+    request: HttpRequest,
+    decide: Callable[[], object],
+    done: str,
+    back: str = INBOX,
+    after: str | None = None,
 ) -> HttpResponse:
-    """Book the decision once (staff.once) and go back to the inbox saying
-    ``done``; a refusal (four eyes, decided already…) is said there instead."""
+    """Book the decision once (staff.once) and go back to the inbox (or to
+    ``after``) saying ``done``; a refusal (four eyes, decided already…) is said
+    at ``back`` instead."""
     currency = selectors.room_facts().currency
 
     def book() -> str:
         decide()
-        return reverse(INBOX)
+        return after or reverse(INBOX)
 
     try:
         url, fresh = book_once(request, book)
@@ -248,9 +255,13 @@ def month_decide(request: HttpRequest, month_id: int) -> HttpResponse:
 # Jackpot hits ----------------------------------------------------------------------
 
 
-def _hit_context(hit: Hit) -> dict[str, Any]:
+def _hit_context(hit: Hit, request: HttpRequest | None = None) -> dict[str, Any]:
     awards = list(hit.awards.select_related("player").order_by("position"))
+    user = request.user if request is not None else None
+    manager = user is not None and has_role(user, Role.MANAGER)
     return _context(
+        manager=manager,
+        verified_by_me=user is not None and hit.verified_by_id == user.pk,
         hit=hit,
         details=hit.details,
         awards=awards,
@@ -269,11 +280,37 @@ def _hit(hit_id: int) -> Hit:
     )
 
 
-@manager_only
+@floor_or_manager
 @require_GET
 def hit_detail(request: HttpRequest, hit_id: int) -> HttpResponse:
-    """A hit with its hands drawn as cards and its award split by share (BB5, BB6)."""
-    return render(request, "staff/manager/hit.html", _hit_context(_hit(hit_id)))
+    """A hit with its hands drawn as cards and its award split by share (BB5, BB6).
+
+    The floor opens it to verify a pending hit (the cards, the camera); a manager
+    to approve or reject a verified one. Whoever verified it can't approve it
+    (BB5, four eyes): the page says so and offers him no approval."""
+    hit = _hit(hit_id)
+    return render(request, "staff/manager/hit.html", _hit_context(hit, request))
+
+
+@floor_or_manager
+@require_POST
+def hit_verify(request: HttpRequest, hit_id: int) -> HttpResponse:
+    """A floor person (or a manager) verifies a pending hit with a note: the
+    cards, the camera (BB5). Another manager then approves it; the service refuses
+    a hit decided already (409) or one whose hand was voided (RK8)."""
+    hit = _hit(hit_id)
+    by, note = staff(request), (request.POST.get("note") or "").strip()[:500]
+    page = reverse("staff:hit", args=[hit.pk])
+    done = _("Hit %(id)d verified; a manager, another person, approves it.") % {
+        "id": hit.pk
+    }
+    return _decide(
+        request,
+        lambda: jackpot_services.hit_verify(hit=hit, by=by, note=note),
+        done,
+        back=page,
+        after=page,
+    )
 
 
 @manager_only
@@ -285,7 +322,9 @@ def hit_approve(request: HttpRequest, hit_id: int) -> HttpResponse:
     if request.method != "POST":
         if hit.status != Hit.Status.VERIFIED:
             return redirect("staff:hit", hit.pk)
-        return render(request, "staff/manager/hit_confirm.html", _hit_context(hit))
+        return render(
+            request, "staff/manager/hit_confirm.html", _hit_context(hit, request)
+        )
     by = staff(request)
     done = _("Hit %(id)d approved: its awards are payable at the cage.") % {
         "id": hit.pk

@@ -54,6 +54,7 @@ urlpatterns = [
     ),
     path("manager/months/<int:month_id>", manager.month_decide, name="month-decide"),
     path("manager/hits/<int:hit_id>", manager.hit_detail, name="hit"),
+    path("manager/hits/<int:hit_id>/verify", manager.hit_verify, name="hit-verify"),
     path("manager/hits/<int:hit_id>/approve", manager.hit_approve, name="hit-approve"),
     path("manager/hits/<int:hit_id>/reject", manager.hit_reject, name="hit-reject"),
     path("manager/keys", manager.terminal_keys, name="terminal-keys"),
@@ -96,5 +97,7 @@ urlpatterns = [
     ),
     path("floor/tables/<str:code>/void", floor.void_request, name="void-request"),
     path("floor/lists/<int:list_id>/call", floor.list_call, name="list-call"),
+    path("floor/lists/join", floor.list_join, name="list-join"),
+    path("floor/fills", floor.fill_request, name="fill-request"),
     path("floor/entries/<int:entry_id>/seat", floor.entry_seat, name="entry-seat"),
 ]

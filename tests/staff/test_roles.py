@@ -46,7 +46,8 @@ PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("POST", "/manager/stack-reviews/1"): MANAGER,
     ("POST", "/manager/shifts/1/sign-off"): MANAGER,
     ("POST", "/manager/months/1"): MANAGER,
-    ("GET", "/manager/hits/1"): MANAGER,
+    ("GET", "/manager/hits/1"): ("floor", "manager"),
+    ("POST", "/manager/hits/1/verify"): ("floor", "manager"),
     ("GET", "/manager/hits/1/approve"): MANAGER,
     ("POST", "/manager/hits/1/reject"): MANAGER,
     ("GET", "/manager/keys"): MANAGER,
@@ -128,6 +129,8 @@ FLOOR_PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("GET", "/floor/tables/T01/void"): FLOOR,
     ("POST", "/floor/lists/1/call"): FLOOR,
     ("POST", "/floor/entries/1/seat"): FLOOR,
+    ("POST", "/floor/lists/join"): FLOOR,
+    ("POST", "/floor/fills"): FLOOR,
 }
 
 
