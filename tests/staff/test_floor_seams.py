@@ -13,10 +13,12 @@ from cardroom.models import Game, Policy, SeatSession, Table
 from cardroom.services.tables import room_default
 from core.roles import Role
 from tests.api.floor.conftest import GAMES, POLICY, players
+from tests.conftest import PASSWORD
+from tests.staff.browser import browser_in, chromium, say
 from waitlist.models import Entry
 from waitlist.services import list_for_game
 
-__all__ = ["players"]
+__all__ = ["browser_in", "chromium", "players"]
 
 pytestmark = pytest.mark.django_db
 
@@ -216,3 +218,43 @@ def test_a_list_join_from_the_floor_keeps_the_lists_rules(desk, game, players):
     # The lists screen offers the join form for each list.
     lists = desk.get("/floor/lists").content.decode()
     assert 'action="/floor/lists/join"' in lists
+
+
+@pytest.mark.e2e
+@pytest.mark.django_db(transaction=True)
+def test_the_floor_asks_for_a_new_tables_fill_in_the_browser(
+    live_server, browser_in, floor_user, cage, game
+):
+    """From the floor's home in Chromium: open a table, ask the cage for its fill
+    in euros; the slip waits in the cage's queue, listed on the floor's home."""
+    open_page, expect = browser_in
+    page = open_page("en")
+    url = live_server.url
+    page.goto(f"{url}/login")
+    page.fill('input[name="username"]', "fred")
+    page.fill('input[name="password"]', PASSWORD)
+    page.click('button[type="submit"]')
+    page.wait_for_url(f"{url}/floor/")
+    page.get_by_label("Table", exact=True).last.fill("T04")
+    page.get_by_role("button", name=say("en", "Open the table")).click()
+    expect(page.locator(".messages")).to_contain_text("Table T04 is open.")
+    fills = page.locator("#fills")
+    fills.get_by_label(say("en", "Table")).select_option("T04")
+    fills.get_by_label(say("en", "Amount")).fill("2000")
+    fills.get_by_role("button", name=say("en", "Ask for the fill")).click()
+    page.wait_for_url(f"{url}/floor/")
+    expect(page.locator(".messages")).to_contain_text(
+        say(
+            "en",
+            "Fill of %(amount)s for %(t)s asked of the cage; a cashier issues it.",
+            amount="€2,000.00",
+            t="T04",
+        )
+    )
+    expect(page.locator("#fills [data-slip]")).to_contain_text("T04: €2,000.00")
+    slip = TableSlip.objects.get()
+    assert (slip.table, slip.amount_cents, slip.status) == (
+        "T04",
+        200_000,
+        TableSlip.Status.PENDING,
+    )
