@@ -23,7 +23,6 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from accounting.cage.selectors import drawer_running_balance, shift_report
-from accounting.domain.money import Money
 from accounting.models import (
     Account,
     BoxCount,
@@ -38,13 +37,14 @@ from accounting.models import (
     Transaction,
 )
 from core.api.permissions import staff
+from core.money_admin import money_column, money_text
 from core.roles import Role, has_role
 
 READERS = (Role.CASHIER, Role.MANAGER, Role.AUDITOR)
 
 
 def _money(cents: int | None, currency: str) -> str:
-    return "—" if cents is None else str(Money(cents, currency))
+    return money_text(cents, currency)
 
 
 class RoleAdmin(admin.ModelAdmin):
@@ -187,10 +187,16 @@ class CageAdmin(RoleAdmin):
         "name",
         "currency",
         "next_receipt_no",
-        "over_short_signoff_cents",
-        "identity_threshold_cents",
+        "over_short_signoff",
+        "identity_threshold",
     ]
     readonly_fields = ["next_receipt_no", "created_at"]
+    over_short_signoff = money_column(
+        "over_short_signoff_cents", _("over/short needing sign-off")
+    )
+    identity_threshold = money_column(
+        "identity_threshold_cents", _("identity threshold")
+    )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         fixed = list(self.readonly_fields)
@@ -355,13 +361,14 @@ class TableSlipAdmin(ReadOnlyAdmin):
         "kind",
         "status",
         "table",
-        "amount_cents",
+        "amount",
         "requested_by",
         "issued_by",
         "issued_at",
     ]
+    amount = money_column("amount_cents", _("amount"), currency="cage.currency")
     list_filter = ["kind", "status", "cage", "table"]
-    list_select_related = ["requested_by", "issued_by"]
+    list_select_related = ["requested_by", "issued_by", "cage"]
 
 
 @admin.register(BoxCount)
@@ -370,11 +377,14 @@ class BoxCountAdmin(ReadOnlyAdmin):
         "gaming_day",
         "table",
         "box",
-        "recorded_cents",
-        "counted_cents",
-        "variance_cents",
+        "recorded",
+        "counted",
+        "variance",
         "counted_by",
     ]
+    recorded = money_column("recorded_cents", _("recorded"), currency="cage.currency")
+    counted = money_column("counted_cents", _("counted"), currency="cage.currency")
+    variance = money_column("variance_cents", _("variance"), currency="cage.currency")
     list_filter = ["gaming_day", "box", "table"]
     date_hierarchy = "gaming_day"
 
@@ -384,12 +394,13 @@ class PayableAdmin(ReadOnlyAdmin):
     list_display = [
         "id",
         "player",
-        "amount_cents",
+        "amount",
         "reference",
         "status",
         "approved_by",
         "paid_at",
     ]
+    amount = money_column("amount_cents", _("amount"))
     list_filter = ["status"]
     search_fields = ["player__code", "reference"]
     list_select_related = ["player", "approved_by"]
@@ -397,7 +408,8 @@ class PayableAdmin(ReadOnlyAdmin):
 
 @admin.register(CashTransaction)
 class CashTransactionAdmin(ReadOnlyAdmin):
-    list_display = ["at", "gaming_day", "player", "kind", "amount_cents", "reference"]
+    list_display = ["at", "gaming_day", "player", "kind", "amount", "reference"]
+    amount = money_column("amount_cents", _("amount"), currency="cage.currency")
     list_filter = ["gaming_day", "kind"]
     search_fields = ["player__code"]
-    list_select_related = ["player"]
+    list_select_related = ["player", "cage"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.conf import settings
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -31,10 +32,12 @@ from cardroom.models import (
     Table,
     TerminalKey,
 )
+from core.money_admin import money_text
 
 
 def euros(cents: int | None) -> str:
-    return "" if cents is None else f"{cents / 100:,.2f}"
+    """The room's money in the admin's language, with the one formatter."""
+    return money_text(cents, settings.CARDROOM_CURRENCY)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):

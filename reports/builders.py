@@ -14,13 +14,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from accounting.cage.receivables import receivables_open
-from accounting.domain.money import Money
 from accounting.models import BalanceSnapshot, Receipt, Shift, TableSlip
 from accounting.selectors import balances_at
 from cardroom.models import StackMovement
+from core.money import money_format
 from reports import jackpot_sources, tournaments
 from reports import selectors as q
 from reports.document import (
@@ -118,7 +119,7 @@ def jackpot_funds(
         drops = -account.net(*HAND_KINDS)
         debit, credit = account.net_except(*HAND_KINDS)
         out_kinds = ", ".join(
-            f"{k} {Money(d, account.currency)}"
+            f"{k} {money_format(d, account.currency, get_language() or 'en')}"
             for k, (d, _c) in sorted(account.by_kind.items())
             if k not in HAND_KINDS and d
         )

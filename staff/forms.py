@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel.lists import format_list
 from django import forms
 from django.conf import settings
 from django.utils.html import format_html
@@ -12,17 +13,34 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from accounting.models import Player
+from core.money import locale_of
 from staff.money import MoneyInputError, money_format, money_parse, units_format
 from staff.once import FIELD, form_key
 
 
-def _reason(error: MoneyInputError) -> str:
+def _reason(error: MoneyInputError, typed: str, currency: str, language: str) -> str:
+    """What the cashier is told of an amount that was refused, with the amounts it
+    could have been: an ambiguous amount is never guessed (core.money)."""
+    if error.reason == "ambiguous":
+        return _(
+            "“%(typed)s” could be read as two different amounts; did you mean "
+            "%(meant)s?"
+        ) % {
+            "typed": typed,
+            "meant": format_list(
+                list(error.meant), style="or", locale=locale_of(language)
+            ),
+        }
     return {
         "empty": _("Type an amount."),
         "negative": _("An amount can't be negative."),
         "too_many_decimals": _("Too many decimals for this currency."),
         "too_large": _("That amount is too large."),
-    }.get(error.reason, _("Type the amount in figures, like 500 or 1 234,50."))
+    }.get(
+        error.reason,
+        _("Type the amount in figures, like %(example)s.")
+        % {"example": units_format(123_450, currency, language)},
+    )
 
 
 class MoneyField(forms.CharField):
@@ -43,10 +61,13 @@ class MoneyField(forms.CharField):
         text = super().to_python(value)
         if not text:
             return None if not self.required else 0
+        language = get_language() or "en"
         try:
-            cents = money_parse(text, self.currency, get_language() or "en")
+            cents = money_parse(text, self.currency, language)
         except MoneyInputError as error:
-            raise forms.ValidationError(_reason(error), code=error.reason) from error
+            raise forms.ValidationError(
+                _reason(error, text, self.currency, language), code=error.reason
+            ) from error
         if self.positive and cents <= 0:
             raise forms.ValidationError(_("Type an amount more than zero."))
         return cents

@@ -11,6 +11,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounting.admin import ReadOnlyAdmin, RoleAdmin, _money
+from core.money_admin import money_column
 from core.roles import Role
 from tournaments import selectors
 from tournaments.models import (
@@ -85,7 +86,12 @@ class EntryAdmin(_Record):
 
 @admin.register(Purchase)
 class PurchaseAdmin(_Record):
-    list_display = ["entry", "kind", "prize_pool_cents", "fee_cents", "chips", "at"]
+    list_display = ["entry", "kind", "prize_pool", "fee", "chips", "at"]
+    list_select_related = ["entry__event"]
+    prize_pool = money_column(
+        "prize_pool_cents", _("to the prize pool"), currency="entry.event.currency"
+    )
+    fee = money_column("fee_cents", _("fee"), currency="entry.event.currency")
     list_filter = ["kind", "entry__event"]
 
 
@@ -103,7 +109,8 @@ class BustAdmin(_Record):
 
 @admin.register(BountyPayment)
 class BountyPaymentAdmin(_Record):
-    list_display = ["event", "winner", "reason", "amount_cents", "at"]
+    list_display = ["event", "winner", "reason", "amount", "at"]
+    amount = money_column("amount_cents", _("paid"), currency="event.currency")
 
 
 @admin.register(RefundApproval)
@@ -113,12 +120,16 @@ class RefundApprovalAdmin(_Record):
 
 @admin.register(Refund)
 class RefundAdmin(_Record):
-    list_display = ["purchase", "amount_cents", "requested_by", "approved_by", "at"]
+    list_display = ["purchase", "amount", "requested_by", "approved_by", "at"]
+    amount = money_column(
+        "amount_cents", _("amount"), currency="purchase.entry.event.currency"
+    )
 
 
 @admin.register(Deal)
 class DealAdmin(_Record):
-    list_display = ["event", "method", "status", "pool_cents", "recorded_at"]
+    list_display = ["event", "method", "status", "pool", "recorded_at"]
+    pool = money_column("pool_cents", _("prize money dealt"), currency="event.currency")
 
 
 class PayoutInline(admin.TabularInline):
@@ -143,5 +154,6 @@ class PayoutInline(admin.TabularInline):
 
 @admin.register(PayoutSheet)
 class PayoutSheetAdmin(_Record):
-    list_display = ["event", "status", "pool_cents", "prepared_by", "approved_by"]
+    list_display = ["event", "status", "pool", "prepared_by", "approved_by"]
+    pool = money_column("pool_cents", _("prize pool"), currency="event.currency")
     inlines = [PayoutInline]

@@ -27,6 +27,7 @@ from cardroom.models import StackMovement
 from core.api.errors import ApiError
 from core.api.permissions import staff
 from core.errors import ApplicationError
+from core.money_admin import money_column
 from core.roles import Role, has_role
 from waitlist import selectors, services
 from waitlist.models import (
@@ -349,8 +350,9 @@ class TimeCollectionAdmin(FloorAdmin):
         "period_start",
         "waiting",
         "everyone_pays",
-        "total_cents",
+        "total",
         "collected_at",
     ]
+    total = money_column("total_cents", _("total"), currency="table.room.currency")
     list_filter = ["everyone_pays", "table"]
     list_select_related = ["table"]

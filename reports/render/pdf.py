@@ -9,13 +9,13 @@ as the report's language writes them; times are the room's.
 from __future__ import annotations
 
 import io
-from decimal import Decimal
 from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
+from core.money import money_format, units_format
 from reports.document import BOOL, INT, MONEY
 from reports.render import meta_label
 from reports.totals import Total, failed_checks, totals
@@ -25,19 +25,12 @@ HEADER_CHAR = 4.6  # and of its 7 pt bold header
 PADDING = 13  # a cell's left and right padding, 6 pt each, and a point to spare
 
 
-def _money(cents: int | None) -> str:
-    if cents is None:
-        return "—"
-    sign = "-" if cents < 0 else ""
-    whole, frac = divmod(abs(cents), 100)
-    return f"{sign}{whole:,}.{frac:02d}"
-
-
-def _cell(value: Any, kind: str) -> str:
+def _cell(value: Any, kind: str, currency: str) -> str:
     if value is None:
         return "—"
     if kind == MONEY:
-        return _money(value)
+        # The column's title names the currency: units, with the one formatter.
+        return units_format(int(value), currency, get_language() or "en")
     if kind == BOOL:
         return _("yes") if value else _("NO")
     if kind == INT:
@@ -127,9 +120,9 @@ def _chart_drawn(plt: Any, chart: dict[str, Any], currency: str) -> bytes:
 
 
 def money_text(cents: int, currency: str) -> str:
-    """Cents as the report's language writes the amount: ``1 234,50 EUR`` in fi."""
-    amount = Decimal(cents).scaleb(-2)
-    return f"{number_format(amount, 2, use_l10n=True, force_grouping=True)} {currency}"
+    """Cents as the report's language writes the amount, with the one formatter
+    (core.money): ``1 234,50 €`` in fi."""
+    return money_format(int(cents), currency, get_language() or "en")
 
 
 def _total_text(total: Total, currency: str) -> str:
@@ -259,7 +252,9 @@ def _charts(data: dict[str, Any], width: float) -> list[Any]:
     return story
 
 
-def _section_table(section: dict[str, Any], styles: Any, width: float) -> list[Any]:
+def _section_table(
+    section: dict[str, Any], styles: Any, width: float, currency: str
+) -> list[Any]:
     """A section as a table that repeats its header on every page."""
     from xml.sax.saxutils import escape
 
@@ -277,7 +272,7 @@ def _section_table(section: dict[str, Any], styles: Any, width: float) -> list[A
         return story
     header = [Paragraph(f"<b>{escape(c['title'])}</b>", small) for c in columns]
     body: list[list[Any]] = [
-        [_cell(v, c["type"]) for v, c in zip(row, columns, strict=True)]
+        [_cell(v, c["type"], currency) for v, c in zip(row, columns, strict=True)]
         for row in section["rows"]
     ]
     widths = _widths(header_texts=[c["title"] for c in columns], body=body)
@@ -364,7 +359,7 @@ def to_pdf(data: dict[str, Any], *, meta: dict[str, str]) -> bytes:
     story.append(PageBreak())
     story += _charts(data, width)
     for section in data["sections"]:
-        story += _section_table(section, styles, width)
+        story += _section_table(section, styles, width, data["currency"])
 
     out = io.BytesIO()
     document = SimpleDocTemplate(

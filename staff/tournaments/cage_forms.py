@@ -1,15 +1,14 @@
 """The tournament desk's forms at the cage (TO1, TO9, TO10, CA2, CA5, CA6).
 
 Amounts are typed in units of the event's currency, as the cash cage types them
-(:mod:`staff.money`), with one thing more: an amount that could be read two ways
-(``115,50`` on an English screen, ``1.150`` on a Finnish one) is refused, never
-guessed. Every form that moves money carries its own key (:class:`OnceForm`); the
-cashier types what he counted and it must be the price.
+(:mod:`core.money`, strict): an amount that could be read two ways (``115,50`` on
+an English screen, ``1.150`` on a Finnish one) is refused, never guessed. Every
+form that moves money carries its own key (:class:`OnceForm`); the cashier types
+what he counted and it must be the price.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django import forms
@@ -19,56 +18,11 @@ from django.utils.translation import gettext as _
 
 from accounting.models import Player
 from staff.forms import MoneyField, OnceForm
-from staff.money import money_format, style_of, symbol_of, units_format
+from staff.money import money_format
 
-_SPACES = re.compile(r"[\s\u00a0\u202f\u2009']")
-# Thousands grouped by threes, then the locale's decimals: 1,234 or 1,234.50 in
-# English; in Finnish, whose group separator is a space, a point groups only before
-# a decimal comma (1.234,50): 1.234 alone might be 1,234.
-_GROUPED = {
-    ".": re.compile(r"\d{1,3}(,\d{3})+(\.\d*)?"),
-    ",": re.compile(r"\d{1,3}(\.\d{3})+,\d*"),
-}
-# A point before the last one or two digits, as a keypad types: 12.50 in Finnish.
-_KEYPAD = re.compile(r"\d+\.\d{1,2}")
-
-
-def ambiguous(text: str, currency: str, language: str) -> bool:
-    """Whether ``text`` could be read as two different amounts in ``language``.
-
-    The locale's grouping separator is read only where it groups thousands by
-    threes; anywhere else (``115,50`` in English, ``1.150`` in Finnish) it might be
-    meant as a decimal separator, and the amount is not guessed.
-    """
-    decimal = style_of(language).decimal
-    cleaned = _SPACES.sub("", text or "")
-    for sign in {symbol_of(currency), currency, currency.lower()}:
-        cleaned = cleaned.replace(sign, "")
-    other = "," if decimal == "." else "."
-    if other not in cleaned:
-        return False
-    if decimal == "," and "," not in cleaned and _KEYPAD.fullmatch(cleaned):
-        return False
-    return not _GROUPED[decimal].fullmatch(cleaned)
-
-
-class DeskMoneyField(MoneyField):
-    """An amount in the event's currency that refuses an ambiguous one."""
-
-    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
-        language = get_language() or "en"
-        text = forms.CharField.to_python(self, value)
-        if text and ambiguous(text, self.currency, language):
-            example = units_format(123_450, self.currency, language)
-            raise forms.ValidationError(
-                _(
-                    "“%(typed)s” could be read as two different amounts; type it "
-                    "like %(example)s."
-                )
-                % {"typed": text, "example": example},
-                code="ambiguous",
-            )
-        return super().to_python(value)
+# The desk reads amounts as the cash cage does: the one strict parser (core.money)
+# refuses an amount that could be read two ways, with the readings it could have.
+DeskMoneyField = MoneyField
 
 
 def player_find(typed: str) -> Player | None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounting import cage as cage_services
 from accounting.models import Cage, Receipt
 from core.roles import Role
-from staff.tournaments.cage_forms import ambiguous
+from staff.money import MoneyInputError, money_parse
 from tests.integration.tournaments.conftest import (
     cage,
     cashier,
@@ -268,13 +268,18 @@ def test_amounts_as_each_language_writes_them(
 
 
 def test_an_amount_that_reads_two_ways_is_never_guessed():
-    assert ambiguous("115,50", "EUR", "en") and ambiguous("115,50", "EUR", "ko")
-    assert not ambiguous("1,150.00", "EUR", "en")
-    assert ambiguous("1.150", "EUR", "fi") and not ambiguous("1.150,00", "EUR", "fi")
-    assert not ambiguous("115.50", "EUR", "fi") and not ambiguous(
-        "1 150,50", "EUR", "fi"
-    )
-    assert not ambiguous("€115", "EUR", "en")
+    def refused(typed: str, language: str) -> bool:
+        try:
+            money_parse(typed, "EUR", language)
+        except MoneyInputError as error:
+            return error.reason == "ambiguous"
+        return False
+
+    assert refused("115,50", "en") and refused("115,50", "ko")
+    assert not refused("1,150.00", "en")
+    assert refused("1.150", "fi") and refused("1.150,00", "fi")
+    assert not refused("115.50", "fi") and not refused("1 150,50", "fi")
+    assert not refused("€115", "en")
 
 
 # --- Rebuys and the add-on -----------------------------------------------------------

@@ -75,12 +75,12 @@ def test_the_admin_shows_the_shift_the_receipt_and_the_ledger_read_only(
     html = shift_page.content.decode()
     assert "MAIN-000001" in html
     # Running balance: the float, then the purchase on top of it.
-    assert f"{(FLOAT + 12_345) // 100}.{(FLOAT + 12_345) % 100:02d} EUR" in html
+    assert f"€{(FLOAT + 12_345) // 100:,}.{(FLOAT + 12_345) % 100:02d}" in html
 
     printed = desk.get(f"/admin/accounting/receipt/{receipt.pk}/print/")
     assert printed.status_code == 200
     text = printed.content.decode()
-    assert "MAIN-000001" in text and "123.45 EUR" in text and "P-1001" in text
+    assert "MAIN-000001" in text and "€123.45" in text and "P-1001" in text
 
     report = desk.get(f"/admin/accounting/shift/{open_shift}/report/")
     assert report.status_code == 200

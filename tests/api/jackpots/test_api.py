@@ -238,7 +238,7 @@ def test_the_admin_lists_pools_with_their_ledger_amounts(make_staff, pools):
     client.force_login(make_staff("admin-floor", Role.FLOOR))
     page = client.get("/admin/jackpots/pool/")
     assert page.status_code == 200
-    assert "1000.00 EUR" in page.content.decode()
+    assert "€1,000.00" in page.content.decode()
     assert client.get("/admin/jackpots/hit/").status_code == 200
     assert client.get("/admin/jackpots/pool/add/").status_code == 403
 

@@ -72,7 +72,7 @@ def test_cancel_approve_and_refund_at_the_cage(setup, staff_client):
     assert unknown.status_code == 404
     printed = render_to_string("accounting/receipt.html", {"receipt": refund.receipt})
     assert "refund of" in printed and "Event cancelled" in printed
-    assert "100.00 EUR" in printed and "mia" in printed
+    assert "€100.00" in printed and "mia" in printed
 
 
 def test_the_approver_cannot_pay_the_refund(setup, staff_client):

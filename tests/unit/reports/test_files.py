@@ -112,4 +112,4 @@ def test_the_pdf_opens_with_a_page_of_totals_in_room_time(language):
     assert totals in first and dealt in first
     assert "Europe/Helsinki" in first
     if language == "en":
-        assert "1,734.50 EUR" in first and "200" in first
+        assert "€1,734.50" in first and "200" in first

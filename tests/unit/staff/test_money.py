@@ -38,7 +38,6 @@ def test_what_is_shown_reads_back_as_the_same_cents(cents, currency, language):
         ("500", "fi", 50_000),
         ("1,234.50", "en", 123_450),
         ("1 234,50", "fi", 123_450),
-        ("1.234,50", "fi", 123_450),
         ("12.5", "fi", 1_250),
         ("€ 20", "ko", 2_000),
         (",50", "fi", 50),
