@@ -43,6 +43,9 @@ CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 # The room: defaults for new rooms; each room keeps its own, versioned (BI8).
 TIME_ZONE = env.str("CARDROOM_TIME_ZONE", default="Europe/Helsinki")
 CARDROOM_CURRENCY = env.str("CARDROOM_CURRENCY", default="EUR")
+# The language receipts print in (en, fi, ko): empty, the room's language (the
+# board's), whatever language each cashier's screen is in.
+CARDROOM_RECEIPT_LANGUAGE = env.str("CARDROOM_RECEIPT_LANGUAGE", default="")
 CARDROOM_GAMING_DAY_CUTOFF_HOUR = env.int("CARDROOM_GAMING_DAY_CUTOFF_HOUR", default=6)
 # CA5: cash in a gaming day reaching this needs a verified identity document.
 CARDROOM_IDENTITY_THRESHOLD_CENTS = env.int(

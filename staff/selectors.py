@@ -35,18 +35,32 @@ class RoomFacts:
     name: str
     currency: str
     language: str
+    time_zone: str = ""
+
+    @property
+    def receipt_language(self) -> str:
+        """The language receipts print in: ``CARDROOM_RECEIPT_LANGUAGE``, or the
+        room's language when it is empty, whatever each screen's language."""
+        return settings.CARDROOM_RECEIPT_LANGUAGE or self.language
 
 
 def room_facts() -> RoomFacts:
-    """The room's name, currency and language; the settings' before it exists."""
+    """The room's name, currency, language and clock; the settings' before it
+    exists."""
     room = Room.objects.order_by("pk").first()
     if room is None:
         return RoomFacts(
             name="",
             currency=settings.CARDROOM_CURRENCY,
             language=settings.LANGUAGE_CODE,
+            time_zone=settings.TIME_ZONE,
         )
-    return RoomFacts(name=room.name, currency=room.currency, language=room.language)
+    return RoomFacts(
+        name=room.name,
+        currency=room.currency,
+        language=room.language,
+        time_zone=room.time_zone,
+    )
 
 
 def cage_choose(code: str | None) -> Cage | None:

@@ -565,7 +565,7 @@ def receipt(request: HttpRequest, no: str) -> HttpResponse:
         raise Http404(error.detail) from error
     room = selectors.room_facts()
     context = _context(request, cage)
-    with translation.override(room.language):
+    with translation.override(room.receipt_language):
         slip = render(
             request,
             "staff/cage/_receipt.html",

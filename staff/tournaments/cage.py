@@ -581,7 +581,7 @@ def receipt(request: HttpRequest, event: str, no: str) -> HttpResponse:
     obj = _event(event)
     found = _event_receipt(obj, no)
     room = cage_reads.room_facts()
-    with translation.override(room.language):
+    with translation.override(room.receipt_language):
         slip = render(
             request,
             "staff/tournaments/cage/_receipt.html",

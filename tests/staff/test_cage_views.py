@@ -235,7 +235,7 @@ def test_the_receipt_is_in_the_rooms_language_with_its_name(desk, opened, player
     assert "Casino Helsinki" in printed and receipt.no in printed
     assert "500,00\xa0€" in printed and "Pelaajan allekirjoitus" in printed
     css = Path(finders.find("staff/staff.css")).read_text()
-    assert "@page { size: 80mm auto" in css
+    assert "@page { size: 80mm 200mm" in css
 
 
 def test_a_close_with_an_over_short_needs_a_note_and_records_it(
