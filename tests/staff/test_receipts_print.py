@@ -18,11 +18,16 @@ from datetime import UTC, datetime
 
 import pypdfium2
 import pytest
+from django.contrib.auth.models import User
+from django.template.loader import render_to_string
 from django.test import Client, override_settings
+from django.utils import translation
 
 from accounting import cage as services
-from accounting.models import Receipt
+from accounting.models import Cage, Payable, Player, Receipt
 from cardroom.models import Room
+from jackpots.models import Award, Pool
+from staff.selectors import RoomFacts
 from tests.e2e.conftest import browser_page
 
 __all__ = ["browser_page"]
@@ -122,3 +127,38 @@ def test_the_receipt_prints_on_an_80_mm_page(
     assert len(pdf) == 1
     text = pdf[0].get_textpage().get_text_range()
     assert receipt.no in text and "1 234,50" in text.replace("\xa0", " ")
+
+
+@pytest.mark.parametrize(
+    ("language", "award"),
+    [
+        ("en", "Bad beat: losing hand"),
+        ("fi", "Bad beat: hävinnyt käsi"),
+        ("ko", "Bad beat: 진 핸드"),
+    ],
+)
+def test_an_award_is_named_in_the_receipts_language(language, award):
+    """Before: the payable's reference, ``bad beat hit 12``, in English on every
+    receipt. The award's pool and role are named in the receipt's language."""
+    payable = Payable(reference="bad beat hit 12", amount_cents=150_000)
+    payable.jackpot_award = Award(pool=Pool(name="Bad beat"), role=Award.Role.LOSER)
+    receipt = Receipt(
+        cage=Cage(code="MAIN", name="Main cage", currency="EUR"),
+        number=12,
+        kind=Receipt.Kind.AWARD_PAYOUT,
+        player=Player(code="P-1001", name="Aino Virtanen"),
+        payable=payable,
+        player_signed=True,
+        issued_by=User(username="kalle"),
+        issued_at=ISSUED,
+        amount_cents=150_000,
+    )
+    facts = RoomFacts(
+        name="Casino", currency="EUR", language=language, time_zone="Europe/Helsinki"
+    )
+    with translation.override(facts.receipt_language):
+        slip = render_to_string(
+            "staff/cage/_receipt.html",
+            {"receipt": receipt, "room": facts, "currency": "EUR"},
+        )
+    assert award in slip and "bad beat hit 12" not in slip
