@@ -245,6 +245,42 @@ def colour_up(
     >>> up.after, up.race_winners, up.granted, up.removed, up.added
     ({'a': 1100, 'b': 100}, ['a'], ['b'], 0, 75)
     """
+    _colour_up_check(
+        stacks, retired, denomination=denomination, new_denomination=new_denomination
+    )
+    exchanged, odd = _exchange(
+        stacks, retired, denomination=denomination, new_denomination=new_denomination
+    )
+    winners, granted = _race(stacks, odd, new_denomination, race_order)
+    after = {
+        k: stacks[k]
+        - odd[k]
+        + (new_denomination if k in winners or k in granted else 0)
+        for k in stacks
+    }
+    net = sum(odd.values()) - (len(winners) + len(granted)) * new_denomination
+    return ColourUp(
+        before=dict(stacks),
+        after=after,
+        exchanged=exchanged,
+        odd=odd,
+        race_winners=winners,
+        removed=max(net, 0),
+        granted=granted,
+        added=max(-net, 0),
+    )
+
+
+def _colour_up_check(
+    stacks: Mapping[K, int],
+    retired: Mapping[K, int],
+    *,
+    denomination: int,
+    new_denomination: int,
+) -> None:
+    """Refuse (TO6) a colour-up that can't be made before anything is computed: a
+    new denomination not larger than the retired one or not a multiple of it, or
+    retired chips a player doesn't hold."""
     if denomination < 1 or new_denomination <= denomination:
         raise _refuse(Code.CHIPS_REFUSED, text="larger", rule="TO6")
     if new_denomination % denomination:
@@ -263,12 +299,35 @@ def colour_up(
                 count=count,
                 denomination=denomination,
             )
+
+
+def _exchange(
+    stacks: Mapping[K, int],
+    retired: Mapping[K, int],
+    *,
+    denomination: int,
+    new_denomination: int,
+) -> tuple[dict[K, int], dict[K, int]]:
+    """Each player's retired chips split into the value exchanged in whole new
+    chips and the odd value left over for the race (TDA R26)."""
     exchanged: dict[K, int] = {}
     odd: dict[K, int] = {}
     for key in stacks:
         value = retired.get(key, 0) * denomination
         exchanged[key] = value - value % new_denomination
         odd[key] = value % new_denomination
+    return exchanged, odd
+
+
+def _race(
+    stacks: Mapping[K, int],
+    odd: Mapping[K, int],
+    new_denomination: int,
+    race_order: Sequence[K],
+) -> tuple[list[K], list[K]]:
+    """The race's winners and the players given a chip so as not to be raced out
+    (TDA R26, R26-A); refuses (TO6) an order that isn't exactly the players with
+    odd chips."""
     racing = [k for k in stacks if odd[k]]
     if sorted(map(repr, racing)) != sorted(map(repr, set(race_order))) or len(
         race_order
@@ -278,23 +337,7 @@ def colour_up(
     winners = list(race_order[:to_race])
     # TDA R26-A: a player left with nothing by the race gets one chip anyway.
     granted = [k for k in race_order[to_race:] if stacks[k] == odd[k]]
-    after = {
-        k: stacks[k]
-        - odd[k]
-        + (new_denomination if k in winners or k in granted else 0)
-        for k in stacks
-    }
-    net = sum(odd.values()) - (len(winners) + len(granted)) * new_denomination
-    return ColourUp(
-        before=dict(stacks),
-        after=after,
-        exchanged=exchanged,
-        odd=odd,
-        race_winners=winners,
-        removed=max(net, 0),
-        granted=granted,
-        added=max(-net, 0),
-    )
+    return winners, granted
 
 
 RANKS = "23456789TJQKA"

@@ -122,65 +122,80 @@ def payout_table_check(
     previous = 0
     table = []
     for row, (min_entries, shares) in enumerate(rows, start=1):
-        if min_entries <= previous:
-            raise _refuse(
-                Code.PAYOUT_TABLE_INVALID,
-                text="order",
-                rule="TO7",
-                row=row,
-                entries=min_entries,
-                previous=previous,
-            )
+        _payout_row_check(row, min_entries, shares, previous=previous)
         previous = min_entries
-        if not shares:
-            raise _refuse(Code.PAYOUT_TABLE_INVALID, text="empty", rule="TO7", row=row)
-        if len(shares) > MAX_PLACES:
-            raise _refuse(
-                Code.PAYOUT_TABLE_INVALID,
-                text="many",
-                rule="TO7",
-                row=row,
-                max=MAX_PLACES,
-            )
-        for place, share in enumerate(shares, start=1):
-            if share < 1:
-                raise _refuse(
-                    Code.PAYOUT_TABLE_INVALID,
-                    text="positive",
-                    rule="TO7",
-                    row=row,
-                    place=place,
-                )
-        if sum(shares) != BASIS:
-            raise _refuse(
-                Code.PAYOUT_TABLE_INVALID,
-                text="basis",
-                rule="TO7",
-                allowed={"sum": BASIS},
-                row=row,
-                sum=sum(shares),
-                basis=BASIS,
-            )
-        for place, (higher, lower) in enumerate(pairwise(shares), start=2):
-            if lower > higher:
-                raise _refuse(
-                    Code.PAYOUT_TABLE_INVALID,
-                    text="lower",
-                    rule="TO7",
-                    row=row,
-                    place=place,
-                )
-        if len(shares) > min_entries:
-            raise _refuse(
-                Code.PAYOUT_TABLE_INVALID,
-                text="places",
-                rule="TO7",
-                row=row,
-                places=len(shares),
-                entries=min_entries,
-            )
         table.append((min_entries, tuple(shares)))
     return tuple(table)
+
+
+def _payout_row_check(
+    row: int, min_entries: int, shares: Sequence[int], *, previous: int
+) -> None:
+    """Refuse (TO7) row ``row`` of a payout table: its ``min_entries`` not above the
+    ``previous`` row's, shares that can't be paid, or more places than entries."""
+    if min_entries <= previous:
+        raise _refuse(
+            Code.PAYOUT_TABLE_INVALID,
+            text="order",
+            rule="TO7",
+            row=row,
+            entries=min_entries,
+            previous=previous,
+        )
+    _payout_shares_check(row, shares)
+    if len(shares) > min_entries:
+        raise _refuse(
+            Code.PAYOUT_TABLE_INVALID,
+            text="places",
+            rule="TO7",
+            row=row,
+            places=len(shares),
+            entries=min_entries,
+        )
+
+
+def _payout_shares_check(row: int, shares: Sequence[int]) -> None:
+    """Refuse (TO7) one row's shares unless they are positive, at most
+    :data:`MAX_PLACES`, add up to :data:`BASIS` and never go up from one place to
+    the next."""
+    if not shares:
+        raise _refuse(Code.PAYOUT_TABLE_INVALID, text="empty", rule="TO7", row=row)
+    if len(shares) > MAX_PLACES:
+        raise _refuse(
+            Code.PAYOUT_TABLE_INVALID,
+            text="many",
+            rule="TO7",
+            row=row,
+            max=MAX_PLACES,
+        )
+    for place, share in enumerate(shares, start=1):
+        if share < 1:
+            raise _refuse(
+                Code.PAYOUT_TABLE_INVALID,
+                text="positive",
+                rule="TO7",
+                row=row,
+                place=place,
+            )
+    if sum(shares) != BASIS:
+        raise _refuse(
+            Code.PAYOUT_TABLE_INVALID,
+            text="basis",
+            rule="TO7",
+            allowed={"sum": BASIS},
+            row=row,
+            sum=sum(shares),
+            basis=BASIS,
+        )
+    for place, (higher, lower) in enumerate(pairwise(shares), start=2):
+        if lower > higher:
+            raise _refuse(
+                Code.PAYOUT_TABLE_INVALID,
+                text="lower",
+                rule="TO7",
+                row=row,
+                place=place,
+            )
 
 
 # An event's settings, by the model's names; what may change when (TO1, TO7).

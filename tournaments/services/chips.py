@@ -12,7 +12,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounting.services import retry_on_conflict
-from tournaments.domain.chips import REMOVING, ChipsError, colour_up, race_draw
+from tournaments.domain.chips import (
+    REMOVING,
+    ChipsError,
+    ColourUp,
+    colour_up,
+    race_draw,
+)
 from tournaments.domain.chips import race_order as chips_race_order
 from tournaments.errors import Code, conflict, invalid, refuse, refused_as
 from tournaments.models import (
@@ -157,28 +163,15 @@ def chip_race_record(
         raise invalid(Code.RACE_CARDS, text="way")
     if not EventTable.objects.filter(event=event, table=table).exists():
         raise refuse(Code.NOT_AN_EVENT_TABLE, rule="TO3", table=table, event=event.code)
-    try:
-        if seed is not None:
-            racing = sorted(
-                (
-                    k
-                    for k in stacks
-                    if retired.get(k, 0) * denomination % new_denomination
-                ),
-                key=lambda k: (len(k), k),
-            )
-            cards = race_draw(racing, seed=seed)
-        if cards is not None:
-            race_order = chips_race_order(cards)
-        up = colour_up(
-            stacks,
-            retired,
-            denomination=denomination,
-            new_denomination=new_denomination,
-            race_order=list(race_order or []),
-        )
-    except ChipsError as error:
-        raise refused_as(Code.RACE_REFUSED, error, rule="TO6") from error
+    up, order, drawn = _race_colour_up(
+        stacks,
+        retired,
+        denomination=denomination,
+        new_denomination=new_denomination,
+        race_order=race_order,
+        cards=cards,
+        seed=seed,
+    )
     at = at or timezone.now()
     race = ChipRace.objects.create(
         event=event,
@@ -191,8 +184,8 @@ def chip_race_record(
             "odd": up.odd,
             "winners": up.race_winners,
             "granted": up.granted,
-            "order": list(race_order or []),
-            "cards": dict(cards or {}),
+            "order": order,
+            "cards": drawn,
             "seed": seed,
         },
         removed_chips=up.removed,
@@ -200,26 +193,80 @@ def chip_race_record(
         recorded_by=by,
         at=at,
     )
-    note = f"{table} race {denomination}→{new_denomination}"
+    _race_chips_record(race, up, by=by)
+    return race
+
+
+def _race_colour_up(
+    stacks: Mapping[str, int],
+    retired: Mapping[str, int],
+    *,
+    denomination: int,
+    new_denomination: int,
+    race_order: Sequence[str] | None,
+    cards: Mapping[str, str] | None,
+    seed: int | None,
+) -> tuple[ColourUp[str], list[str], dict[str, str]]:
+    """The colour-up with the race in the order given, read from the cards or drawn
+    from the seed, and that order and those cards to record; the domain's refusal
+    becomes the service's (TO6)."""
+    try:
+        if seed is not None:
+            cards = race_draw(
+                _racing_seats(stacks, retired, denomination, new_denomination),
+                seed=seed,
+            )
+        if cards is not None:
+            race_order = chips_race_order(cards)
+        order = list(race_order or [])
+        up = colour_up(
+            stacks,
+            retired,
+            denomination=denomination,
+            new_denomination=new_denomination,
+            race_order=order,
+        )
+    except ChipsError as error:
+        raise refused_as(Code.RACE_REFUSED, error, rule="TO6") from error
+    return up, order, dict(cards or {})
+
+
+def _racing_seats(
+    stacks: Mapping[str, int],
+    retired: Mapping[str, int],
+    denomination: int,
+    new_denomination: int,
+) -> list[str]:
+    """The seats with odd chips, in the seats' order (``2`` before ``10``): the order
+    a drawn race deals its cards in, so the seed recorded repeats the draw (TO6)."""
+    return sorted(
+        (k for k in stacks if retired.get(k, 0) * denomination % new_denomination),
+        key=lambda k: (len(k), k),
+    )
+
+
+def _race_chips_record(race: ChipRace, up: ColourUp[str], *, by: User) -> None:
+    """Record the chips the race took out of play or brought into it, so the
+    reconciliation still balances (TO3 ``race``, ``race_minimum``; TDA R26-A)."""
+    note = f"{race.table} race {race.denomination}→{race.new_denomination}"
     if up.removed:
         ChipMovement.objects.create(
-            event=event,
+            event=race.event,
             cause=ChipMovement.Cause.RACE,
             chips=-up.removed,
             note=note,
             recorded_by=by,
-            at=at,
+            at=race.at,
         )
     if up.added:
         ChipMovement.objects.create(
-            event=event,
+            event=race.event,
             cause=ChipMovement.Cause.RACE_MINIMUM,
             chips=up.added,
             note=f"{note}: {', '.join(map(str, up.granted))} (TDA R26-A)",
             recorded_by=by,
-            at=at,
+            at=race.at,
         )
-    return race
 
 
 def chip_count_record(

@@ -183,24 +183,16 @@ def purchase_refund(
     left = refund_left(purchase=purchase)
     amount = _amount_to_refund(left, amount_cents)
     parts = postings.refund_parts(left, amount)
-    whole_at_once = amount == purchase.total_cents
-    legs = _legs_for(
-        lambda cash: postings.refund(event=event.code, cash=cash, price=parts),
-        currency=event.currency,
-        rule="TO10",
-    )
-    receipt = receipt_issue(
-        kind=Receipt.Kind.ENTRY_REFUND,
+    receipt = _refund_receipt_issue(
+        purchase=purchase,
+        event=event,
+        parts=parts,
+        amount=amount,
         cage=cage,
         cashier=cashier,
-        player=entry.player.code,
-        amount_cents=amount,
-        legs_for=legs,
-        check=_currency_check(event),
-        at=at,
-        reverses=purchase.transaction if whole_at_once else None,
         approved_by=approved_by,
-        memo=reason,
+        reason=reason,
+        at=at,
     )
     refund = Refund.objects.create(
         purchase=purchase,
@@ -221,20 +213,70 @@ def purchase_refund(
         return refund  # a part: the entry plays on with its chips
     if event.status == Event.Status.RUNNING and entry.status != Entry.Status.ACTIVE:
         return refund  # his chips are in the others' stacks, still in play
+    _refunded_chips_leave(
+        event=event, entry=entry, purchase=purchase, receipt=receipt, by=cashier, at=at
+    )
+    return refund
+
+
+def _refund_receipt_issue(
+    *,
+    purchase: Purchase,
+    event: Event,
+    parts: Price,
+    amount: int,
+    cage: str,
+    cashier: User,
+    approved_by: User,
+    reason: str,
+    at: datetime,
+) -> Receipt:
+    """The refund's numbered receipt, its posting of ``parts`` out of the drawer
+    (TO10, DC2); a refund of the whole purchase in one go reverses its posting."""
+    legs = _legs_for(
+        lambda cash: postings.refund(event=event.code, cash=cash, price=parts),
+        currency=event.currency,
+        rule="TO10",
+    )
+    return receipt_issue(
+        kind=Receipt.Kind.ENTRY_REFUND,
+        cage=cage,
+        cashier=cashier,
+        player=purchase.entry.player.code,
+        amount_cents=amount,
+        legs_for=legs,
+        check=_currency_check(event),
+        at=at,
+        reverses=purchase.transaction if amount == purchase.total_cents else None,
+        approved_by=approved_by,
+        memo=reason,
+    )
+
+
+def _refunded_chips_leave(
+    *,
+    event: Event,
+    entry: Entry,
+    purchase: Purchase,
+    receipt: Receipt,
+    by: User,
+    at: datetime,
+) -> None:
+    """The chips of a purchase refunded whole leave play (TO3 ``refund``); the entry
+    is refunded once all its purchases are."""
     ChipMovement.objects.create(
         event=event,
         entry=entry,
         cause=ChipMovement.Cause.REFUND,
         chips=-purchase.chips,
         note=receipt.no,
-        recorded_by=cashier,
+        recorded_by=by,
         at=at,
     )
     if all(refund_left(purchase=p).total_cents == 0 for p in entry.purchases.all()):
         Entry.objects.filter(pk=entry.pk).update(
             status=Entry.Status.REFUNDED, seat=None, finished_at=at
         )
-    return refund
 
 
 def _purchase_by_receipt(*, event: Event, receipt: str) -> Purchase:
