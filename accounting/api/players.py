@@ -18,6 +18,7 @@ from accounting import cage as services
 from accounting.api.serializers import code_field
 from accounting.api.views import IDEMPOTENCY_KEY
 from accounting.models import Player
+from core.api.fields import StrictSerializer
 from core.api.permissions import role_required, staff
 from core.idempotency import idempotent
 from core.roles import Role
@@ -45,7 +46,7 @@ class PlayerRegisterApi(APIView):
 
     permission_classes = [Registrar]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "PlayerRegisterInput"
 
@@ -99,7 +100,7 @@ class PlayerIdentityApi(APIView):
 
     permission_classes = [Registrar]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "PlayerIdentityInput"
 

@@ -46,7 +46,7 @@ from accounting.cage.selectors import (
     vault_balances,
 )
 from accounting.models import BoxCount, Payable, Receipt, Shift, TableSlip
-from core.api.fields import choice_param
+from core.api.fields import StrictSerializer, choice_param
 from core.api.permissions import IsCashier, IsFloor, IsManager, role_required, staff
 from core.errors import Invalid
 from core.idempotency import idempotent
@@ -76,7 +76,7 @@ class ShiftOpenApi(APIView):
 
     permission_classes = [IsCashier]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "CageShiftOpenInput"
 
@@ -130,7 +130,7 @@ class ShiftCloseApi(APIView):
 
     permission_classes = [IsCashier]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "CageShiftCloseInput"
 
@@ -160,7 +160,7 @@ class ShiftSignOffApi(APIView):
 
     permission_classes = [IsManager]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "CageShiftSignOffInput"
 
@@ -189,7 +189,7 @@ class _ExchangeApi(APIView):
     exchange: Callable[..., Receipt]
     permission_classes = [IsCashier]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "CageExchangeInput"
 
@@ -234,7 +234,7 @@ class _SlipRequestApi(APIView):
     kind: TableSlip.Kind
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "CageSlipRequestInput"
 
@@ -311,7 +311,7 @@ class _SlipCancelApi(APIView):
     kind: TableSlip.Kind
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "CageSlipCancelInput"
 
@@ -348,7 +348,7 @@ class CreditCancelApi(_SlipCancelApi):
 class BoxCountApi(APIView):
     """Count a table's drop, rake or jackpot box for a gaming day (CA4)."""
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "CageBoxCountInput"
 
@@ -420,7 +420,7 @@ class PayablePayApi(APIView):
 
     permission_classes = [IsCashier]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "CagePayablePayInput"
 
@@ -467,7 +467,7 @@ class VaultFundApi(APIView):
     permission_classes = [IsManager]
     move = staticmethod(services.cage_vault_fund)
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "CageVaultFundInput"
 
@@ -598,7 +598,7 @@ class ReceivableCollectApi(APIView):
 
     permission_classes = [IsCashier]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "CageReceivableCollectInput"
 

@@ -6,6 +6,11 @@ checks, so a record the schema allows can still be refused with a rule, and the
 engine's error names the field. Fields are only ever added (API.md), and every
 added field is optional with the default that keeps older records meaning what
 they meant.
+
+What a request sends (the hand record, the policy) is described strictly, as the
+engine reads it: no field it doesn't read (``additionalProperties: false``;
+:func:`cardroom.api.views.hand_body` and :class:`cardroom.api.views.PolicyField`
+refuse them, 400) and numbers as JSON integers only (the engine's ``_int``).
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from cardroom.domain.games import GAMES
+from core.api.fields import StrictIntegerField, StrictSerializer
+from core.api.parsers import BIGINT_MAX
 
 CARD_HELP = 'Rank then suit, e.g. "Ah", "Tc".'
 
@@ -24,21 +31,24 @@ class CardListField(serializers.ListField):
 # -- hand record ------------------------------------------------------------------
 
 
-class SeatRecordSerializer(serializers.Serializer):
+class SeatRecordSerializer(StrictSerializer):
     """One seat dealt in, as the terminal reports it."""
 
     class Meta:
         ref_name = "HandSeat"
 
-    seat = serializers.IntegerField(min_value=1, max_value=12, help_text="HS1.")
+    seat = StrictIntegerField(min_value=1, max_value=12, help_text="HS1.")
     player = serializers.CharField(help_text="The registered player's id (BI10).")
-    stack = serializers.IntegerField(
-        min_value=0, help_text="Chips when the hand started, in cents."
+    stack = StrictIntegerField(
+        max_value=BIGINT_MAX,
+        min_value=0,
+        help_text="Chips when the hand started, in cents.",
     )
     present = serializers.BooleanField(
         help_text="Physically at the table while the hand was played (JD1)."
     )
-    put_in = serializers.IntegerField(
+    put_in = StrictIntegerField(
+        max_value=BIGINT_MAX,
         min_value=0,
         help_text="Everything the seat put in: antes, blinds, bets, calls, including "
         "any part nobody called. At most stack (BI3).",
@@ -50,14 +60,16 @@ class SeatRecordSerializer(serializers.Serializer):
         help_text="As tabled: the hole cards, all seven in stud. Absent when not "
         "shown.",
     )
-    dead = serializers.IntegerField(
+    dead = StrictIntegerField(
+        max_value=BIGINT_MAX,
         min_value=0,
         default=0,
         help_text="Added field (HS2). The part of put_in that is dead money: antes, "
         "the big-blind ante, a dead small blind, the dead part of a post. In the "
         "pot, matches no bet, never returned as uncalled.",
     )
-    straddle = serializers.IntegerField(
+    straddle = StrictIntegerField(
+        max_value=BIGINT_MAX,
         min_value=0,
         default=0,
         help_text="Added field (HS11). The part of put_in posted as a straddle, a "
@@ -70,17 +82,17 @@ class SeatRecordSerializer(serializers.Serializer):
     )
 
 
-class PushSerializer(serializers.Serializer):
+class PushSerializer(StrictSerializer):
     """What the dealer pushed to one seat (HS7)."""
 
     class Meta:
         ref_name = "Push"
 
-    seat = serializers.IntegerField(min_value=1, max_value=12)
-    amount = serializers.IntegerField(min_value=0)
+    seat = StrictIntegerField(min_value=1, max_value=12)
+    amount = StrictIntegerField(max_value=BIGINT_MAX, min_value=0)
 
 
-class HandRecordSerializer(serializers.Serializer):
+class HandRecordSerializer(StrictSerializer):
     """The hand record of API.md that a terminal posts when a hand ends."""
 
     class Meta:
@@ -89,11 +101,13 @@ class HandRecordSerializer(serializers.Serializer):
     table = serializers.CharField(
         required=False, help_text="The table code; the path's table when absent."
     )
-    hand_no = serializers.IntegerField(
-        min_value=1, help_text="Increases at a table; with the table, the natural key."
+    hand_no = StrictIntegerField(
+        max_value=BIGINT_MAX,
+        min_value=1,
+        help_text="Increases at a table; with the table, the natural key.",
     )
     game = serializers.ChoiceField(choices=list(GAMES), help_text="The table's game.")
-    button = serializers.IntegerField(
+    button = StrictIntegerField(
         min_value=1,
         max_value=12,
         required=False,
@@ -102,7 +116,7 @@ class HandRecordSerializer(serializers.Serializer):
     )
     started_at = serializers.DateTimeField(required=False, allow_null=True)
     ended_at = serializers.DateTimeField(required=False, allow_null=True)
-    streets = serializers.IntegerField(
+    streets = StrictIntegerField(
         min_value=1,
         max_value=5,
         help_text="Dealing rounds dealt; 1 = only the initial deal (RK4).",
@@ -116,7 +130,8 @@ class HandRecordSerializer(serializers.Serializer):
         help_text="Added field (HS10). When the pot was run more than once, every "
         "run's whole board, the first equal to board. Board games only.",
     )
-    bring_in = serializers.IntegerField(
+    bring_in = StrictIntegerField(
+        max_value=BIGINT_MAX,
         min_value=0,
         default=0,
         help_text="Added field (HS11). Stud: the bring-in, a live bet; informative.",
@@ -275,32 +290,42 @@ class SettlementSerializer(serializers.Serializer):
 # -- policy -----------------------------------------------------------------------
 
 
-class PlayerCapSerializer(serializers.Serializer):
+class PlayerCapSerializer(StrictSerializer):
     class Meta:
         ref_name = "RakeCapByPlayers"
 
-    min_players = serializers.IntegerField(min_value=2, max_value=12)
-    cap = serializers.IntegerField(min_value=0)
+    min_players = StrictIntegerField(min_value=2, max_value=12)
+    cap = StrictIntegerField(max_value=BIGINT_MAX, min_value=0)
 
 
-class RakeSerializer(serializers.Serializer):
+class RakeSerializer(StrictSerializer):
     """How the house rakes (RK1-RK3, RK6, RK7)."""
 
     class Meta:
         ref_name = "RakePolicy"
 
     scheme = serializers.ChoiceField(choices=["pot_order", "percent", "time", "none"])
-    step = serializers.IntegerField(
-        min_value=1, required=False, help_text="pot_order: one unit per full step."
+    step = StrictIntegerField(
+        max_value=BIGINT_MAX,
+        min_value=1,
+        required=False,
+        help_text="pot_order: one unit per full step.",
     )
-    unit = serializers.IntegerField(
-        min_value=1, required=False, help_text="pot_order: at most the step."
+    unit = StrictIntegerField(
+        max_value=BIGINT_MAX,
+        min_value=1,
+        required=False,
+        help_text="pot_order: at most the step.",
     )
     percent = serializers.CharField(
         required=False, help_text='percent: a decimal string, "5" or "2.5".'
     )
-    cap = serializers.IntegerField(
-        min_value=0, required=False, allow_null=True, help_text="Per hand."
+    cap = StrictIntegerField(
+        max_value=BIGINT_MAX,
+        min_value=0,
+        required=False,
+        allow_null=True,
+        help_text="Per hand.",
     )
     caps_by_players = PlayerCapSerializer(
         many=True,
@@ -308,38 +333,58 @@ class RakeSerializer(serializers.Serializer):
         help_text="Added field (RK7). A hand dealt to at least min_players seats is "
         "capped at cap (the entry with the most players it reaches); cap otherwise.",
     )
-    min_pot = serializers.IntegerField(
+    min_pot = StrictIntegerField(
+        max_value=BIGINT_MAX,
         min_value=0,
         required=False,
         help_text="Added field (RK7). No rake from pots adding up to less.",
     )
 
 
-class DropSerializer(serializers.Serializer):
+class DropSerializer(StrictSerializer):
     """The jackpot drop (JD1-JD3)."""
 
     class Meta:
         ref_name = "DropPolicy"
 
-    amount = serializers.IntegerField(min_value=0)
-    min_participants = serializers.IntegerField(min_value=0)
-    min_pot = serializers.IntegerField(
+    amount = StrictIntegerField(max_value=BIGINT_MAX, min_value=0)
+    min_participants = StrictIntegerField(max_value=BIGINT_MAX, min_value=0)
+    min_pot = StrictIntegerField(
+        max_value=BIGINT_MAX,
         min_value=0,
         required=False,
         help_text="Added field (JD3). No drop from pots adding up to less.",
     )
 
 
-class PolicySerializer(serializers.Serializer):
+class TimeCollectionSerializer(StrictSerializer):
+    """Time collection (RK6): what each seat pays per period, read by
+    :func:`waitlist.domain.time.time_policy` when the rake scheme is ``time``."""
+
+    class Meta:
+        ref_name = "TimeCollectionPolicy"
+
+    period_minutes = StrictIntegerField(
+        min_value=1, max_value=24 * 60, help_text="The period, at most a day."
+    )
+    amount = StrictIntegerField(
+        min_value=1, max_value=BIGINT_MAX, help_text="Per seat and period, in cents."
+    )
+
+
+class PolicySerializer(StrictSerializer):
     """A game's policy (API.md "Policy")."""
 
     class Meta:
         ref_name = "Policy"
 
     currency = serializers.CharField(required=False)
-    smallest_chip = serializers.IntegerField(min_value=1)
+    smallest_chip = StrictIntegerField(max_value=BIGINT_MAX, min_value=1)
     rake = RakeSerializer()
     jackpot_drop = DropSerializer(allow_null=True, required=False)
+    time = TimeCollectionSerializer(
+        required=False, help_text="Time collection (RK6), with rake.scheme time."
+    )
     jackpots_first_run_only = serializers.BooleanField(
         required=False,
         help_text="Added field (HS10). A hand run more than once qualifies for "

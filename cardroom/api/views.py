@@ -32,7 +32,7 @@ from cardroom.api.contract import (
 )
 from cardroom.auth import Terminal, terminal_or_role
 from cardroom.domain.errors import HandError
-from cardroom.domain.hand_record import HandRecord, Seat, parse_hand
+from cardroom.domain.hand_record import HandJSON, Seat, parse_hand
 from cardroom.models import (
     GAME_CODES,
     Correction,
@@ -47,6 +47,7 @@ from core.api.fields import (
     CentsField,
     StrictIntegerField,
     StrictSerializer,
+    refuse_unknown_fields,
 )
 from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.api.schema import ErrorSerializer
@@ -61,7 +62,13 @@ TerminalOrStaffReader = terminal_or_role(Role.FLOOR, Role.MANAGER, Role.AUDITOR)
 @extend_schema_field(PolicySerializer)
 class PolicyField(serializers.DictField):
     """A policy document; :func:`~cardroom.domain.hand_record.parse_policy` checks
-    it, the schema shows it field by field."""
+    it, the schema shows it field by field. A field the engine doesn't read is
+    refused (400, API.md "Conventions"), as in any other request body."""
+
+    def to_internal_value(self, data: Any) -> dict[Any, Any]:
+        value = super().to_internal_value(data)
+        refuse_unknown_fields(PolicySerializer(), data)
+        return value
 
 
 def _actor(request: Request) -> dict[str, Any]:
@@ -433,8 +440,11 @@ class HandSerializer(serializers.Serializer):
 # What the engine reads of a hand record beyond HandSerializer's fields, and of the
 # objects the serializer leaves free-form: the domain's own records name them, so
 # a field the engine learns is known here too (unknown ones are refused, 400).
+# The record's own keys are those of the JSON it decodes (HandJSON), not of the
+# HandRecord it builds: HandRecord.simple is the engine's finding, which a posted
+# "simple" would not set (API.md "Conventions": a field not read is refused).
 HAND_FIELDS = {
-    "": set(HandRecord.__struct_fields__),
+    "": set(HandJSON.__struct_fields__),
     "seats[]": set(Seat._fields),
     "awarded[]": {"seat", "amount"},
 }
@@ -532,16 +542,25 @@ HAND_BATCH_MAX = 200
 
 
 class HandBatchSerializer(StrictSerializer):
-    """Hands to book in order (docs); each is checked as one posted alone."""
+    """Hands to book in order (docs); each is checked as one posted alone.
+
+    The batch itself refuses (400) only a body that is no object with a ``hands``
+    list of 1 to HAND_BATCH_MAX items; an item that is no valid hand record is
+    answered in its place in ``results`` (400, 409 or 422), as ``POST hands``
+    answers it, and the others book. So the schema types the items no more than
+    the batch checks them: a hand record is ``HandRecordRequest``."""
 
     class Meta:
         ref_name = "HandBatch"
 
     hands = serializers.ListField(
-        child=HandRecordSerializer(),
+        child=serializers.JSONField(
+            help_text="A hand record (HandRecordRequest, as POST hands takes it)."
+        ),
         min_length=1,
         max_length=HAND_BATCH_MAX,
-        help_text=f"1 to {HAND_BATCH_MAX} hand records, booked in this order.",
+        help_text=f"1 to {HAND_BATCH_MAX} hand records, booked in this order; each"
+        " answered in results as POST hands would answer it.",
     )
 
 
@@ -840,7 +859,7 @@ class StackReviewProposeApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "StackReviewProposal"
 

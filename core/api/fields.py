@@ -13,7 +13,9 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from django.db import models
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 
 MAX_CENTS = 10**12
@@ -129,6 +131,22 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class StrictModelSerializer(StrictSerializer, serializers.ModelSerializer):
+    """A model serializer that takes input as strictly as :class:`StrictSerializer`:
+    fields it doesn't declare are refused (400), and the model's integer columns
+    read JSON integers only (:class:`StrictIntegerField`)."""
+
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.IntegerField: StrictIntegerField,
+        models.SmallIntegerField: StrictIntegerField,
+        models.BigIntegerField: StrictIntegerField,
+        models.PositiveIntegerField: StrictIntegerField,
+        models.PositiveSmallIntegerField: StrictIntegerField,
+        models.PositiveBigIntegerField: StrictIntegerField,
+    }
+
+
 def choice_param(
     query: Mapping[str, Any], name: str, choices: Collection[str]
 ) -> str | None:
@@ -151,3 +169,28 @@ def choice_param(
             }
         )
     return str(value)
+
+
+def count_param(query: Mapping[str, Any], name: str, default: int, most: int) -> int:
+    """Return the query parameter ``name`` as a count (0 or more, ASCII digits
+    only), ``default`` when absent, at most ``most`` (larger ones read as ``most``);
+    raise ``ValidationError`` (400) for anything else.
+
+    As :func:`count_parameter` documents it: what the schema allows is read, what
+    it forbids (``-1``, ``1.5``, ``"ten"``, ``"²"``) refused, never guessed.
+    """
+    raw = query.get(name)
+    if raw is None:
+        return default
+    if not re.fullmatch(r"[0-9]+", raw):
+        raise serializers.ValidationError({name: [_("A whole number, 0 or more.")]})
+    # More digits than any bound has: ``most`` (and no int() of 5,000 digits).
+    return most if len(raw) > 30 else min(int(raw), most)
+
+
+def count_parameter(name: str, description: str = "") -> OpenApiParameter:
+    """The OpenAPI query parameter :func:`count_param` reads: an integer, 0 or
+    more."""
+    return OpenApiParameter(
+        name, {"type": "integer", "minimum": 0}, description=description
+    )

@@ -7,6 +7,12 @@ the error shape, the refusals that follow from the operation itself: 400 for any
 (a request can always be malformed, and a body that isn't JSON is), 401 and 403
 unless it is public, 404 when its path names a resource, and 404, 409 and 422 for
 a staff or terminal write with a body or a resource in its path.
+
+It also says what a request body may hold (API.md "Conventions"): a
+:class:`~core.api.fields.StrictSerializer` refuses the fields it doesn't declare,
+so its request component has ``additionalProperties: false``, and schemathesis's
+negative-data check sends it the unknown fields it must refuse
+(tests/api/test_strict_contract.py walks every door).
 """
 
 from __future__ import annotations
@@ -16,9 +22,12 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular import openapi
 from drf_spectacular.extensions import OpenApiSerializerExtension
+from drf_spectacular.plumbing import force_instance
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
+
+from core.api.fields import StrictSerializer
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -83,6 +92,27 @@ class ErrorSchema(OpenApiSerializerExtension):
         }
 
 
+def _alternatives(meta: Any) -> dict[str, Any]:
+    """What a request serializer's ``Meta`` says of fields that go together, as
+    JSON Schema: ``any_required`` (at least one of these sets of fields, e.g.
+    ``[["first"], ["month"]]``) and ``requires`` (a field given only with others,
+    e.g. ``{"seat": ["table"]}``), which its ``validate`` refuses (400)."""
+    rules: list[dict[str, Any]] = []
+    sets = getattr(meta, "any_required", None)
+    if sets:
+        rules.append({"anyOf": [{"required": list(names)} for names in sets]})
+    for name, others in getattr(meta, "requires", {}).items():
+        rules.append(
+            {
+                "anyOf": [
+                    {"not": {"required": [name]}},
+                    {"required": [name, *others]},
+                ]
+            }
+        )
+    return {"allOf": rules} if rules else {}
+
+
 class AutoSchema(openapi.AutoSchema):
     """drf-spectacular's schema plus the refusals of API.md in the error shape."""
 
@@ -98,6 +128,28 @@ class AutoSchema(openapi.AutoSchema):
                     str(status_code),
                 )
         return operation
+
+    def _map_basic_serializer(self, serializer: Any, direction: Any) -> Any:
+        schema = super()._map_basic_serializer(serializer, direction)
+        serializer = force_instance(serializer)
+        if direction == "request" and isinstance(serializer, StrictSerializer):
+            schema["additionalProperties"] = False
+            schema.update(_alternatives(getattr(serializer, "Meta", None)))
+        return schema
+
+    def _map_serializer_field(
+        self, field: Any, direction: Any, bypass_extensions: bool = False
+    ) -> Any:
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        # A list that refuses to be empty says so (drf-spectacular leaves it out).
+        lists = (serializers.ListSerializer, serializers.ListField)
+        if (
+            isinstance(field, lists)
+            and not getattr(field, "allow_empty", True)
+            and schema.get("type") == "array"
+        ):
+            schema["minItems"] = max(schema.get("minItems", 0), 1)
+        return schema
 
     def _error_statuses(self, operation: dict[str, Any]) -> list[int]:
         public = any(isinstance(p, AllowAny) for p in self.view.get_permissions())

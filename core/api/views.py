@@ -19,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api.errors import ApiError
+from core.api.fields import StrictSerializer
 from core.api.permissions import IsStaffUser
 from core.api.schema import ErrorSerializer
 
@@ -29,7 +30,7 @@ class LoginApi(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         username = serializers.CharField(max_length=150)
         password = serializers.CharField(
             max_length=128, style={"input_type": "password"}

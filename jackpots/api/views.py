@@ -33,7 +33,14 @@ from cardroom.api.views import ErrorSerializer
 from cardroom.models import GAME_CODES, Room
 from cardroom.services import room_default
 from core.api.errors import ApiError, RuleViolation
-from core.api.fields import CentsField, StrictIntegerField, choice_param
+from core.api.fields import (
+    CentsField,
+    StrictIntegerField,
+    StrictSerializer,
+    choice_param,
+    count_param,
+    count_parameter,
+)
 from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.idempotency import idempotent
 from core.roles import Role
@@ -67,19 +74,12 @@ def _pool(pool_id: int) -> Pool:
 
 
 def _int_param(request: Request, name: str, default: int, most: int) -> int:
-    raw = request.query_params.get(name)
-    if raw is None:
-        return default
-    if not raw.isdigit():
-        raise ApiError(
-            _("%(name)s is a whole number.") % {"name": name}, code="invalid"
-        )
-    return min(int(raw), most)
+    return count_param(request.query_params, name, default, most)
 
 
 PAGE = [
-    OpenApiParameter("limit", OpenApiTypes.INT, description="At most 500; 100."),
-    OpenApiParameter("offset", OpenApiTypes.INT),
+    count_parameter("limit", description="At most 500; 100."),
+    count_parameter("offset"),
 ]
 
 
@@ -128,7 +128,7 @@ class PoolListApi(APIView):
     def get_permissions(self) -> list[Any]:
         return [IsManager()] if self.request.method == "POST" else [JackpotReader()]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "JackpotPoolCreateInput"
 
@@ -182,7 +182,7 @@ class PoolDetailApi(APIView):
     def get_permissions(self) -> list[Any]:
         return [IsManager()] if self.request.method == "PATCH" else [JackpotReader()]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "JackpotPoolUpdateInput"
 
@@ -219,7 +219,7 @@ class PoolSeedApi(APIView):
 
     permission_classes = [IsManager]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "JackpotPoolSeedInput"
 
@@ -255,7 +255,7 @@ class PoolRetireApi(APIView):
 
     permission_classes = [IsManager]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "JackpotPoolRetireInput"
 
@@ -307,7 +307,7 @@ class DropsAllocateApi(APIView):
 
     permission_classes = [IsManager]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "JackpotDropsAllocateInput"
 
@@ -343,7 +343,7 @@ class TransferListApi(APIView):
     permission_classes = [JackpotReader]
 
     @extend_schema(
-        parameters=[OpenApiParameter("pool", OpenApiTypes.INT), *PAGE],
+        parameters=[count_parameter("pool"), *PAGE],
         responses={200: TransferSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
@@ -365,8 +365,8 @@ class PoolHistoryApi(APIView):
             OpenApiParameter(
                 "kind", OpenApiTypes.STR, description="e.g. jackpot_award"
             ),
-            OpenApiParameter("limit", OpenApiTypes.INT),
-            OpenApiParameter("offset", OpenApiTypes.INT),
+            count_parameter("limit"),
+            count_parameter("offset"),
         ],
         responses={200: HistoryLineSerializer(many=True), **ERRORS},
     )
@@ -402,7 +402,7 @@ class StandingsApi(APIView):
             OpenApiParameter(
                 "month", OpenApiTypes.STR, description="YYYY-MM; default this month."
             ),
-            OpenApiParameter("limit", OpenApiTypes.INT),
+            count_parameter("limit"),
         ],
         responses={200: OutputSerializer, **ERRORS},
     )
@@ -474,18 +474,18 @@ class CategoryVersionApi(APIView):
 
     permission_classes = [IsManager]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "JackpotCategoryVersionInput"
 
-        class CardUse(serializers.Serializer):
+        class CardUse(StrictSerializer):
             class Meta:
                 ref_name = "JackpotCardUseInput"
 
             hole_cards = StrictIntegerField(min_value=0, max_value=2)
             quads_pocket_pair = serializers.BooleanField()
 
-        class Payout(serializers.Serializer):
+        class Payout(StrictSerializer):
             class Meta:
                 ref_name = "JackpotPayoutInput"
 
@@ -549,7 +549,7 @@ class HitListApi(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("status", OpenApiTypes.STR, enum=Hit.Status.values),
-            OpenApiParameter("pool", OpenApiTypes.INT),
+            count_parameter("pool"),
             *PAGE,
         ],
         responses={200: HitSerializer(many=True)},
@@ -581,7 +581,7 @@ class HitVerifyApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "JackpotHitVerifyInput"
 
@@ -627,7 +627,7 @@ class HitRejectApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "JackpotRejectInput"
 
@@ -656,7 +656,7 @@ class MonthListApi(APIView):
     permission_classes = [JackpotReader]
 
     @extend_schema(
-        parameters=[OpenApiParameter("pool", OpenApiTypes.INT), *PAGE],
+        parameters=[count_parameter("pool"), *PAGE],
         responses={200: MonthSerializer(many=True)},
     )
     def get(self, request: Request) -> Response:
@@ -705,7 +705,7 @@ class MonthRejectApi(APIView):
 
     permission_classes = [IsManager]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "JackpotMonthRejectInput"
 
@@ -737,7 +737,7 @@ class AwardListApi(APIView):
         parameters=[
             OpenApiParameter("status", OpenApiTypes.STR, enum=Award.Status.values),
             OpenApiParameter("player", OpenApiTypes.STR, description="A player's id."),
-            OpenApiParameter("pool", OpenApiTypes.INT),
+            count_parameter("pool"),
             *PAGE,
         ],
         responses={200: AwardSerializer(many=True)},

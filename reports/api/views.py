@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api.errors import ApiError
+from core.api.fields import StrictSerializer, count_param, count_parameter
 from core.api.permissions import IsAuditor, staff
 from reports import services, tournaments
 from reports.document import digest
@@ -124,9 +125,10 @@ class ReportListApi(APIView):
             required=False, help_text=_("Reports whose period includes this day.")
         )
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "ReportInput"
+            any_required = [["first"], ["month"]]  # as validate() refuses
 
         kind = kind_field()
         first = serializers.DateField(
@@ -163,14 +165,16 @@ class ReportListApi(APIView):
         operation_id="api_v1_reports_list",
         parameters=[
             FilterSerializer,
-            OpenApiParameter("limit", OpenApiTypes.INT, description="Default 100."),
-            OpenApiParameter("offset", OpenApiTypes.INT),
+            count_parameter("limit", description="Default 100."),
+            count_parameter("offset"),
         ],
         responses={200: ReportPageSerializer},
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
+        for name in ("limit", "offset"):  # as LimitOffsetPagination reads them
+            count_param(request.query_params, name, 0, 0)
         reports = Report.objects.select_related("generated_by").defer("data")
         if "kind" in filters.validated_data:
             reports = reports.filter(kind=filters.validated_data["kind"])

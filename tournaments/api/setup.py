@@ -689,6 +689,11 @@ def _count(request: Request, name: str, *, least: int, default: int | None) -> i
     return int(raw)
 
 
+def _counted(least: int) -> dict[str, Any]:
+    """The schema of a count :func:`_count` reads."""
+    return {"type": "integer", "minimum": least, "maximum": MAX_ENTRIES}
+
+
 class PayoutPreviewApi(APIView):
     """The places and prizes in cents the event would pay with ``entries``
     entries (and ``rebuys``, ``addons``): the pool, topped up to the guarantee,
@@ -699,9 +704,10 @@ class PayoutPreviewApi(APIView):
 
     @extend_schema(
         parameters=[
-            OpenApiParameter("entries", OpenApiTypes.INT, required=True),
-            OpenApiParameter("rebuys", OpenApiTypes.INT, required=False),
-            OpenApiParameter("addons", OpenApiTypes.INT, required=False),
+            # As _count reads them: whole numbers from 1 (entries) or 0.
+            OpenApiParameter("entries", _counted(1), required=True),
+            OpenApiParameter("rebuys", _counted(0), required=False),
+            OpenApiParameter("addons", _counted(0), required=False),
         ],
         responses={200: PreviewOutput, 422: ErrorSerializer},
     )

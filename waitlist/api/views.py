@@ -21,7 +21,12 @@ from rest_framework.views import APIView
 from cardroom.api.views import ErrorSerializer
 from cardroom.auth import Terminal, terminal_or_role
 from cardroom.models import StackMovement
-from core.api.fields import CentsField, StrictIntegerField
+from core.api.fields import (
+    CentsField,
+    StrictIntegerField,
+    StrictModelSerializer,
+    StrictSerializer,
+)
 from core.api.permissions import IsFloor, staff
 from core.idempotency import idempotent
 from core.roles import Role
@@ -140,7 +145,7 @@ class JoinApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "JoinInput"
 
@@ -172,9 +177,10 @@ class CallApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "CallInput"
+            requires = {"seat": ["table"]}  # as validate() refuses
 
         table = serializers.SlugField(
             max_length=16,
@@ -244,7 +250,7 @@ class AnswerApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "AnswerInput"
 
@@ -270,7 +276,7 @@ class SeatApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "WaitlistSeatInput"
 
@@ -335,7 +341,7 @@ class RemoveApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "RemoveInput"
 
@@ -359,7 +365,7 @@ class SeatChangeApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "SeatChangeInput"
 
@@ -423,13 +429,13 @@ class BalanceApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TableBalanceInput"
 
-        seat = serializers.IntegerField(min_value=1, max_value=12)
+        seat = StrictIntegerField(min_value=1, max_value=12)
         to = serializers.SlugField(max_length=16, help_text="The shorter table.")
-        to_seat = serializers.IntegerField(min_value=1, max_value=12, required=False)
+        to_seat = StrictIntegerField(min_value=1, max_value=12, required=False)
 
     class OutputSerializer(serializers.Serializer):
         class Meta:
@@ -472,7 +478,7 @@ class BalanceApi(APIView):
         return Response(out, status=status.HTTP_201_CREATED)
 
 
-class MustMoveSerializer(serializers.ModelSerializer):
+class MustMoveSerializer(StrictModelSerializer):
     table = serializers.CharField(source="table.code")
     main = serializers.CharField(source="main.code")
 
@@ -523,7 +529,7 @@ class MustMoveEndApi(APIView):
         return Response(MustMoveSerializer(must_move).data)
 
 
-class LockupSerializer(serializers.ModelSerializer):
+class LockupSerializer(StrictModelSerializer):
     table = serializers.CharField(source="table.code")
     player = serializers.CharField(
         source="player.code", required=False, allow_null=True
@@ -606,7 +612,7 @@ class KeptApartApi(APIView):
 
     permission_classes = [IsFloor]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "KeptApartInput"
 
