@@ -122,7 +122,7 @@ def books() -> dict[str, Any]:
 
 @contextmanager
 def stopped_inside_the_hand(
-    locker: psycopg.Connection, client: Client
+    locker: psycopg.Connection, client: Client, key: str | None = KEY
 ) -> Iterator[tuple[Future[Answer], int]]:
     """Post the hand and hold it inside its transaction, at a player's stack row.
 
@@ -140,9 +140,10 @@ def stopped_inside_the_hand(
     ).fetchone()
     assert row is not None
     with ThreadPoolExecutor(1) as pool:
-        pending = pool.submit(client.post, PATH, HAND, key=KEY, timeout=120)
+        pending = pool.submit(client.post, PATH, HAND, key=key, timeout=120)
         backend = blocked_by(locker, watch=pending)
-        assert tables_written(backend) >= WRITTEN
+        kept = WRITTEN if key else WRITTEN - {"core_idempotencyrecord"}
+        assert tables_written(backend) >= kept
         assert not pending.done()
         yield pending, backend
 
@@ -211,12 +212,15 @@ def test_gunicorn_killed_inside_the_hand_leaves_nothing_and_the_retry_books_once
     retry_books_once(client, before)
 
 
-def test_database_connection_cut_inside_the_hand_answers_500_and_the_retry_books_once(
+def test_database_connection_cut_inside_a_keyed_hand_is_run_again_and_books_once(
     terminal_key, web, locker
 ):
     """The request's database backend is terminated while the hand waits inside its
-    transaction: the terminal gets 500 in the error shape, nothing of the hand
-    stays, and the retry with the same Idempotency-Key books it once."""
+    transaction. The hand carries an Idempotency-Key, so the server runs it once
+    more on a new connection (core.db.retry): that run waits for the row the other
+    connection holds and, once it is let go, books the hand once and answers 201.
+    The terminal's own retry with the key gets that answer again and writes
+    nothing."""
     web.start()
     before = books()
     client = web.client(terminal_key)
@@ -226,10 +230,39 @@ def test_database_connection_cut_inside_the_hand_answers_500_and_the_retry_books
                 "SELECT pg_terminate_backend(%s)", [backend]
             ).fetchall()
         assert ended
+        backend_gone(backend)
+        # The server's second run waits for the held row, as the first did.
+        locker.rollback()
         answer = pending.result(timeout=60)
-    assert answer.status == 500, answer.text
+    assert answer.status == 201, answer.text
+    after = booked_once(before, answer.json())
+    replayed = client.post(PATH, HAND, key=KEY)
+    assert replayed.status == 201, replayed.text
+    assert replayed.headers.get(REPLAY_HEADER.lower()) == "true"
+    assert replayed.json() == answer.json()
+    assert books() == after
+
+
+def test_database_connection_cut_inside_an_unkeyed_hand_answers_503_then_books_once(
+    terminal_key, web, locker
+):
+    """Without an Idempotency-Key the server doesn't run the hand again: the
+    terminal gets 503 with Retry-After in the error shape, nothing of the hand
+    stays, and its retry books the hand once."""
+    web.start()
+    before = books()
+    client = web.client(terminal_key)
+    with stopped_inside_the_hand(locker, client, key=None) as (pending, backend):
+        with psycopg.connect(database_url(), autocommit=True) as admin:
+            [(ended,)] = admin.execute(
+                "SELECT pg_terminate_backend(%s)", [backend]
+            ).fetchall()
+        assert ended
+        answer = pending.result(timeout=60)
+    assert answer.status == 503, answer.text
+    assert answer.headers["retry-after"]
     assert answer.headers["content-type"].startswith("application/json")
-    assert answer.json()["error"]["code"] == "server_error"
+    assert answer.json()["error"]["code"] == "database_unavailable"
     assert set(answer.json()["error"]) >= {"code", "rule", "detail", "allowed"}
     locker.rollback()
     backend_gone(backend)
