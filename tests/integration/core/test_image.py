@@ -11,6 +11,7 @@ settings name and the Dockerfile leaves out fails here as it fails in the image.
 from __future__ import annotations
 
 import os
+import secrets
 import shlex
 import shutil
 import subprocess
@@ -98,7 +99,7 @@ def test_the_image_checks_for_deployment_and_migrates(tmp_path):
         "PYTHONDONTWRITEBYTECODE": "1",
         "DJANGO_SETTINGS_MODULE": "cardroom.settings",
         "DEBUG": "false",
-        "SECRET_KEY": "an-image-test-key-" + "x" * 50,
+        "SECRET_KEY": secrets.token_urlsafe(64),
         "ALLOWED_HOSTS": "cardroom.example",
         "DATABASE_URL": _database_url(),
         "CELERY_BROKER_URL": os.environ.get(
