@@ -138,7 +138,7 @@ class ReportListApi(APIView):
             required=False, help_text=_("The last gaming day (default: first).")
         )
         month = serializers.RegexField(
-            r"^\d{4}-\d{2}$",
+            r"^[1-9][0-9]{3}-(0[1-9]|1[0-2])$",  # a month DateField reads
             required=False,
             help_text=_("Instead of first and last: a calendar month, 2026-11."),
         )

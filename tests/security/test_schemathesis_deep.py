@@ -7,7 +7,9 @@ operation, valid and invalid, as a manager (for every operation) and as table
 T01's terminal (for the operations a terminal may call, tests/security/
 test_roles.py; it is refused before reading anything elsewhere). Each answer must
 not be a 5xx, must have a documented status and content type, and a body that
-matches the schema. It takes a long while, so it is not part of ``make test``:
+matches the schema; a request the schema forbids must be refused (the
+negative-data rejection check of test_schemathesis.py).
+It takes a long while, so it is not part of ``make test``:
 
     make schemathesis-deep
 
@@ -28,7 +30,7 @@ import pytest
 import schemathesis
 
 from cardroom.wsgi import application
-from tests.security.test_schemathesis import CHECKS, allowed
+from tests.security.test_schemathesis import CHECKS, CHECKS_CONFIG, allowed
 from tests.security.test_schemathesis import room as room
 from tests.security.test_schemathesis import (
     wsgi_in_the_test_transaction as wsgi_in_the_test_transaction,
@@ -54,6 +56,7 @@ CONFIG = schemathesis.Config.from_dict(
             "stateful": {"enabled": False},
         },
         "parameters": {"table": "T01"},
+        "checks": CHECKS_CONFIG,
     }
 )
 SETTINGS = hypothesis.settings(
