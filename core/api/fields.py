@@ -154,10 +154,11 @@ def choice_param(
     when absent; raise ``ValidationError`` (400) naming what is allowed otherwise.
 
     A filter with a value outside its enum would match nothing and answer 200 with
-    an empty list, which reads as "none" when it means "you misspelt it".
+    an empty list, which reads as "none" when it means "you misspelt it". An empty
+    value is outside it too (``?status=``): the schema's enum doesn't hold "".
     """
     value = query.get(name)
-    if value is None or value == "":
+    if value is None:
         return None
     if value not in choices:
         raise serializers.ValidationError(
