@@ -47,6 +47,7 @@ from core.api.fields import (
     CentsField,
     StrictIntegerField,
     StrictSerializer,
+    choice_param,
     refuse_unknown_fields,
 )
 from core.api.permissions import IsFloor, IsManager, role_required, staff
@@ -844,13 +845,13 @@ class StackReviewListApi(APIView):
         responses={200: StackReviewSerializer(many=True), 400: ErrorSerializer},
     )
     def get(self, request: Request) -> Response:
-        query = self.FilterSerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        # An empty ?status= is outside the enum too, not "unfiltered".
+        status = choice_param(request.query_params, "status", StackReview.Status.values)
         reviews = StackReview.objects.select_related(
             "table", "hand", "player", "to_player", "proposed_by", "approved_by"
         ).order_by("-id")
-        if "status" in query.validated_data:
-            reviews = reviews.filter(status=query.validated_data["status"])
+        if status is not None:
+            reviews = reviews.filter(status=status)
         return Response(StackReviewSerializer(reviews[:500], many=True).data)
 
 

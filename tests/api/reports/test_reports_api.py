@@ -137,7 +137,7 @@ def test_the_report_downloads_as_csv_xlsx_and_a_pdf_that_renders(
     text = pdf[0].get_textpage().get_text_range()
     assert "Daily audit" in text and DAY.isoformat() in text
     rake = sum(r["rake"] for r in rows_of(data, "tables_hands"))
-    assert "Totals" in text and f"rake {rake // 100:,}.{rake % 100:02d} EUR" in text
+    assert "Totals" in text and f"rake €{rake // 100:,}.{rake % 100:02d}" in text
     assert "Europe/Helsinki" in text
     for n in (0, 1):
         image = pdf[n].render(scale=1.5).to_pil().convert("RGB")
