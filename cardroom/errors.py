@@ -57,6 +57,7 @@ class Code(StrEnum):
     DECIDED = "decided"
     FOUR_EYES = "four_eyes"
     CORRECTION_PENDING = "correction_pending"
+    RECEIVABLE_BOOKED = "receivable_booked"
 
 
 KEY_REVOKED_TEXT = _("Unknown or revoked terminal key.")
@@ -127,6 +128,10 @@ TEXTS = {
     Code.CORRECTION_PENDING: _(
         "RK8: correction %(id)d of hand %(n)d waits for a decision; decide it "
         "before the hand is voided, so the void is decided with it in view (DC2)."
+    ),
+    Code.RECEIVABLE_BOOKED: _(
+        "RK8: hand %(n)d has receivable %(id)d booked (DC3); money owed at the cage"
+        " doesn't go back with the chips, so the hand can't be voided."
     ),
 }
 

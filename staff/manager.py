@@ -17,6 +17,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.db import transaction
+from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -126,6 +127,16 @@ def approvals(request: HttpRequest) -> HttpResponse:
     voids = (
         HandVoid.objects.filter(status=HandVoid.Status.PENDING)
         .select_related("hand", "hand__table", "requested_by")
+        .prefetch_related(
+            # What the void takes back besides the hand (RK8, DC2).
+            Prefetch(
+                "hand__corrections",
+                queryset=Correction.objects.filter(status=Correction.Status.APPROVED)
+                .select_related("from_player", "to_player")
+                .order_by("-pk"),
+                to_attr="booked",
+            )
+        )
         .order_by("requested_at", "pk")
     )
     hits = (

@@ -728,6 +728,16 @@ class VoidSerializer(serializers.Serializer):
     decided_by = serializers.CharField(
         source="decided_by.username", allow_null=True, default=None
     )
+    corrections = serializers.SerializerMethodField(
+        help_text=(
+            "RK8, DC2: the hand's booked corrections, which the void reverses with"
+            " the hand (ids, newest first)."
+        )
+    )
+
+    @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
+    def get_corrections(self, void: HandVoid) -> list[int]:
+        return list(services.booked_corrections(void.hand).values_list("pk", flat=True))
 
 
 class HandVoidApi(APIView):

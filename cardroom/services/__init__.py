@@ -40,12 +40,13 @@ from cardroom.services.tables import (
 )
 from cardroom.services.terminal_keys import terminal_key_create, terminal_key_revoke
 from cardroom.services.time_collection import seat_time_charge
-from cardroom.services.voids import hand_void, hand_void_decide
+from cardroom.services.voids import booked_corrections, hand_void, hand_void_decide
 
 __all__ = [
     "HOUSE_MOVES",
     "LONG_BREAK",
     "Booked",
+    "booked_corrections",
     "correction_decide",
     "correction_request",
     "custody_return",

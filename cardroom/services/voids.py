@@ -6,6 +6,7 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -21,8 +22,8 @@ from core.roles import Role, has_role
 
 
 def _void_checks(table: Table, hand: Hand) -> list[SeatSession]:
-    """RK8: only the table's last hand, while its players still sit there, and
-    none of its corrections waiting for a decision.
+    """RK8: only the table's last hand, while its players still sit there, none
+    of its corrections waiting for a decision, and no receivable booked on it.
 
     A pot correction or hold asked for the hand and not decided yet is decided
     first, then the void: the void is refused until then, naming the correction
@@ -30,8 +31,25 @@ def _void_checks(table: Table, hand: Hand) -> list[SeatSession]:
     it on a hand whose contributions went back; voiding it silently would decide
     it without anyone seeing it.
 
+    A receivable (DC3) is money owed by a player who took more than his due: it
+    is collected at the cage, outside the table, so the void can't give it back
+    with the chips; the void is refused, naming it.
+
     Returns the hand's seat sessions, locked. Raises :class:`Refusal` (RK8).
     """
+    owed = list(
+        booked_corrections(hand)
+        .filter(kind=Correction.Kind.RECEIVABLE)
+        .values_list("pk", flat=True)
+    )
+    if owed:
+        raise refuse(
+            Code.RECEIVABLE_BOOKED,
+            rule="RK8",
+            allowed={"corrections": owed},
+            id=owed[0],
+            n=hand.hand_no,
+        )
     waiting = list(
         Correction.objects.filter(hand=hand, status=Correction.Status.PENDING)
         .order_by("pk")
@@ -69,9 +87,36 @@ def _void_checks(table: Table, hand: Hand) -> list[SeatSession]:
     return sessions
 
 
+def booked_corrections(hand: Hand) -> QuerySet[Correction]:
+    """The corrections of ``hand`` approved and booked, newest first (DC2)."""
+    return Correction.objects.filter(
+        hand=hand, status=Correction.Status.APPROVED
+    ).order_by("-pk")
+
+
 def _void_book(void: HandVoid, *, table: Table, sessions: list[SeatSession]) -> None:
-    """Book the void: the reversal of the hand's transaction, a new one (RK8, DC2)."""
+    """Book the void: new transactions, nothing edited (RK8, DC2).
+
+    Every booked correction of the hand (pot corrections, holds and their
+    releases) is reversed first, newest first, so that each step goes back
+    through a state the books held; then the hand's own transaction. The players'
+    stacks are then what they brought to the hand: every contribution back.
+    """
     hand = void.hand
+    memo = f"{void.get_reason_display()}: void of hand {hand.hand_no}"
+    corrected: set[int] = set()
+    for correction in booked_corrections(hand).select_related("ledger_transaction"):
+        assert correction.ledger_transaction is not None
+        corrected.update(
+            p for p in (correction.from_player_id, correction.to_player_id) if p
+        )
+        transaction_reverse(
+            original=correction.ledger_transaction,
+            requested_by=void.requested_by,
+            approved_by=void.decided_by,
+            reason=memo,
+            kind="correction_void",
+        )
     if hand.ledger_transaction is not None:
         void.ledger_transaction = transaction_reverse(
             original=hand.ledger_transaction,
@@ -80,6 +125,13 @@ def _void_book(void: HandVoid, *, table: Table, sessions: list[SeatSession]) -> 
             reason=void.reason,
             kind="hand_void",
         )
+    # A correction may have moved chips to a player seated since the deal.
+    seated = {s.player_id for s in sessions}
+    sessions = sessions + list(
+        SeatSession.objects.select_for_update()
+        .select_related("player", "table")
+        .filter(table=table, ended_at__isnull=True, player_id__in=corrected - seated)
+    )
     for session in sessions:
         # The session's stack is its ledger balance again.
         account = chart.player_stack(player=session.player.code, table=table.code)
@@ -105,11 +157,12 @@ def hand_void(
     The reason is one of :class:`HandVoid.Reason`; the deal must still be
     cancellable (no two players acted with a call, bet or raise among them,
     :mod:`cardroom.domain.voids`); only the table's last hand, while its players
-    still sit there. A hand that took no rake and no drop is voided at once: the
-    reversal of its transaction is booked. One that took rake or drop waits for a
-    manager, another person (:func:`hand_void_decide`). Raises :class:`Refusal`
-    (RK8), :class:`Invalid` for a reason off the list, :class:`NotFound` and
-    :class:`Conflict` (already void, or a void waiting).
+    still sit there. A hand that took no rake and no drop and whose pot was not
+    corrected is voided at once: the reversal of its transaction is booked. One
+    that took rake or drop, or has a booked correction (which the void reverses
+    too), waits for a manager, another person (:func:`hand_void_decide`). Raises
+    :class:`Refusal` (RK8), :class:`Invalid` for a reason off the list,
+    :class:`NotFound` and :class:`Conflict` (already void, or a void waiting).
     """
     now = now or timezone.now()
     if reason not in HandVoid.Reason.values:
@@ -153,10 +206,16 @@ def hand_void(
                 "acted": list(acted.acted),
             },
         )
+    # A hand that paid rake or drop, or whose pot was corrected, is voided by a
+    # manager who sees what the void takes back (RK8, DC2).
     void = HandVoid.objects.create(
         hand=hand,
         reason=reason,
-        needs_approval=bool(hand.rake_cents or hand.jackpot_drop_cents),
+        needs_approval=bool(
+            hand.rake_cents
+            or hand.jackpot_drop_cents
+            or booked_corrections(hand).exists()
+        ),
         requested_by=by,
         requested_at=now,
     )

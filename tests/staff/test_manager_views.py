@@ -13,7 +13,13 @@ from django.test import Client
 from accounting import cage as cage_services
 from accounting.models import Payable, Shift
 from cardroom import services as floor_services
-from cardroom.models import Correction, HandVoid, StackReview, TerminalKey
+from cardroom.models import (
+    Correction,
+    HandVoid,
+    SeatSession,
+    StackReview,
+    TerminalKey,
+)
 from core.roles import Role
 from jackpots import services as jackpot_services
 from jackpots.models import Award, Hit, Month
@@ -163,6 +169,46 @@ def test_the_void_of_a_raked_hand_is_approved_by_another_manager(raked, mia, mat
     )
     void.refresh_from_db()
     assert void.status == HandVoid.Status.BOOKED and void.ledger_transaction
+
+
+def test_the_void_of_a_corrected_hand_shows_what_it_reverses(raked, mia, mats):
+    """RK8, DC2: the manager decides the void with the hand's booked corrections
+    in view; approving it reverses them with the hand."""
+    rich, poor = (
+        SeatSession.objects.filter(table__code="BIG", ended_at__isnull=True)
+        .select_related("player")
+        .order_by("-stack_cents", "seat")[:2]
+    )
+    correction = floor_services.correction_request(
+        kind="pot_correction",
+        table_code="BIG",
+        hand_no=1,
+        from_player=rich.player.code,
+        to_player=poor.player.code,
+        amount=150,
+        reason="the dealer pushed the pot to the wrong seat",
+        by=mia,
+    )
+    floor_services.correction_decide(correction=correction, approve=True, by=mats)
+    void = floor_services.hand_void(
+        table_code="BIG", hand_no=1, reason="duplicate_card", by=mia
+    )
+    page = text(browser(mats).get("/manager/"))
+    shown = f"pot correction €1.50 {rich.player.code} → {poor.player.code}"
+    assert shown in page
+    action = f"/manager/voids/{void.pk}"
+    other = browser(mats)
+    other.post(
+        action, form_of(other.get("/manager/"), action) | {"decision": "approve"}
+    )
+    void.refresh_from_db()
+    assert void.status == HandVoid.Status.BOOKED
+    # Every contribution back, the corrected chips too: the buy-ins again.
+    assert dict(
+        SeatSession.objects.filter(
+            table__code="BIG", ended_at__isnull=True
+        ).values_list("seat", "stack_cents")
+    ) == {1: 20_000, 2: 10_000, 3: 20_000, 4: 20_000, 5: 20_000, 6: 20_000}
 
 
 def test_a_stack_review_is_approved_by_another_than_who_proposed(frozen, mia, mats):

@@ -7,6 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from accounting import chart
+from accounting.models import Account, Transaction
 from cardroom.models import Correction, Hand
 from tests.api.floor.conftest import post_hand
 from tests.api.floor.ledger import fingerprint, ledger_agrees_with_sessions, refused
@@ -88,3 +90,68 @@ def test_a_correction_of_a_voided_hand_is_not_approved_only_rejected(
     rejected = ben.post(f"/api/v1/corrections/{crossed.pk}/reject")
     assert rejected.status_code == 200 and rejected.json()["status"] == "rejected"
     ledger_agrees_with_sessions()
+
+
+def _approved(asker, decider, **body) -> int:
+    asked = ask(asker, **body)
+    assert asked.status_code == 201, asked.content
+    cid = asked.json()["id"]
+    approved = decider.post(f"/api/v1/corrections/{cid}/approve")
+    assert approved.status_code == 200, approved.content
+    return cid
+
+
+def test_a_void_after_a_booked_correction_takes_the_correction_back_too(
+    t01, floor, floors, manager
+):
+    """RK8, DC2: every contribution goes back, the corrected part too. The void
+    of a corrected hand waits for a manager who sees the corrections it reverses;
+    once approved, each correction and the hand are reversed by new transactions,
+    newest first, and the stacks are what the players brought to the hand."""
+    anna, ben = floors
+    assert post_hand(t01, "T01", misdeal()).status_code == 201
+    assert stacks() == {1: 19_900, 2: 20_100}
+    pot = _approved(
+        anna,
+        ben,
+        kind="pot_correction",
+        hand_no=1,
+        from_player="P-2",
+        to_player="P-1",
+        amount=100,
+    )
+    hold = _approved(anna, ben, kind="hold", hand_no=1, from_player="P-1", amount=60)
+    release = _approved(
+        anna, ben, kind="release", held=hold, to_player="P-2", amount=40
+    )
+    assert stacks() == {1: 19_940, 2: 20_040}
+    asked = void(floor, 1, "misdeal")
+    assert asked.status_code == 202, asked.content
+    body = asked.json()
+    assert body["needs_approval"] is True and body["status"] == "pending"
+    assert body["corrections"] == [release, hold, pot]
+    assert stacks() == {1: 19_940, 2: 20_040}
+    decided = manager.post(f"/api/v1/voids/{body['id']}/approve")
+    assert decided.status_code == 200, decided.content
+    assert decided.json()["hand_status"] == "voided"
+    assert stacks() == {1: 20_000, 2: 20_000}
+    ledger_agrees_with_sessions()
+    for cid in (pot, hold, release):
+        original = Correction.objects.get(pk=cid).ledger_transaction
+        assert Transaction.objects.get(reverses=original).kind == "correction_void"
+    # The held pot is empty again: nothing left in escrow.
+    assert Account.objects.get(pk=chart.escrow().pk).balance_cents == 0
+
+
+def test_a_hand_with_a_receivable_booked_is_not_voided(t01, floor, floors):
+    """RK8, DC3: money owed at the cage doesn't go back with the chips; the void
+    is refused, naming the receivable, and nothing changes."""
+    anna, ben = floors
+    assert post_hand(t01, "T01", misdeal()).status_code == 201
+    owed = _approved(
+        anna, ben, kind="receivable", hand_no=1, from_player="P-2", amount=100
+    )
+    before = fingerprint()
+    error = refused(void(floor, 1, "misdeal"), 422, "RK8", "receivable_booked")
+    assert error["allowed"] == {"corrections": [owed]}
+    assert fingerprint() == before
