@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from enum import StrEnum
 
-from core.errors import Conflict, Invalid, NotFound, Refusal, Unauthenticated, refuser
+from core.errors import (
+    ApplicationError,
+    Conflict,
+    Invalid,
+    NotFound,
+    Refusal,
+    Unauthenticated,
+    refuser,
+)
 from core.errors import gettext_noop as _
 
 
@@ -58,6 +66,8 @@ class Code(StrEnum):
     FOUR_EYES = "four_eyes"
     CORRECTION_PENDING = "correction_pending"
     RECEIVABLE_BOOKED = "receivable_booked"
+    TRAY_SHORT = "tray_short"
+    CHIPS_SHORT = "chips_short"
 
 
 KEY_REVOKED_TEXT = _("Unknown or revoked terminal key.")
@@ -129,6 +139,14 @@ TEXTS = {
         "RK8: correction %(id)d of hand %(n)d waits for a decision; decide it "
         "before the hand is voided, so the void is decided with it in view (DC2)."
     ),
+    Code.TRAY_SHORT: _(
+        "CA3: the tray of %(t)s holds %(held)d in chips and can't pay a cash buy-in"
+        " of %(amount)d; the floor asks the cage for a fill first."
+    ),
+    Code.CHIPS_SHORT: _(
+        "CA2: %(p)s carries chips worth %(held)d; a buy-in in his own chips is at"
+        " most %(held)d."
+    ),
     Code.RECEIVABLE_BOOKED: _(
         "RK8: hand %(n)d has receivable %(id)d booked (DC3); money owed at the cage"
         " doesn't go back with the chips, so the hand can't be voided."
@@ -153,6 +171,36 @@ BELOW_AS_LEFT = _(
 """``below_minimum`` under one night, one stack (BI5)."""
 
 refuse: Callable[..., Refusal] = refuser(TEXTS)
+
+
+def overdraft_said(
+    error: ApplicationError, *, table: str, player: str, amount: int
+) -> ApplicationError:
+    """The ledger's overdraft of a buy-in, said as the floor's rule (CA2, CA3).
+
+    The ledger names the account it found short (``table:T04:tray``): a terminal
+    or a screen is told which rule refused and what was there instead, never the
+    account. Any other refusal is returned as it is.
+    """
+    params = error.params or {}
+    account = params.get("account")
+    held = int(params.get("balance") or 0)
+    if account == f"table:{table}:tray":
+        return refuse(
+            Code.TRAY_SHORT,
+            rule="CA3",
+            allowed={"max": held},
+            t=table,
+            held=held,
+            amount=amount,
+        )
+    if account == f"player:{player}:chips":
+        return refuse(
+            Code.CHIPS_SHORT, rule="CA2", allowed={"max": held}, p=player, held=held
+        )
+    return error
+
+
 conflict = refuser(TEXTS, Conflict)
 missing = refuser(TEXTS, NotFound)
 invalid = refuser(TEXTS, Invalid)

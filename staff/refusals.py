@@ -121,6 +121,24 @@ def floor_shortfall(
     least fill that seats the player, which the floor asks of the cage from its
     screen. ``wanted`` is the buy-in asked for, when the refusal doesn't carry it.
     """
+    if error.code in ("tray_short", "chips_short"):
+        # The floor's own refusals (CA3, CA2) carry the table, what was there and
+        # what was asked (cardroom.errors.overdraft_said).
+        params = error.params or {}
+        held = int(params.get("held") or 0)
+        if error.code == "chips_short":
+            return _(
+                "CA2: the player carries chips worth %(held)s; a buy-in in his chips "
+                "is at most %(held)s."
+            ) % {"held": money(held)}
+        return _(
+            "%(table)s's tray has %(held)s; ask the cage for a fill of at least "
+            "%(short)s (CA3)."
+        ) % {
+            "table": params.get("t", ""),
+            "held": money(held),
+            "short": money(max(int(params.get("amount") or 0) - held, 0)),
+        }
     if error.code != "insufficient_funds":
         return None
     short = _overdrawn(error)

@@ -11,11 +11,12 @@ from accounting import chart
 from accounting.cage.players import cash_activity_record
 from accounting.domain import accounts
 from accounting.domain.postings import Plan
+from accounting.errors import InsufficientFunds
 from accounting.models import Account, Player
 from accounting.posting import plan_post
 from cardroom.domain.buyin import BuyInRefused
 from cardroom.domain.errors import HandError
-from cardroom.errors import Code, missing, refuse
+from cardroom.errors import Code, missing, overdraft_said, refuse
 from cardroom.models import SeatSession, StackMovement, Table
 from core.errors import NotFound, Refusal
 
@@ -89,13 +90,19 @@ def movement_record(
             at=now,
             gaming_day=room.gaming_day(now),
         )
-    txn = plan_post(
-        plan,
-        posted_by=by,
-        source=source if by is None else "",
-        reference=reference,
-        posted_at=now,
-    )
+    try:
+        txn = plan_post(
+            plan,
+            posted_by=by,
+            source=source if by is None else "",
+            reference=reference,
+            posted_at=now,
+        )
+    except InsufficientFunds as short:
+        # CA2, CA3: the tray or the player's chips, never the ledger's account.
+        raise overdraft_said(
+            short, table=session.table.code, player=session.player.code, amount=amount
+        ) from short
     return StackMovement.objects.create(
         session=session,
         player=session.player,
