@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connection
+
+from tests.processes import database_url
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -78,15 +79,6 @@ def test_the_dockerfiles_copy_lines_are_read():
     assert ("manage.py", "./") in pairs and ("cardroom", "cardroom") in pairs
 
 
-def _database_url() -> str:
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
-    return (
-        f"postgres://{db['USER']}{password}@{db['HOST'] or '127.0.0.1'}:"
-        f"{db['PORT'] or 5432}/{db['NAME']}"
-    )
-
-
 @pytest.mark.django_db
 def test_the_image_checks_for_deployment_and_migrates(tmp_path):
     """Every app of INSTALLED_APPS is importable from what the image copies,
@@ -101,7 +93,7 @@ def test_the_image_checks_for_deployment_and_migrates(tmp_path):
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(64),
         "ALLOWED_HOSTS": "cardroom.example",
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": database_url(),
         "CELERY_BROKER_URL": os.environ.get(
             "CELERY_BROKER_URL", "redis://127.0.0.1:6379/0"
         ),
