@@ -33,7 +33,9 @@ ROOM_EVENING = datetime(2026, 11, 29, 21, 0, tzinfo=ZoneInfo("Europe/Helsinki"))
 
 
 @pytest.fixture(autouse=True)
-def room_clock() -> Iterator[time_machine.Traveller | None]:
+def room_clock(
+    request: pytest.FixtureRequest,
+) -> Iterator[time_machine.Traveller | None]:
     """Start every test on the room's clock at ``ROOM_EVENING``, ticking on.
 
     No test reads the machine's date or hour: the suite passes whenever it runs. A
@@ -43,9 +45,14 @@ def room_clock() -> Iterator[time_machine.Traveller | None]:
 
     ``make test-clocks`` sets ``CARDROOM_TESTS_ON_SYSTEM_CLOCK`` to leave the
     system's (moved) clock in place, so that the product's own code runs at each
-    moment it tries and any test still bound to the wall clock shows itself.
+    moment it tries and any test still bound to the wall clock shows itself. A
+    test that walks moments of its own (it moves this clock, or counts its days
+    and hours from ``ROOM_EVENING``) says so with ``@pytest.mark.room_evening``
+    and keeps the room's clock there too: its moments are the ones it names.
     """
-    if os.environ.get("CARDROOM_TESTS_ON_SYSTEM_CLOCK"):
+    if os.environ.get("CARDROOM_TESTS_ON_SYSTEM_CLOCK") and not (
+        request.node.get_closest_marker("room_evening")
+    ):
         yield None
         return
     with time_machine.travel(ROOM_EVENING, tick=True) as traveller:

@@ -21,7 +21,11 @@ from tests.e2e.conftest import browser_page
 
 __all__ = ["browser_page"]
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.room_evening,
+]
 
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 HELSINKI = ZoneInfo("Europe/Helsinki")

@@ -17,7 +17,7 @@ from reports.document import rows_of
 from reports.models import Report
 from reports.render import FORMATS
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.room_evening]
 
 DONE_DAY, TODAY = "2026-11-28", "2026-11-29"
 

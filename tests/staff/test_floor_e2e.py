@@ -39,7 +39,11 @@ from waitlist.models import Entry
 
 __all__ = ["browser_in", "chromium", "open_table", "players", "stock_tray"]
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.room_evening,
+]
 
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens" / "floor"
 

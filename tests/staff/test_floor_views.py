@@ -28,7 +28,7 @@ from waitlist.models import Entry, MustMove, TableBreak
 
 __all__ = ["open_table", "players", "stock_tray"]
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.room_evening]
 
 
 @pytest.fixture

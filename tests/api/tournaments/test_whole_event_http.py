@@ -44,7 +44,7 @@ from core.roles import Role
 from tests.conftest import PASSWORD, ROOM_EVENING
 from tournaments.domain import accounts
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.room_evening]
 
 API = "/api/v1"
 EVENT = "e2e-sunday"
