@@ -7,6 +7,7 @@ from datetime import date
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 
 from accounting.cage import gaming_day_of
@@ -177,6 +178,23 @@ def payables_open(*, currency: str) -> QuerySet[Payable]:
     """Approved awards waiting to be paid at a cage in ``currency`` (CA6)."""
     return (
         Payable.objects.filter(status=Payable.Status.OPEN, currency=currency)
-        .select_related("player", "approved_by")
+        .select_related(
+            "player",
+            "approved_by",
+            "jackpot_award__pool",
+            "jackpot_award__hand__table",
+        )
         .order_by("created_at", "pk")
     )
+
+
+def payable_name(payable: Payable) -> str:
+    """What a payable pays, as the cashier reads it (CA6): a jackpot award by its
+    pool and its role in the screen's language, as its receipt names it; another
+    payable by its reference. The payable's reference and memo were written once,
+    in the approver's language."""
+    try:
+        award = payable.jackpot_award
+    except ObjectDoesNotExist:
+        return payable.reference
+    return f"{award.pool.name}: {award.get_role_display()}"

@@ -517,7 +517,10 @@ def award_pay(request: HttpRequest, payable_id: int) -> HttpResponse:
     """Pay an approved award in cash, against the player's signature (CA6)."""
     cage = _cage(request)
     payable = get_object_or_404(
-        Payable.objects.select_related("player", "approved_by"), pk=payable_id
+        Payable.objects.select_related(
+            "player", "approved_by", "jackpot_award__pool", "jackpot_award__hand__table"
+        ),
+        pk=payable_id,
     )
     form = AwardPayForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -535,7 +538,7 @@ def award_pay(request: HttpRequest, payable_id: int) -> HttpResponse:
 
         money = _money(cage)
         done = _("Award %(ref)s paid: %(amount)s to %(who)s.") % {
-            "ref": payable.reference,
+            "ref": selectors.payable_name(payable),
             "amount": money(payable.amount_cents),
             "who": payable.player.name,
         }
