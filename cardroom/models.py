@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pgtrigger
 from django.conf import settings
 from django.db import models
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from accounting.domain.gaming_day import gaming_day as business_date
@@ -16,6 +17,7 @@ from cardroom.domain.buyin import STRUCTURE_OF_GAME, Stakes
 from core.db import rows
 from core.db import triggers as guards
 from core.keys import AbstractKey, KeyManager
+from core.money import stakes_format
 from core.records import never_deleted
 
 MAX_SEATS = 12  # HS1
@@ -96,8 +98,22 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        sb, bb = self.small_blind_cents, self.big_blind_cents
-        return f"{self.code} {sb / 100:g}/{bb / 100:g}"
+        return f"{self.code} {self.blinds_label()}"
+
+    def blinds_label(self, language: str | None = None) -> str:
+        """The blinds as the room says its stakes, in the room's currency:
+        ``1/2``, ``0.50/1`` (``0,50/1`` in fi), ``1,000/2,000`` won (core.money);
+        in the active language unless ``language`` is given."""
+        try:
+            currency = self.room.currency
+        except Room.DoesNotExist:  # a game not yet given its room
+            currency = ""
+        return stakes_format(
+            self.small_blind_cents,
+            self.big_blind_cents,
+            currency,
+            language or get_language(),
+        )
 
     @property
     def stakes(self) -> Stakes:

@@ -5,7 +5,8 @@ people see and type them in units, as the locale writes them. Every screen,
 receipt, report and admin list formats money with :func:`money_format` (or
 :func:`units_format` without the currency sign) and reads what a person typed with
 :func:`money_parse`; none of them formats or parses money by hand
-(tests/staff/test_money_one_way.py keeps it so).
+(tests/staff/test_money_one_way.py keeps it so); a game's stakes are written by
+:func:`stakes_format`.
 
 >>> money_format(123450, "EUR", "fi")
 '1\\xa0234,50\\xa0€'
@@ -129,17 +130,46 @@ def money_format(
     return _signed(str(text), cents, locale)
 
 
-def units_format(cents: int, currency: str, language: str | None) -> str:
+def units_format(
+    cents: int, currency: str, language: str | None, *, whole: bool = False
+) -> str:
     """Write ``cents`` as units without the currency sign: ``1 234,50`` in fi,
-    as a person would type it back."""
+    as a person would type it back; ``whole`` leaves out zero cents (``500``).
+
+    >>> units_format(50, "EUR", "fi", whole=True)
+    '0,50'
+    """
     value = _units(cents, currency)
     locale = locale_of(language)
     places = decimals_of(currency)
+    if whole and value == value.to_integral_value():
+        places = 0
     pattern = "#,##0" + ("." + "0" * places if places else "")
     text = format_currency(
         value, currency, format=pattern, locale=locale, currency_digits=False
     )
     return _signed(str(text), cents, locale)
+
+
+def stakes_format(
+    small_cents: int, big_cents: int, currency: str, language: str | None
+) -> str:
+    """Write a game's blinds as the room says its stakes: units without the
+    currency sign, whole units without decimals, the locale's separators (CLDR).
+
+    >>> stakes_format(100, 200, "EUR", "en")
+    '1/2'
+    >>> stakes_format(50, 100, "EUR", "en")
+    '0.50/1'
+    >>> stakes_format(50, 100, "EUR", "fi")
+    '0,50/1'
+    >>> stakes_format(1_000, 2_000, "KRW", "ko")
+    '1,000/2,000'
+    """
+    return "/".join(
+        units_format(cents, currency, language, whole=True)
+        for cents in (small_cents, big_cents)
+    )
 
 
 def _strip_currency(text: str, currency: str, locale: Locale) -> str:

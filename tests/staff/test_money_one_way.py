@@ -20,8 +20,9 @@ from django.test import Client
 from django.utils import translation
 
 from accounting.models import Receipt
+from cardroom.models import Game, Room
 from core import money
-from core.money import MoneyInputError, money_parse
+from core.money import MoneyInputError, money_parse, stakes_format
 from staff.tournaments.cage_forms import EntryForm
 from tests.staff.test_cage_views import key_of, text
 
@@ -148,17 +149,18 @@ APPS = (
     "waitlist",
 )
 # Writing money by hand: cents divided by 100 (float division, divmod), a format
-# spec with two places, Django's number_format, the accounting Money's text.
+# spec with two places, Django's number_format, the accounting Money's text, a
+# page's script writing a currency itself (Intl.NumberFormat's currency style).
 HAND_MADE = re.compile(
     r"cents\w*\s*/\s*100\b|/\s*100\s*:|:,\.2f|divmod\([^)]*cents[^)]*,\s*100\)|"
-    r"number_format\([^)]*(cents|amount)|str\(Money\(|\{Money\("
+    r"number_format\([^)]*(cents|amount)|str\(Money\(|\{Money\(|"
+    r"style:\s*[\"']currency[\"']"
 )
 # Known, and not a second formatter: the live boards' scripts format in the
-# browser with Intl.NumberFormat (the same CLDR data) between refreshes; a game's
-# name carries its blinds in units (``NLHE 1/2``); Money's own text is for errors.
+# browser with Intl.NumberFormat (the same CLDR data) between refreshes, and the
+# board's stakes divide by 100; Money's own text is for errors.
 KNOWN = {
     "accounting/domain/money.py",
-    "cardroom/models.py",
     "tournaments/templates/tournaments/board_clock.html",
     "waitlist/selectors.py",
     "waitlist/templates/waitlist/board.html",
@@ -190,3 +192,42 @@ def test_the_check_catches_what_the_admin_did():
     assert HAND_MADE.search('return "" if cents is None else f"{cents / 100:,.2f}"')
     assert HAND_MADE.search("return str(Money(cents, currency))")
     assert HAND_MADE.search('f"{number_format(amount, 2, use_l10n=True)} {currency}"')
+
+
+def test_the_check_catches_what_the_boards_and_the_stakes_did():
+    """The public board and its tournament clocks wrote money in the browser; a
+    game's stakes divided its blinds by 100 (issue 33)."""
+    board = 'return new Intl.NumberFormat(LANG, {style: "currency", currency: currency,'
+    assert HAND_MADE.search(board)
+    assert HAND_MADE.search("} catch (e) { return (cents / 100).toFixed(2); }")
+    assert HAND_MADE.search('return f"{self.code} {sb / 100:g}/{bb / 100:g}"')
+
+
+@pytest.mark.parametrize(
+    ("small", "big", "currency", "language", "label"),
+    [
+        (100, 200, "EUR", "en", "NLHE 1/2"),
+        (50, 100, "EUR", "en", "NLHE 0.50/1"),
+        (50, 100, "EUR", "fi", "NLHE 0,50/1"),
+        (500_000, 1_000_000, "EUR", "fi", "NLHE 5\xa0000/10\xa0000"),
+        (50, 100, "EUR", "ko", "NLHE 0.50/1"),
+        # Won have no cents (CLDR): 1,000 won is 1000 of the minor unit.
+        (1_000, 2_000, "KRW", "ko", "NLHE 1,000/2,000"),
+    ],
+)
+def test_a_games_stakes_are_written_by_core_money(
+    small, big, currency, language, label
+):
+    """A game's text carries its blinds in units of the room's currency, as the
+    language writes them (core.money.stakes_format): a won room's 1,000/2,000 game
+    read "NLHE 10/20", its blinds divided by 100 as if won had cents."""
+    game = Game(
+        room=Room(currency=currency),
+        code="NLHE",
+        small_blind_cents=small,
+        big_blind_cents=big,
+    )
+    with translation.override(language):
+        assert str(game) == label
+    assert game.blinds_label(language) == label.removeprefix("NLHE ")
+    assert stakes_format(small, big, currency, language) == label.removeprefix("NLHE ")
