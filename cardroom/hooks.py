@@ -20,6 +20,9 @@ settings name, by import path, the functions of those apps it calls:
 - ``CARDROOM_SEAT_CHECKS``: functions ``f(*, player, game, now)`` called before a
   player is seated; each raises a refusal when a rule of its app forbids the seat
   (WL7: barred from the game).
+- ``CARDROOM_VOID_CHECKS``: functions ``f(*, hand)`` called before a hand's void is
+  asked for and again before it is booked; each raises a refusal when what its app
+  booked on the hand can't be taken back by the void (an approved jackpot award).
 """
 
 from __future__ import annotations
@@ -85,3 +88,9 @@ def seat_checks(*, player: Any, game: Any, now: Any) -> None:
     """Run the ``CARDROOM_SEAT_CHECKS`` functions; they raise to refuse the seat."""
     for path in getattr(settings, "CARDROOM_SEAT_CHECKS", []):
         import_string(path)(player=player, game=game, now=now)
+
+
+def void_checks(*, hand: Any) -> None:
+    """Run the ``CARDROOM_VOID_CHECKS`` functions; they raise to refuse the void."""
+    for path in getattr(settings, "CARDROOM_VOID_CHECKS", []):
+        import_string(path)(hand=hand)

@@ -287,6 +287,8 @@ SPECTACULAR_SETTINGS = {
         "MethodEnum": "cardroom.models.StackMovement.Method",
         "TournamentDealMethodEnum": "tournaments.models.Deal.Method",
         "TournamentPayoutStatusEnum": "tournaments.models.Payout.Status",
+        # A clock's status: the staff's clock and the board's (TO12).
+        "TournamentClockStatusEnum": ["not_started", "running", "paused", "stopped"],
     },
 }
 
@@ -330,6 +332,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CARDROOM_JACKPOT_DROP_LEGS = "jackpots.services.drop_legs"
 CARDROOM_HAND_BOOKED: list[str] = []
 CARDROOM_SEAT_CHECKS = ["waitlist.services.seat_check"]
+CARDROOM_VOID_CHECKS = ["jackpots.services.void_check"]
 # The cage asks the floor whether a table is open before a fill (CA3).
 CAGE_TABLE_OPEN = "cardroom.services.tables.table_open_for_cage"
 # The public board's panels beside the jackpots (waitlist.views.board_panels).

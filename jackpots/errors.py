@@ -32,6 +32,7 @@ class Code(StrEnum):
     NOTHING_TO_PAY = "nothing_to_pay"
     INSUFFICIENT_FUNDS = "insufficient_funds"
     HAND_VOIDED = "hand_voided"
+    AWARD_BOOKED = "award_booked"
     NOT_VERIFIED = "not_verified"
     FOUR_EYES = "four_eyes"
     EARLIER_HIT_PENDING = "earlier_hit_pending"
@@ -98,6 +99,10 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
         "JD5: %(account)s holds %(balance)d; it can't give %(amount)d."
     ),
     Code.HAND_VOIDED: _("RK8: hand %(hand)s was voided; its hit can only be rejected."),
+    Code.AWARD_BOOKED: _(
+        "RK8: hit %(id)d of hand %(hand)s was approved and its awards booked from the"
+        " pool (BB5); a void can't take them back, so the hand isn't voided."
+    ),
     Code.NOT_VERIFIED: _(
         "BB5: a floor person verifies the hit before a manager approves it."
     ),

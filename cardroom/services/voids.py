@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from accounting import chart
 from accounting.models import Account
 from accounting.services import transaction_reverse
+from cardroom import hooks
 from cardroom.domain.voids import first_round
 from cardroom.errors import Code, refuse
 from cardroom.models import Correction, Hand, HandVoid, SeatSession, Table
@@ -35,8 +36,12 @@ def _void_checks(table: Table, hand: Hand) -> list[SeatSession]:
     is collected at the cage, outside the table, so the void can't give it back
     with the chips; the void is refused, naming it.
 
+    The apps above the floor check what they booked on the hand
+    (``CARDROOM_VOID_CHECKS``: an approved jackpot award isn't taken back).
+
     Returns the hand's seat sessions, locked. Raises :class:`Refusal` (RK8).
     """
+    hooks.void_checks(hand=hand)
     owed = list(
         booked_corrections(hand)
         .filter(kind=Correction.Kind.RECEIVABLE)
@@ -188,17 +193,21 @@ def hand_void(
             "void_pending", _("A void of this hand waits for a manager's approval.")
         )
     sessions = _void_checks(table, hand)
+    # A misdeal is declared only before action; a foul deck or a duplicate card
+    # voids the hand however far it went (RK8; FI "Pakassa oleva ylimääräinen
+    # kortti"; TDA R37-E).
     acted = first_round(
         hand.record,
         small_blind=hand.game.small_blind_cents,
         big_blind=hand.game.big_blind_cents,
     )
-    if not acted.cancellable:
+    if reason == HandVoid.Reason.MISDEAL and not acted.cancellable:
         raise errors.Refusal(
             "void_after_action",
             _(
-                "RK8: the deal can't be cancelled once two players have acted and one"
-                " of them called, bet or raised."
+                "RK8: a misdeal can't be declared once two players have acted and one"
+                " of them called, bet or raised; a foul deck or a duplicate card voids"
+                " the hand however far it went."
             ),
             rule="RK8",
             allowed={

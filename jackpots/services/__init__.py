@@ -25,7 +25,7 @@ from __future__ import annotations
 from jackpots.domain.postings import AWARD_KIND, SEED_KIND, TRANSFER_KIND
 from jackpots.services.categories import category_publish
 from jackpots.services.drops import drop_legs
-from jackpots.services.hits import hit_approve, hit_reject, hit_verify
+from jackpots.services.hits import hit_approve, hit_reject, hit_verify, void_check
 from jackpots.services.months import (
     month_approve,
     month_close,
@@ -77,4 +77,5 @@ __all__ = [
     "pool_retire",
     "pool_seed",
     "pool_update",
+    "void_check",
 ]

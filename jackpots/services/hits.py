@@ -41,6 +41,29 @@ def _hand_still_booked(hand: Hand) -> None:
         raise refuse(Code.HAND_VOIDED, rule="RK8", hand=str(hand))
 
 
+def void_check(*, hand: Hand) -> None:
+    """Refuse the void of a hand whose hit was approved (RK8, BB5).
+
+    The approval booked the awards from the pool and they may be paid already; the
+    void gives contributions back, not awards. A hit still waiting is refused at
+    its verification and approval once the hand is void (``hand_voided``).
+    """
+    approved = (
+        Hit.objects.filter(hand=hand, status=Hit.Status.APPROVED)
+        .order_by("pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if approved is not None:
+        raise refuse(
+            Code.AWARD_BOOKED,
+            rule="RK8",
+            allowed={"hit": approved},
+            id=approved,
+            hand=str(hand),
+        )
+
+
 def _decided(hit: Hit) -> Conflict:
     return conflict(
         Code.ALREADY_APPROVED if hit.status == Hit.Status.APPROVED else Code.DECIDED,

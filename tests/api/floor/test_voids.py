@@ -175,15 +175,31 @@ def test_a_reason_off_the_list_is_refused(t01, floor, reason):
     assert fingerprint() == before
 
 
-def test_no_void_once_two_players_acted_with_a_call(t01, floor, manager):
-    """RK8 (FI "Mitätön jako"): a showdown hand, raked, can't be voided by anyone."""
+def test_no_misdeal_once_two_players_acted_with_a_call(t01, floor, manager):
+    """RK8 (FI "Mitätön jako"): a showdown hand, raked, can't be called a misdeal
+    by anyone."""
     assert post_hand(t01, "T01", heads_up()).status_code == 201
     before = fingerprint()
     for who in (floor, manager):
-        error = refused(void(who, 1, "foul_deck"), 422, "RK8", "void_after_action")
+        error = refused(void(who, 1, "misdeal"), 422, "RK8", "void_after_action")
         assert error["allowed"]["called_bet_or_raised"] == [1, 2]
     assert fingerprint() == before
     assert balance("revenue:rake") == 500
+
+
+@pytest.mark.parametrize("reason", ["foul_deck", "duplicate_card"])
+def test_a_foul_deck_voids_the_hand_however_far_it_went(t01, floor, manager, reason):
+    """RK8 (FI "Pakassa oleva ylimääräinen kortti": "oli se edennyt kuinka
+    pitkälle hyvänsä"; TDA R37-E): a raked showdown hand is voided for a foul deck
+    or a duplicate card, by a manager's approval; every contribution back."""
+    assert post_hand(t01, "T01", heads_up()).status_code == 201
+    asked = void(floor, 1, reason)
+    assert asked.status_code == 202, asked.content
+    decided = manager.post(f"/api/v1/voids/{asked.json()['id']}/approve")
+    assert decided.status_code == 200, decided.content
+    assert stacks() == {1: 20_000, 2: 20_000}
+    assert balance("revenue:rake") == 0
+    ledger_agrees_with_sessions()
 
 
 def test_a_raise_and_a_fold_before_the_flop_stop_a_void(t01, floor):
@@ -308,8 +324,8 @@ def test_only_the_last_hand_while_its_players_sit(t01, floor):
 @pytest.mark.parametrize(
     ("language", "label", "detail"),
     [
-        ("en", "misdeal before action", "RK8: the deal can't be cancelled"),
-        ("fi", "jakovirhe ennen toimintaa", "RK8: jakoa ei voi mitätöidä"),
+        ("en", "misdeal before action", "RK8: a misdeal can't be declared"),
+        ("fi", "jakovirhe ennen toimintaa", "RK8: jakovirhettä ei voi julistaa"),
         ("ko", "액션 전 미스딜", "RK8: 두 플레이어가 액션했고"),
     ],
 )

@@ -327,11 +327,31 @@ def test_the_reserve_becomes_the_next_jackpots_seed(pools, dealer, staff, make_s
     }
 
 
-def test_a_played_hand_with_a_hit_can_not_be_voided(pools, dealer, staff):
+def test_a_played_hand_with_a_hit_is_no_misdeal(pools, dealer, staff):
     """RK8: a bad beat reached the showdown, so players acted with bets and calls:
-    the floor's void is refused, the drop stays in the pools, the hit goes on."""
+    a misdeal is refused, the drop stays in the pools, the hit goes on."""
     hand = dealer.bad_beat()
     [hit] = services.hand_qualify(hand_id=hand.pk)
+    pool = balance(POOL)
+    with pytest.raises(Refusal) as refused:
+        floor_services.hand_void(
+            table_code="T01",
+            hand_no=hand.hand_no,
+            reason="misdeal",
+            by=staff["floor"],
+        )
+    assert (refused.value.rule, refused.value.code) == ("RK8", "void_after_action")
+    assert balance(POOL) == pool
+    services.hit_verify(hit=hit, by=staff["floor"])
+
+
+def test_a_hand_whose_hit_was_approved_is_not_voided(pools, dealer, staff):
+    """RK8, BB5: the approval booked the awards from the pool; a duplicate card
+    found afterwards can't take them back, and the void is refused naming the hit."""
+    hand = dealer.bad_beat()
+    [hit] = services.hand_qualify(hand_id=hand.pk)
+    services.hit_verify(hit=hit, by=staff["floor"])
+    services.hit_approve(hit=hit, by=staff["manager"])
     pool = balance(POOL)
     with pytest.raises(Refusal) as refused:
         floor_services.hand_void(
@@ -340,9 +360,30 @@ def test_a_played_hand_with_a_hit_can_not_be_voided(pools, dealer, staff):
             reason="duplicate_card",
             by=staff["floor"],
         )
-    assert (refused.value.rule, refused.value.code) == ("RK8", "void_after_action")
+    assert (refused.value.rule, refused.value.code) == ("RK8", "award_booked")
+    assert refused.value.allowed == {"hit": hit.pk}
     assert balance(POOL) == pool
-    services.hit_verify(hit=hit, by=staff["floor"])
+
+
+def test_a_hand_voided_for_a_foul_deck_leaves_its_hit_only_to_reject(
+    pools, dealer, staff
+):
+    """RK8: a foul deck voids the bad beat's hand however far it went; its hit,
+    still waiting, can't be verified any more, only rejected."""
+    hand = dealer.bad_beat()
+    [hit] = services.hand_qualify(hand_id=hand.pk)
+    floor_services.hand_void(
+        table_code="T01", hand_no=hand.hand_no, reason="foul_deck", by=staff["floor"]
+    )
+    hand.refresh_from_db()
+    assert hand.status == hand.Status.BOOKED  # waits for a manager: raked
+    [void] = hand.voids.all()
+    floor_services.hand_void_decide(void=void, approve=True, by=staff["manager"])
+    hand.refresh_from_db()
+    assert hand.status == hand.Status.VOIDED
+    with pytest.raises(Refusal) as refused:
+        services.hit_verify(hit=hit, by=staff["floor"])
+    assert (refused.value.rule, refused.value.code) == ("RK8", "hand_voided")
 
 
 def test_late_hands_count_in_the_ledger_by_their_end_time(pools, dealer, clock):
