@@ -54,7 +54,11 @@ from tests.staff.browser import browser_in, chromium, euros, say, say_count
 
 __all__ = ["browser_in", "chromium"]
 
-pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.room_evening,
+]
 
 SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens" / "night"
 HELSINKI = ZoneInfo("Europe/Helsinki")
