@@ -19,7 +19,7 @@ from cardroom.errors import (
     missing,
     refuse,
 )
-from cardroom.models import Correction, Hand, SeatSession, Table
+from cardroom.models import Correction, Hand, HandException, SeatSession, Table
 from cardroom.services._shared import chips_of, player_get, stacks_sync
 from core.errors import NotFound
 from core.errors import gettext_noop as _
@@ -196,5 +196,17 @@ def correction_decide(
     )
     c.status = Correction.Status.APPROVED
     c.save()
+    if c.hand_id is not None and c.kind in _OF_THE_POT:
+        # HS7: the pot's ruling is made; the hand's mispaid pot no longer waits.
+        HandException.objects.filter(
+            hand_id=c.hand_id,
+            kind=HandException.Kind.MISPAID_POT,
+            status=HandException.Status.OPEN,
+        ).update(
+            status=HandException.Status.RESOLVED,
+            resolved_by=by,
+            resolved_at=c.decided_at,
+            resolution=f"{c.get_kind_display()} {c.pk}: {c.reason}"[:500],
+        )
     stacks_sync(*touched)
     return c

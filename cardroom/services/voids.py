@@ -16,7 +16,14 @@ from accounting.services import transaction_reverse
 from cardroom import hooks
 from cardroom.domain.voids import first_round
 from cardroom.errors import Code, refuse
-from cardroom.models import Correction, Hand, HandVoid, SeatSession, Table
+from cardroom.models import (
+    Correction,
+    Hand,
+    HandException,
+    HandVoid,
+    SeatSession,
+    Table,
+)
 from cardroom.services._shared import table_get_open
 from core import errors
 from core.roles import Role, has_role
@@ -142,6 +149,21 @@ def _void_book(void: HandVoid, *, table: Table, sessions: list[SeatSession]) -> 
         account = chart.player_stack(player=session.player.code, table=table.code)
         session.stack_cents = Account.objects.get(pk=account.pk).balance_cents
         session.save(update_fields=["stack_cents"])
+    # A void hand's pot and its bad beat wait for no one any more (RK8); a stack
+    # mismatch is its review's to resolve (HS6).
+    HandException.objects.filter(
+        hand=hand,
+        kind__in=(
+            HandException.Kind.MISPAID_POT,
+            HandException.Kind.BAD_BEAT_CANDIDATE,
+        ),
+        status=HandException.Status.OPEN,
+    ).update(
+        status=HandException.Status.RESOLVED,
+        resolved_by=void.decided_by or void.requested_by,
+        resolved_at=void.decided_at or void.requested_at,
+        resolution=f"void {void.pk}: {void.get_reason_display()}"[:500],
+    )
     void.status = HandVoid.Status.BOOKED
     void.save()
     hand.status = Hand.Status.VOIDED

@@ -9,10 +9,11 @@ from django.utils import timezone
 
 from accounting import chart
 from accounting.models import Account, Transaction
-from cardroom.models import Correction, Hand
+from cardroom.models import Correction, Hand, HandException
 from tests.api.floor.conftest import post_hand
 from tests.api.floor.ledger import fingerprint, ledger_agrees_with_sessions, refused
 from tests.api.floor.test_corrections import ask, floors
+from tests.api.floor.test_hands import heads_up
 from tests.api.floor.test_voids import misdeal, stacks, t01, void
 
 pytestmark = pytest.mark.django_db
@@ -155,3 +156,28 @@ def test_a_hand_with_a_receivable_booked_is_not_voided(t01, floor, floors):
     error = refused(void(floor, 1, "misdeal"), 422, "RK8", "receivable_booked")
     assert error["allowed"] == {"corrections": [owed]}
     assert fingerprint() == before
+
+
+def test_the_correction_of_a_mispaid_pot_resolves_its_exception(t01, floors):
+    """HS7: the pot pushed to the loser is flagged; once its correction is approved
+    and booked the flag is resolved, naming the correction, so the morning's audit
+    doesn't count it as still open."""
+    anna, ben = floors
+    answer = post_hand(t01, "T01", heads_up(awarded=[{"seat": 2, "amount": 9_500}]))
+    assert answer.status_code == 201
+    flag = HandException.objects.get(kind=HandException.Kind.MISPAID_POT)
+    assert flag.status == HandException.Status.OPEN
+    cid = _approved(
+        anna,
+        ben,
+        kind="pot_correction",
+        hand_no=1,
+        from_player="P-2",
+        to_player="P-1",
+        amount=9_500,
+    )
+    flag.refresh_from_db()
+    assert flag.status == HandException.Status.RESOLVED
+    assert flag.resolved_by.username == "ben"
+    assert f"pot correction {cid}" in flag.resolution
+    ledger_agrees_with_sessions()
