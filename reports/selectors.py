@@ -350,7 +350,11 @@ def _movements_since_start(
 
 
 def previous_audit(*, period: Period) -> Report | None:
-    """The latest version of the daily audit of the day before ``period``."""
+    """The latest version of the daily audit of the day before ``period``; None
+    when there is none, or no day before it (``period`` starts on 1 January of
+    year 1, the first day a date holds)."""
+    if period.first == date.min:
+        return None
     return (
         Report.objects.filter(
             kind=Report.Kind.DAILY_AUDIT, period_end=period.first - timedelta(days=1)

@@ -293,3 +293,12 @@ def test_the_command_stores_a_report_once_and_writes_its_file(played_day, tmp_pa
     )
     assert "stored already" in again.getvalue()
     assert Report.objects.count() == 2
+
+
+@pytest.mark.parametrize("kind", Report.Kind.values)
+def test_a_report_of_the_first_day_a_date_holds_is_made(played_day, auditor, kind):
+    """1 January of year 1 is a date the schema allows: its report is made (it
+    holds nothing), not a 500 (the daily audit looked for the day before)."""
+    answer = make(auditor, kind=kind, first="0001-01-01")
+    assert answer.status_code == 201, answer.content
+    assert answer.json()["report"]["period_start"] == "0001-01-01"
