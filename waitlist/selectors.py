@@ -10,6 +10,7 @@ from django.db.models import Q
 
 from accounting.models import Account, Player
 from cardroom.models import Game, Room, SeatSession, Table
+from core.money import money_format
 from waitlist.domain.board import board_name
 from waitlist.domain.seating import Candidate, Kind, TableLoad, queue_order
 from waitlist.errors import NO_SUCH_GAME, Code, missing
@@ -151,26 +152,25 @@ def list_by_key(key: str) -> WaitingList:
     return waiting_list
 
 
-def _stakes(game: Game) -> str:
-    return f"{game.small_blind_cents / 100:g}/{game.big_blind_cents / 100:g}"
-
-
-def board(*, now: datetime) -> dict[str, Any]:
+def board(*, now: datetime, language: str) -> dict[str, Any]:
     """Return what the public board shows (WL11, JD6), and nothing more.
 
     Open games with their tables and free seats, each game's list by nickname or
     initials, and every jackpot pool's amount with its reserve, equal to the
     ledger's balances. No player code, name or stack leaves this function.
+
+    Money and stakes come written in ``language`` by core.money (Babel's CLDR
+    formats), beside the cents: the board's script shows the text as it is.
     """
     room = Room.objects.order_by("pk").first()
     tables = list(
-        Table.objects.select_related("game")
+        Table.objects.select_related("game__room")
         .filter(status=Table.Status.OPEN, game__isnull=False)
         .order_by("opened_at", "code")
     )
     lists = {
         wl.game_id: wl
-        for wl in WaitingList.objects.select_related("game").filter(
+        for wl in WaitingList.objects.select_related("game__room").filter(
             entries__status__in=ACTIVE, entries__kind=Kind.LIST
         )
     }
@@ -198,7 +198,7 @@ def board(*, now: datetime) -> dict[str, Any]:
         out_games.append(
             {
                 "game": game.code,
-                "stakes": _stakes(game),
+                "stakes": game.blinds_label(language),
                 "small_blind": game.small_blind_cents,
                 "big_blind": game.big_blind_cents,
                 "tables": rows,
@@ -206,10 +206,11 @@ def board(*, now: datetime) -> dict[str, Any]:
                 "waiting": waiting,
             }
         )
-    jackpots = _board_jackpots()
+    jackpots = _board_jackpots(language)
     return {
         "room": room.name if room else "",
         "currency": room.currency if room else "",
+        "language": language,
         "at": now,
         "games": out_games,
         "jackpots": jackpots,
@@ -235,22 +236,34 @@ def _board_list(waiting_list: WaitingList | None) -> list[dict[str, Any]]:
     ]
 
 
-def _board_jackpots() -> list[dict[str, Any]]:
-    """Every jackpot pool's amount with its reserve, the ledger's balances (JD6)."""
+def _board_jackpots(language: str) -> list[dict[str, Any]]:
+    """Every jackpot pool's amount with its reserve, the ledger's balances (JD6),
+    each also written in ``language`` (whole euros without cents: ``€12,345``)."""
     pools = Account.objects.filter(code__regex=POOL_CODE).order_by("code")
     reserves = {
         a.code.rsplit(":", 1)[0]: a.balance_cents
         for a in Account.objects.filter(code__regex=RESERVE_CODE)
     }
-    return [
-        {
-            "name": pool.name,
-            "amount": pool.balance_cents,
-            "reserve": reserves.get(pool.code.rsplit(":", 1)[0]),
-            "currency": pool.currency,
-        }
-        for pool in pools
-    ]
+    out = []
+    for pool in pools:
+        reserve = reserves.get(pool.code.rsplit(":", 1)[0])
+        out.append(
+            {
+                "name": pool.name,
+                "amount": pool.balance_cents,
+                "amount_text": money_format(
+                    pool.balance_cents, pool.currency, language, whole=True
+                ),
+                "reserve": reserve,
+                "reserve_text": (
+                    None
+                    if reserve is None
+                    else money_format(reserve, pool.currency, language, whole=True)
+                ),
+                "currency": pool.currency,
+            }
+        )
+    return out
 
 
 def all_lists() -> list[WaitingList]:

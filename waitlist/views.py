@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.cache import patch_vary_headers
 from django.utils.module_loading import import_string
@@ -65,7 +67,9 @@ def board_panels(language: str) -> list[dict[str, Any]]:
 
 @require_GET
 def board_page(request: HttpRequest) -> HttpResponse:
-    """Render the board; its script fetches ``/api/v1/board`` every few seconds.
+    """Render the board; its script fetches ``/api/v1/board?lang=`` every few
+    seconds, in the board's language, and shows the amounts as core.money wrote
+    them there (keeping the last ones while the server doesn't answer).
 
     What doesn't fit one screen is shown in pages, in turn (WL11); the clock
     shows the room's time in the room's zone, whatever the screen's own clock
@@ -100,6 +104,7 @@ def board_page(request: HttpRequest) -> HttpResponse:
                 "room": room,
                 "language": language,
                 "labels": labels,
+                "data_url": f"{reverse('v1:board')}?{urlencode({'lang': language})}",
                 "panels": board_panels(language),
                 "refresh_ms": int(REFRESH_SECONDS * 1000),
                 "page_ms": int(PAGE_SECONDS * 1000),

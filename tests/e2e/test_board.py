@@ -4,17 +4,19 @@ says when it is offline, and the README's screenshot is taken from it."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounting import chart
 from accounting.models import AccountType, Player
 from accounting.services import Leg, account_get_or_open, transaction_post
 from cardroom import services as floor
 from cardroom.models import Room
+from core.money import money_format, stakes_format
 from tests.api.floor.conftest import GAMES, POLICY
 from waitlist import services
 from waitlist import views as board_views
@@ -31,6 +33,8 @@ MORE_GAMES = [
     ("T06", "PLO5", 200, 500),
     ("T07", "PLO8", 500, 1_000),
 ]
+# The board's own data, with its ?lang= (not the tournament clocks' data).
+BOARD_DATA = re.compile(r"/api/v1/board(\?|$)")
 # Outside the viewport, outside its region of the board, or text cut short.
 OFF_SCREEN = """() => {
   const bad = [];
@@ -60,7 +64,7 @@ ON_PAGE = f"""() => ({{
 }})"""
 
 
-def credit_pool(pool: str, cents: int, name: str = "") -> None:
+def credit_pool(pool: str, cents: int, name: str = "", reserve: int = 0) -> None:
     if name:  # as the jackpots app names its pools
         account_get_or_open(
             code=f"jackpot:{pool}:pool",
@@ -69,12 +73,12 @@ def credit_pool(pool: str, cents: int, name: str = "") -> None:
             currency="EUR",
             non_negative=True,
         )
+    legs = [Leg(chart.jackpot_pool(pool=pool), -cents)]
+    if reserve:
+        legs.append(Leg(chart.jackpot_reserve(pool=pool), -reserve))
     transaction_post(
         kind="jackpot_seed",
-        legs=[
-            Leg(chart.jackpot_pool(pool=pool), -cents),
-            Leg(chart.house_capital(), cents),
-        ],
+        legs=[*legs, Leg(chart.house_capital(), cents + reserve)],
         reference=f"seed {pool}",
         source="e2e",
     )
@@ -241,7 +245,7 @@ def test_the_board_follows_the_list_and_the_jackpot_without_reloading(
     tv.set_viewport_size({"width": 1920, "height": 1080})
 
     # The server stops answering: the notice is on the screen, the data dimmed.
-    tv.route("**/api/v1/board", lambda route: route.abort())
+    tv.route(BOARD_DATA, lambda route: route.abort())
     notice = tv.locator("#status")
     expect(notice).to_be_visible(timeout=5_000)
     expect(notice).to_contain_text("Reconnecting…")
@@ -251,6 +255,50 @@ def test_the_board_follows_the_list_and_the_jackpot_without_reloading(
     assert box and box["x"] >= 0 and box["y"] >= 0
     assert box["x"] + box["width"] <= 1920 and box["y"] + box["height"] <= 1080
     tv.screenshot(path=str(DOCS / "board-offline.png"))
-    tv.unroute("**/api/v1/board")
+    tv.unroute(BOARD_DATA)
     expect(notice).to_be_hidden(timeout=5_000)
     expect(tv.locator("body")).not_to_have_class("stale")
+
+
+def test_the_board_shows_money_and_stakes_as_core_money_writes_them(
+    live_server, browser_page, monkeypatch
+):
+    """Issue 33: the board shows the jackpots, their reserves and the stakes
+    exactly as core.money writes them in the board's language (Finnish, Korean),
+    written by the server, not by the browser; offline it keeps showing them."""
+    page, expect = browser_page
+    floor.room_default()
+    open_game("T01", "NL051", 9)
+    credit_pool("bad_beat", 1_234_550, name="Bad beat jackpot", reserve=250_000)
+    monkeypatch.setattr(board_views, "REFRESH_SECONDS", 1)
+    # A screen set up for another country: the board writes the board's language.
+    tv = page.context.browser.new_page(
+        viewport={"width": 1920, "height": 1080}, locale="de-DE"
+    )
+    for lang, amount, reserve, stakes in (
+        ("fi", "12\xa0345,50\xa0€", "2\xa0500\xa0€", "0,50/1"),
+        ("ko", "€12,345.50", "€2,500", "0.50/1"),
+    ):
+        assert amount == money_format(1_234_550, "EUR", lang)
+        assert reserve == money_format(250_000, "EUR", lang, whole=True)
+        assert stakes == stakes_format(50, 100, "EUR", lang)
+        with translation.override(lang):
+            reserve_label = translation.gettext("reserve")
+        tv.goto(f"{live_server.url}/board?lang={lang}")
+        jackpot = tv.locator(".jackpot", has_text="Bad beat jackpot")
+        expect(jackpot.locator(".amount")).to_have_text(amount, timeout=15_000)
+        expect(jackpot.locator(".reserve")).to_have_text(f"{reserve_label} {reserve}")
+        expect(tv.locator('[data-game="NLHE-50-100"] h3')).to_have_text(
+            f"NLHE {stakes}"
+        )
+        # Character for character (to_have_text folds the no-break spaces).
+        assert jackpot.locator(".amount").text_content() == amount
+        assert (
+            jackpot.locator(".reserve").text_content() == f"{reserve_label} {reserve}"
+        )
+
+    # Offline: the last amounts stay on the screen, as the server wrote them.
+    tv.route(BOARD_DATA, lambda route: route.abort())
+    expect(tv.locator("#status")).to_be_visible(timeout=5_000)
+    expect(jackpot.locator(".amount")).to_have_text("€12,345.50")
+    expect(tv.locator('[data-game="NLHE-50-100"] h3')).to_have_text("NLHE 0.50/1")

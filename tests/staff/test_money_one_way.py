@@ -156,14 +156,12 @@ HAND_MADE = re.compile(
     r"number_format\([^)]*(cents|amount)|str\(Money\(|\{Money\(|"
     r"style:\s*[\"']currency[\"']"
 )
-# Known, and not a second formatter: the live boards' scripts format in the
-# browser with Intl.NumberFormat (the same CLDR data) between refreshes, and the
-# board's stakes divide by 100; Money's own text is for errors.
+# Known, and not a second formatter: the tournament clocks' script on the board
+# formats in the browser with Intl.NumberFormat (the same CLDR data) between
+# refreshes; Money's own text is for errors.
 KNOWN = {
     "accounting/domain/money.py",
     "tournaments/templates/tournaments/board_clock.html",
-    "waitlist/selectors.py",
-    "waitlist/templates/waitlist/board.html",
 }
 
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from django.utils.cache import patch_vary_headers
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
@@ -20,12 +23,13 @@ from rest_framework.views import APIView
 
 from cardroom.api.views import ErrorSerializer
 from cardroom.auth import Terminal, terminal_or_role
-from cardroom.models import StackMovement
+from cardroom.models import Room, StackMovement
 from core.api.fields import (
     CentsField,
     StrictIntegerField,
     StrictModelSerializer,
     StrictSerializer,
+    choice_param,
 )
 from core.api.permissions import IsFloor, staff
 from core.idempotency import idempotent
@@ -34,6 +38,7 @@ from waitlist import selectors, services
 from waitlist.domain.board import board_name
 from waitlist.models import Entry, Event, KeptApart, Lockup, MustMove, TimeCollection
 from waitlist.services import Actor
+from waitlist.views import board_language
 
 TerminalOrFloor = terminal_or_role(Role.FLOOR, Role.MANAGER)
 
@@ -759,8 +764,33 @@ class TimeCollectionApi(APIView):
         )
 
 
+BOARD_LANGUAGE = OpenApiParameter(
+    "lang",
+    OpenApiTypes.STR,
+    enum=[code for code, _name in settings.LANGUAGES],
+    description="The language the texts (money, stakes) are written in: the "
+    "board's, as `/board?lang=` shows it. Absent: the room's, else the "
+    "browser's (Accept-Language).",
+)
+
+
+def board_data_language(request: Request) -> str:
+    """Return the language a board's data is written in (WL11): ``?lang=`` when
+    given, one of the room's languages (anything else is refused, 400), else the
+    board's own (:func:`waitlist.views.board_language`)."""
+    choice_param(
+        request.query_params, "lang", [code for code, _name in settings.LANGUAGES]
+    )
+    return board_language(request._request, Room.objects.order_by("pk").first())
+
+
 class BoardSerializer(serializers.Serializer):
-    """The public board (WL11): what the room's screens show, nothing more."""
+    """The public board (WL11): what the room's screens show, nothing more.
+
+    Amounts are cents; each has its text beside it, written in the board's
+    language by the one money formatter (core.money, Babel's CLDR formats), which
+    the board shows as it is.
+    """
 
     class Meta:
         ref_name = "Board"
@@ -788,9 +818,12 @@ class BoardSerializer(serializers.Serializer):
             table = serializers.CharField(allow_null=True)
 
         game = serializers.CharField()
-        stakes = serializers.CharField(help_text='Blinds in the currency: "1/2".')
-        small_blind = serializers.IntegerField()
-        big_blind = serializers.IntegerField()
+        stakes = serializers.CharField(
+            help_text='The blinds in units of the currency, in `language`: "1/2", '
+            '"0.50/1" ("0,50/1" in Finnish).'
+        )
+        small_blind = serializers.IntegerField(help_text="Cents.")
+        big_blind = serializers.IntegerField(help_text="Cents.")
         tables = TableSerializer(many=True)
         seats_free = serializers.IntegerField()
         waiting = WaitingSerializer(many=True)
@@ -800,12 +833,23 @@ class BoardSerializer(serializers.Serializer):
             ref_name = "BoardJackpot"
 
         name = serializers.CharField()
-        amount = serializers.IntegerField(help_text="The pool's ledger balance (JD6).")
-        reserve = serializers.IntegerField(allow_null=True)
+        amount = serializers.IntegerField(
+            help_text="Cents: the pool's ledger balance (JD6)."
+        )
+        amount_text = serializers.CharField(
+            help_text='`amount` written in `language`: "€12,345", "12 345 €".'
+        )
+        reserve = serializers.IntegerField(allow_null=True, help_text="Cents.")
+        reserve_text = serializers.CharField(
+            allow_null=True, help_text="`reserve` written in `language`."
+        )
         currency = serializers.CharField()
 
     room = serializers.CharField()
     currency = serializers.CharField()
+    language = serializers.CharField(
+        help_text="The language the texts are written in (`?lang=`)."
+    )
     at = serializers.DateTimeField()
     games = GameSerializer(many=True)
     jackpots = JackpotSerializer(many=True)
@@ -818,10 +862,18 @@ class BoardApi(APIView):
     authentication_classes: list[type] = []
     permission_classes = [AllowAny]
 
-    @extend_schema(auth=[], responses={200: BoardSerializer})
+    @extend_schema(
+        auth=[],
+        parameters=[BOARD_LANGUAGE],
+        responses={200: BoardSerializer, 400: ErrorSerializer},
+    )
     def get(self, request: Request) -> Response:
+        language = board_data_language(request)
         now = timezone.now()
         services.sweep(now=now)
-        response = Response(BoardSerializer(selectors.board(now=now)).data)
+        board = selectors.board(now=now, language=language)
+        response = Response(BoardSerializer(board).data)
         response["Cache-Control"] = "no-store"
+        response["Content-Language"] = language
+        patch_vary_headers(response, ["Accept-Language"])
         return response

@@ -9,6 +9,7 @@ from accounting import chart
 from accounting.models import Player
 from accounting.services import Leg, transaction_post
 from cardroom.models import Room
+from core.money import money_format, stakes_format
 from tests.api.waitlist.conftest import called, fill, joined
 
 pytestmark = pytest.mark.django_db
@@ -52,8 +53,64 @@ def test_the_board_needs_no_login_and_shows_games_lists_and_jackpots(api, room):
         {"position": 2, "name": "Jokeri", "called": False, "table": None},
     ]
     assert body["jackpots"] == [
-        {"name": "Jackpot badbeat", "amount": 125_050, "reserve": 0, "currency": "EUR"}
+        {
+            "name": "Jackpot badbeat",
+            "amount": 125_050,
+            "amount_text": "€1,250.50",
+            "reserve": 0,
+            "reserve_text": "€0",
+            "currency": "EUR",
+        }
     ]
+    assert body["language"] == "en"
+
+
+@pytest.mark.parametrize("language", ["fi", "ko"])
+def test_the_board_writes_money_and_stakes_in_its_language(api, room, floor, language):
+    """Issue 33: the board's money and stakes are written by core.money in the
+    board's language (``?lang=``), beside the cents, which stay as they were."""
+    joined(floor, "P-7", game="NL051")
+    seed_pool("badbeat", 1_200_000)
+    answer = api.get(f"/api/v1/board?lang={language}")
+    assert answer.status_code == 200, answer.content
+    assert answer["Content-Language"] == language
+    body = answer.json()
+    assert body["language"] == language
+    (jackpot,) = body["jackpots"]
+    assert jackpot["amount"] == 1_325_050
+    assert jackpot["amount_text"] == money_format(1_325_050, "EUR", language)
+    assert jackpot["reserve_text"] == money_format(0, "EUR", language, whole=True)
+    stakes = {g["big_blind"]: g["stakes"] for g in body["games"]}
+    assert stakes == {
+        100: stakes_format(50, 100, "EUR", language),
+        200: stakes_format(100, 200, "EUR", language),
+    }
+    if language == "fi":
+        assert jackpot["amount_text"] == "13\xa0250,50\xa0€"
+        assert stakes == {100: "0,50/1", 200: "1/2"}
+    else:
+        assert jackpot["amount_text"] == "€13,250.50"
+
+
+def test_the_boards_language_is_the_rooms_unless_asked(api, room):
+    """Without ``?lang=`` the room's language, as the board's page (WL11)."""
+    seed_pool("badbeat", 49_950)
+    Room.objects.update(language="fi")
+    body = api.get("/api/v1/board").json()
+    assert body["language"] == "fi"
+    assert body["jackpots"][0]["amount_text"] == "1\xa0750\xa0€"
+    assert api.get("/api/v1/board?lang=en").json()["jackpots"][0]["amount_text"] == (
+        "€1,750"
+    )
+
+
+@pytest.mark.parametrize("asked", ["sv", "", "FI", "fi-x"])
+def test_a_language_the_room_has_not_is_refused(api, room, asked):
+    """A ``?lang=`` outside the enum is refused (400, naming ``lang``), never
+    read as another language."""
+    answer = api.get("/api/v1/board", {"lang": asked})
+    assert answer.status_code == 400, answer.content
+    assert list(answer.json()["error"]["fields"]) == ["lang"]
 
 
 def test_the_board_says_nothing_more_about_players(api, room):
@@ -91,7 +148,7 @@ class TestPage:
         assert answer.status_code == 200
         html = answer.content.decode()
         assert '<html lang="en">' in html
-        assert '"/api/v1/board"' in html
+        assert '"/api/v1/board?lang=en"' in html
         assert "Waiting list" in html and "Jackpots" in html
         assert "P-5" not in html
 
@@ -100,9 +157,11 @@ class TestPage:
         Room.objects.update(language="fi")
         html = client.get("/board").content.decode()
         assert '<html lang="fi">' in html
+        assert '"/api/v1/board?lang=fi"' in html
         assert "Jonotuslista" in html and "Jättipotit" in html
         html = client.get("/board?lang=ko").content.decode()
         assert '<html lang="ko">' in html
+        assert '"/api/v1/board?lang=ko"' in html
         assert "대기자 명단" in html and "잭팟" in html
 
     def test_without_a_room_setting_the_browser_chooses(self, client, room):
