@@ -3,12 +3,14 @@
 ``waitlist.views.board_panels`` calls :func:`clock_panel` by its import path (the
 ``WAITLIST_BOARD_PANELS`` setting): the board shows the clocks of the events
 running now beside the cash games, in the board's language, and its script reads
-them from ``/api/v1/board/tournaments``.
+them from ``/api/v1/board/tournaments?lang=``, the money written there by
+core.money.
 """
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -45,5 +47,6 @@ def clock_panel(*, language: str) -> dict[str, Any] | None:
     return {
         "template": "tournaments/board_clock.html",
         "labels": clock_labels(),
-        "url": reverse("v1:board-clocks"),
+        # The clocks' money written in the board's language (core.money).
+        "url": f"{reverse('v1:board-clocks')}?{urlencode({'lang': language})}",
     }

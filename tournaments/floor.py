@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from accounting.models import Account
 from core.errors import Refusal
+from core.money import money_format
 from tournaments import chart, selectors, services
 from tournaments.domain import clock as clock_rules
 from tournaments.domain import tables as table_rules
@@ -436,12 +437,24 @@ def clock_display(event: Event, *, now: datetime | None = None) -> dict[str, Any
     }
 
 
-def board_events(*, now: datetime) -> list[dict[str, Any]]:
-    """Return the clocks of the events running now, for the public board (TO12)."""
+def board_events(*, now: datetime, language: str) -> list[dict[str, Any]]:
+    """Return the clocks of the events running now, for the public board (TO12),
+    with the prize pool and the guarantee written in ``language`` by core.money
+    (``prize_pool_text``, ``guarantee_text``: whole units without cents)."""
     events = Event.objects.filter(status=Event.Status.RUNNING).order_by(
         "starts_at", "code"
     )
-    return [clock_display(event, now=now) for event in events if event.structure_id]
+    clocks = []
+    for event in events:
+        if not event.structure_id:
+            continue
+        clock = clock_display(event, now=now)
+        for name in ("prize_pool", "guarantee"):
+            clock[f"{name}_text"] = money_format(
+                clock[name], event.currency, language, whole=True
+            )
+        clocks.append(clock)
+    return clocks
 
 
 # --- What the terminals post (TO3, TO4) ------------------------------------------

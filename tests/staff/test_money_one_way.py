@@ -156,13 +156,8 @@ HAND_MADE = re.compile(
     r"number_format\([^)]*(cents|amount)|str\(Money\(|\{Money\(|"
     r"style:\s*[\"']currency[\"']"
 )
-# Known, and not a second formatter: the tournament clocks' script on the board
-# formats in the browser with Intl.NumberFormat (the same CLDR data) between
-# refreshes; Money's own text is for errors.
-KNOWN = {
-    "accounting/domain/money.py",
-    "tournaments/templates/tournaments/board_clock.html",
-}
+# Known, and not a second formatter: Money's own text is for errors.
+KNOWN = {"accounting/domain/money.py"}
 
 
 def hand_made_formatters() -> list[str]:

@@ -2,6 +2,6 @@
 
 from django.urls import path
 
-from tournaments.api import terminals as views
+from tournaments.api import board as views
 
 urlpatterns = [path("", views.BoardClocksApi.as_view(), name="board-clocks")]

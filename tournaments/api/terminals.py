@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -223,21 +223,6 @@ class TableClockApi(APIView):
     def get(self, request: Request, event: str, table: str) -> Response:
         obj = _event_for(request, event, table)
         return Response(ClockSerializer(floor.clock_display(obj)).data)
-
-
-class BoardClocksApi(APIView):
-    """The clocks of the events running now, for the public board (TO12): no
-    player's name, code or stack."""
-
-    authentication_classes: list[type] = []
-    permission_classes = [AllowAny]
-
-    @extend_schema(auth=[], responses={200: ClockSerializer(many=True)})
-    def get(self, request: Request) -> Response:
-        clocks = floor.board_events(now=timezone.now())
-        response = Response(ClockSerializer(clocks, many=True).data)
-        response["Cache-Control"] = "no-store"
-        return response
 
 
 class SeatSerializer(serializers.Serializer):

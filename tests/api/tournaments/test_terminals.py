@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.money import money_format
 from tournaments.floor_models import ClockChange, SeatMove
 from tournaments.models import Bust, ChipCount, Entry, Event
 
@@ -262,3 +263,31 @@ def test_the_public_clocks_name_no_player(running, floor_client, api):
     (clock,) = answer.json()
     assert clock["event"] == "sunday-100" and clock["players_left"] == 8
     assert "P-1" not in answer.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "pool", "guarantee"),
+    [
+        ("en", "€800", "€1,500"),
+        ("fi", "800\xa0€", "1\xa0500\xa0€"),
+        ("ko", "€800", "€1,500"),
+    ],
+)
+def test_the_public_clocks_write_their_money_in_the_boards_language(
+    running, floor_client, api, language, pool, guarantee
+):
+    """Issue 33: the prize pool and the guarantee come written by core.money in
+    the board's language (``?lang=``), beside their cents; another language is
+    refused (400)."""
+    Event.objects.filter(pk=running.pk).update(guarantee_cents=150_000)
+    floor_client.post(f"{BASE}/clock", {"action": "start"}, format="json")
+    answer = api.get("/api/v1/board/tournaments", {"lang": language})
+    assert answer.status_code == 200, answer.content
+    assert answer["Content-Language"] == language
+    (clock,) = answer.json()
+    assert (clock["prize_pool"], clock["guarantee"]) == (80_000, 150_000)
+    assert (clock["prize_pool_text"], clock["guarantee_text"]) == (pool, guarantee)
+    assert pool == money_format(80_000, "EUR", language, whole=True)
+    refused = api.get("/api/v1/board/tournaments", {"lang": "sv"})
+    assert refused.status_code == 400
+    assert list(refused.json()["error"]["fields"]) == ["lang"]
