@@ -84,14 +84,20 @@ def _currency(table: Table, default: str) -> str:
     return str((policy.document if policy else {}).get("currency") or default)
 
 
+def _called(code: str, names: dict[str, str]) -> str:
+    """The player called to a seat, by name and code (``Aino Virtanen P-101``)."""
+    return f"{names[code]} {code}" if code in names else code
+
+
 def table_row(table: Table, *, now: datetime, currency: str) -> TableRow:
     """The map's row of one open table, with the ledger's stacks (HS6)."""
     seats = floor.table_seats(table.code)["seats"]
     state = lists.table_state(table)
+    # Seated and called players by name, as the lists show them.
     names = dict(
-        Player.objects.filter(code__in=[s["player"] for s in seats]).values_list(
-            "code", "name"
-        )
+        Player.objects.filter(
+            code__in=[s["player"] for s in seats] + list(state.called.values())
+        ).values_list("code", "name")
     )
     by_seat = {s["seat"]: s for s in seats}
     played = played_tonight(table, [s["player"] for s in seats], now)
@@ -101,7 +107,9 @@ def table_row(table: Table, *, now: datetime, currency: str) -> TableRow:
         if s is None:
             rows.append(
                 SeatRow(
-                    seat=n, called=state.called.get(n, ""), locked=n in state.locked
+                    seat=n,
+                    called=_called(state.called.get(n, ""), names),
+                    locked=n in state.locked,
                 )
             )
             continue

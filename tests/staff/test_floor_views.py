@@ -196,6 +196,9 @@ def test_a_called_player_is_seated_with_a_buy_in_typed_in_euros(room, desk, cloc
     assert f'data-deadline="{int(entry.expires_at.timestamp() * 1000)}"' in (
         lists.content.decode()
     )
+    # The map names him at the seat he is called to, as the list does.
+    mapped = desk.get("/floor/map").content.decode()
+    assert f"Called: Player {room[6]} {room[6]}" in mapped
 
     low = desk.post(
         f"/floor/entries/{entry.pk}/seat",
