@@ -376,6 +376,7 @@ def test_a_rooms_night_and_the_morning_after(
     night.at(1, 15)
     a_pot_corrected(night)
     a_misdeal_voided(night)
+    a_foul_deck_voided_by_a_manager(night)
     night.at(4, 30)
     the_cage_pays_and_closes(night)
     the_cut_off_passes(night)
@@ -648,6 +649,46 @@ def a_misdeal_voided(night: Night) -> None:
     assert Correction.objects.count() == 1
 
 
+def a_foul_deck_voided_by_a_manager(night: Night) -> None:
+    """Hand 6 went to the showdown and paid rake and drop; then a duplicate card is
+    found in the deck. A foul deck voids the hand however far it went (RK8, TDA
+    R37-E); it took rake and drop, so the floor's request waits for a manager, who
+    approves it on the approvals screen (four eyes, DC2), and every contribution
+    goes back, rake and drop included."""
+    expect, t01 = night.expect, night.terminals["T01"]
+    before = t01.seats()
+    first, second = sorted(before)[:2]
+    played = t01.deal("4c 8d Th Qs 2h", {first: "Ac Kc", second: "9s 9c"})
+    assert (played["rake"], played["jackpot_drop"]) == (100, 100)
+    fred = night.floor()
+    fred.locator('[data-table="T01"]').get_by_role(
+        "link", name=say("en", "Void a hand")
+    ).click()
+    expect(fred.locator('input[name="hand_no"]')).to_have_value("6")
+    fred.locator('select[name="reason"]').select_option("duplicate_card")
+    fred.get_by_role("button", name=say("en", "Void the hand")).click()
+    said(
+        fred,
+        expect,
+        say("en", "Void of hand %(n)s asked for; it waits for a manager.", n=6),
+    )
+    void = HandVoid.objects.get(hand__hand_no=6, hand__table__code="T01")
+    assert void.status == HandVoid.Status.PENDING
+
+    mia = night.page("mia", "/manager/")
+    mia.goto(f"{night.url}/manager/")
+    voids = mia.locator("#voids")
+    expect(voids).to_contain_text(say("en", "duplicate card"))
+    expect(voids).to_contain_text(euros(100, "en"))
+    night.snap(mia, "void-to-decide", "en")
+    voids.get_by_role("button", name=say("en", "Approve")).click()
+    done = "The void of hand %(hand)s is approved and booked."
+    said(mia, expect, say("en", done, hand=str(void.hand)))
+    void.refresh_from_db()
+    assert void.status == HandVoid.Status.BOOKED
+    assert t01.seats() == before  # every contribution back, rake and drop too
+
+
 def the_cage_pays_and_closes(night: Night) -> None:
     """The cage pays the bad beat against each player's signature (CA6): the
     English cashier the loser's award, a Finnish and a Korean cashier the others,
@@ -704,7 +745,8 @@ def the_cut_off_passes(night: Night) -> None:
     dealt = t01.deal("5h 6h 7h Kc 2d", {min(late): "8h 9h", max(late): "Ah Ad"})
     assert dealt["jackpot_drop"] == 100
     jackpot_tasks.qualify_new_task()
-    assert Hand.objects.get(hand_no=6).gaming_day == date(2026, 11, 30)
+    next_day = Hand.objects.get(table__code="T01", hand_no=t01.hand_no)
+    assert next_day.gaming_day == date(2026, 11, 30)
 
 
 def the_auditors_morning(night: Night) -> None:
@@ -719,8 +761,8 @@ def the_auditors_morning(night: Night) -> None:
     )
     audit = produce(night, audrey, "daily_audit")
     figures = totals_of(audrey)
-    assert figures[say("en", "hands dealt")] == "6"
-    assert figures[say("en", "hands voided")] == "1"
+    assert figures[say("en", "hands dealt")] == "7"
+    assert figures[say("en", "hands voided")] == "2"
     assert figures[say("en", "rake")] == euros(500, "en")
     assert figures[say("en", "jackpot drops")] == euros(300, "en")
     assert figures[say("en", "drop (cash buy-ins)")] == euros(8 * BUY_IN, "en")
@@ -740,7 +782,8 @@ def the_auditors_morning(night: Night) -> None:
             "balance_cents", flat=True
         )
     )
-    since = Hand.objects.get(hand_no=6).jackpot_drop_cents  # the next day's drop
+    # The next day's drop, T01's last hand.
+    since = Hand.objects.filter(table__code="T01").latest("hand_no").jackpot_drop_cents
     assert figures[say("en", "pools at the end")] == euros(ledger - since, "en")
     assert figures[say("en", "checks that disagree")] == "0"
     night.snap(audrey, "jackpot-report", "en")
@@ -751,7 +794,8 @@ def the_auditors_morning(night: Night) -> None:
         (row[columns.index("table")], row[columns.index("hand_no")])
         for row in standings["rows"]
     ]
-    assert ("T01", 3) in hands and ("T01", 6) not in hands, standings["rows"]
+    last = Hand.objects.filter(table__code="T01").latest("hand_no").hand_no
+    assert ("T01", 3) in hands and ("T01", last) not in hands, standings["rows"]
 
     audrey.goto(f"{night.url}/auditor/")
     expect(audrey.locator("#reports tbody tr")).to_have_count(2)
