@@ -8,6 +8,9 @@ the edge (``core.api.errors.exception_handler``) maps them to statuses:
 
 - :class:`Invalid`: the request can't be read (400);
 - :class:`Refusal`: a house rule refuses it (422; 400 when it names no rule);
+- :class:`Unprocessable`: the request is well formed, as its schema says, but
+  refused for what the schema can't state and no house rule decides: fields
+  that contradict each other (422);
 - :class:`NotFound`: the thing named doesn't exist (404);
 - :class:`Conflict`: it contradicts what is recorded (409);
 - :class:`Forbidden`: the caller may not do it (403).
@@ -129,6 +132,27 @@ class Refusal(ApplicationError):
     @property
     def status_code(self) -> int:
         return self.status if self.rule else 400
+
+
+class Unprocessable(ApplicationError):
+    """A request its schema allows, refused for what the schema can't state (422).
+
+    400 says "this request breaks the door's schema"; a request that keeps to it
+    is never answered 400. What the schema can't state is refused for what it
+    is: by the house rule that decides it (:class:`Refusal` with its ``rule``,
+    422: a deal naming other entries than those left, TO5), else here, with
+    what ``allowed`` would be taken: fields that each read well and contradict
+    each other (a big blind below the small blind, a period that ends before it
+    starts). ``rule`` may still name the rule the refusal serves.
+
+    >>> error = Unprocessable(
+    ...     "blinds_out_of_order", "Too small.", allowed={"min_big_blind": 200}
+    ... )
+    >>> (error.status_code, error.rule, error.allowed)
+    (422, None, {'min_big_blind': 200})
+    """
+
+    status = 422
 
 
 class NotFound(ApplicationError):

@@ -13,6 +13,7 @@ import re
 from collections.abc import Collection, Mapping
 from typing import Any
 
+from django.core.validators import EmailValidator, RegexValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import OpenApiParameter
@@ -120,6 +121,47 @@ def refuse_unknown_fields(
         raise serializers.ValidationError(
             {name: [_("Unknown field.")] for name in found}
         )
+
+
+WHITESPACE = (
+    "\\u0009-\\u000d\\u001c-\\u0020\\u0085\\u00a0\\u1680\\u2000-\\u200a"
+    "\\u2028\\u2029\\u202f\\u205f\\u3000"
+)
+"""The characters ``str.strip()`` takes off a text (``str.isspace()``), as a
+regular expression's character class: what a trimmed field doesn't count."""
+
+TEXT_PATTERN = "^[^\\u0000]+$"
+"""Text a request may send: anything but NUL (U+0000), which PostgreSQL's text
+can't hold. The parser refuses it anywhere in a body (400, ``core.api.parsers``);
+the schema says so on every text field. The empty text, where a field takes it,
+is drf-spectacular's other branch (``oneOf``: this or ``maxLength: 0``), so
+this pattern leaves it out, or "" would match both."""
+
+PARAMETER_PATTERN = "^[^\\u0000]*$"
+"""A path's, a query string's or a header's text: anything but NUL, the empty
+text included (``core.api.nul`` refuses a NUL there, 400)."""
+
+FILLED_TEXT_PATTERN = f"^[^\\u0000]*[^\\u0000{WHITESPACE}][^\\u0000]*$"
+"""Text that may not be blank: at least one character that isn't whitespace
+(DRF trims a ``CharField`` and refuses it empty), and no NUL."""
+
+
+def text_pattern(field: Any) -> str | None:
+    """The pattern the schema gives ``field`` in a request, or None.
+
+    Every ``CharField`` that has no pattern, format or choices of its own (a
+    ``RegexField``, ``SlugField``, ``EmailField`` or ``URLField`` has) is text:
+    :data:`TEXT_PATTERN`, or :data:`FILLED_TEXT_PATTERN` when it refuses to be
+    blank once trimmed. So a request the schema allows never holds a NUL or a
+    blank where the door wants words (API.md "Conventions").
+    """
+    if not isinstance(field, serializers.CharField):
+        return None
+    if any(isinstance(v, RegexValidator | EmailValidator) for v in field.validators):
+        return None
+    if not field.allow_blank and field.trim_whitespace:
+        return FILLED_TEXT_PATTERN
+    return TEXT_PATTERN
 
 
 class StrictSerializer(serializers.Serializer):

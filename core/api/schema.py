@@ -12,7 +12,19 @@ It also says what a request body may hold (API.md "Conventions"): a
 :class:`~core.api.fields.StrictSerializer` refuses the fields it doesn't declare,
 so its request component has ``additionalProperties: false``, and schemathesis's
 negative-data check sends it the unknown fields it must refuse
-(tests/api/test_strict_contract.py walks every door).
+(tests/api/test_strict_contract.py walks every door). Every text field has a
+pattern without NUL, non-blank where the field trims and refuses a blank
+(:func:`~core.api.fields.text_pattern`), and fields that go together say how
+(:func:`_alternatives`). So a request the schema allows is never answered 400:
+schemathesis's positive-data check holds every door to it, and what the schema
+can't state is refused with 422 (:class:`core.errors.Unprocessable`, or a house
+rule's :class:`core.errors.Refusal`).
+
+The schema is OpenAPI 3.0, where ``type: integer`` excludes ``1.0`` (in 3.1's
+JSON Schema 2020-12 ``1.0`` is an integer, and the API takes JSON integers
+only). 3.0 can't say what an object's keys may be (it has no ``propertyNames``):
+the keys of the objects that map entries, seats or tables to values are read by
+their doors, and a key that names nothing there is refused as such, never 400.
 """
 
 from __future__ import annotations
@@ -27,7 +39,7 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 
-from core.api.fields import StrictSerializer
+from core.api.fields import PARAMETER_PATTERN, StrictSerializer, text_pattern
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -92,15 +104,55 @@ class ErrorSchema(OpenApiSerializerExtension):
         }
 
 
-def _alternatives(meta: Any) -> dict[str, Any]:
+def _values(values: list[Any]) -> dict[str, Any]:
+    """One of ``values``: an ``enum`` each, under ``anyOf`` (an ``enum`` right
+    under a property would be taken for a field's choices by drf-spectacular's
+    enum hook and made a component)."""
+    return {"anyOf": [{"enum": [value]} for value in values]}
+
+
+def _one_of(name: str, values: list[Any]) -> dict[str, Any]:
+    """``name`` is sent, one of ``values``."""
+    return {"required": [name], "properties": {name: _values(values)}}
+
+
+def _not_one_of(name: str, values: list[Any]) -> dict[str, Any]:
+    """``name`` is left out, or none of ``values``."""
+    return {"properties": {name: {"not": _values(values)}}}
+
+
+def _absent(name: str, field: dict[str, Any]) -> dict[str, Any]:
+    """``name`` is left out, or null if its schema ``field`` allows null (a
+    value that isn't of its type)."""
+    if field.get("nullable") and field.get("type"):
+        return {"properties": {name: {"not": {"type": field["type"]}}}}
+    return {"not": {"required": [name]}}
+
+
+def _alternatives(meta: Any, properties: dict[str, Any]) -> dict[str, Any]:
     """What a request serializer's ``Meta`` says of fields that go together, as
-    JSON Schema: ``any_required`` (at least one of these sets of fields, e.g.
-    ``[["first"], ["month"]]``) and ``requires`` (a field given only with others,
-    e.g. ``{"seat": ["table"]}``), which its ``validate`` refuses (400)."""
+    JSON Schema, each as its ``validate`` or its view refuses it (400):
+
+    - ``any_required``: at least one of these sets of fields
+      (``[["first"], ["month"]]``);
+    - ``one_required``: exactly one of them (``[["cards"], ["race_order"],
+      ["seed"]]``);
+    - ``requires``: a field given only with others (``{"seat": ["table"]}``);
+    - ``only_when``: a field given (not null) only when another has one of some
+      values (``{"pool": ("destination", ["jackpot"])}``);
+    - ``required_when``: a field given when another has one of some values,
+      optionally meeting a schema then (``{"reason": ("new_version", [True],
+      {"pattern": FILLED_TEXT_PATTERN})}``).
+
+    ``properties`` are the serializer's fields' schemas.
+    """
     rules: list[dict[str, Any]] = []
     sets = getattr(meta, "any_required", None)
     if sets:
         rules.append({"anyOf": [{"required": list(names)} for names in sets]})
+    sets = getattr(meta, "one_required", None)
+    if sets:
+        rules.append({"oneOf": [{"required": list(names)} for names in sets]})
     for name, others in getattr(meta, "requires", {}).items():
         rules.append(
             {
@@ -110,7 +162,29 @@ def _alternatives(meta: Any) -> dict[str, Any]:
                 ]
             }
         )
+    for name, (other, values) in getattr(meta, "only_when", {}).items():
+        absent = _absent(name, properties.get(name, {}))
+        rules.append({"anyOf": [absent, _one_of(other, values)]})
+    for name, (other, values, *then) in getattr(meta, "required_when", {}).items():
+        given: dict[str, Any] = {"required": [name]}
+        if then:
+            given["properties"] = {name: then[0]}
+        rules.append({"anyOf": [_not_one_of(other, values), given]})
     return {"allOf": rules} if rules else {}
+
+
+def _say_text(field: Any, schema: dict[str, Any]) -> None:
+    """Give a request's text field its pattern
+    (:func:`~core.api.fields.text_pattern`); ``field`` None: a parameter's text,
+    in a path, a query string or a header (:data:`~core.api.fields.
+    PARAMETER_PATTERN`: the middleware refuses a NUL there, 400)."""
+    pattern = PARAMETER_PATTERN if field is None else text_pattern(field)
+    if (
+        pattern
+        and schema.get("type") == "string"
+        and not {"pattern", "format", "enum"} & set(schema)
+    ):
+        schema["pattern"] = pattern
 
 
 class AutoSchema(openapi.AutoSchema):
@@ -120,6 +194,8 @@ class AutoSchema(openapi.AutoSchema):
         operation = super().get_operation(*args, **kwargs)
         if operation is None:
             return None
+        for parameter in operation.get("parameters", []):
+            _say_text(None, parameter.get("schema", {}))
         responses = operation.setdefault("responses", {})
         for status_code in self._error_statuses(operation):
             if str(status_code) not in responses:
@@ -134,13 +210,16 @@ class AutoSchema(openapi.AutoSchema):
         serializer = force_instance(serializer)
         if direction == "request" and isinstance(serializer, StrictSerializer):
             schema["additionalProperties"] = False
-            schema.update(_alternatives(getattr(serializer, "Meta", None)))
+            meta = getattr(serializer, "Meta", None)
+            schema.update(_alternatives(meta, schema.get("properties", {})))
         return schema
 
     def _map_serializer_field(
         self, field: Any, direction: Any, bypass_extensions: bool = False
     ) -> Any:
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        if direction == "request" and isinstance(schema, dict):
+            _say_text(field, schema)
         # A list that refuses to be empty says so (drf-spectacular leaves it out).
         lists = (serializers.ListSerializer, serializers.ListField)
         if (

@@ -114,18 +114,30 @@ def _resolve(spec: dict[str, Any], node: Any) -> Any:
 
 
 def loose_schema(
-    spec: dict[str, Any], node: Any, where: str, seen: set[int]
+    spec: dict[str, Any], node: Any, where: str, seen: set[int], *, rule: bool = False
 ) -> list[str]:
     """The objects under ``node`` that allow unknown properties, and the numbers
-    that aren't integers."""
+    that aren't integers.
+
+    A ``rule`` is a branch of ``allOf``/``anyOf``/``oneOf`` or a ``not`` that
+    constrains the object around it (fields that go together, core.api.schema):
+    it names some of that object's properties and defines no object of its own.
+    """
+    if isinstance(node, dict) and "$ref" in node:
+        rule = False  # a component: an object of its own
     node = _resolve(spec, node)
     if not isinstance(node, dict) or id(node) in seen:
         return []
     seen.add(id(node))
     found = []
-    if node.get("type") == "number":
+    kind = node.get("type")
+    if "number" in (kind if isinstance(kind, list) else [kind]):
         found.append(f"{where}: a number that isn't an integer")
-    if "properties" in node and node.get("additionalProperties") is not False:
+    if (
+        "properties" in node
+        and not rule
+        and node.get("additionalProperties") is not False
+    ):
         found.append(f"{where}: no additionalProperties: false")
     for name, child in node.get("properties", {}).items():
         found += loose_schema(spec, child, f"{where}.{name}", seen)
@@ -134,7 +146,9 @@ def loose_schema(
             found += loose_schema(spec, node[key], f"{where}[]", seen)
     for key in ("allOf", "anyOf", "oneOf"):
         for branch in node.get(key, []):
-            found += loose_schema(spec, branch, where, seen)
+            found += loose_schema(spec, branch, where, seen, rule=True)
+    if isinstance(node.get("not"), dict):
+        found += loose_schema(spec, node["not"], where, seen, rule=True)
     return found
 
 

@@ -1,0 +1,196 @@
+"""A request the schema allows is never answered 400 (API.md "Conventions").
+
+400 says the request breaks its door's schema; so the schema states what makes a
+request malformed, and what it can't state is refused for what it is (404, 409,
+422), never 400. schemathesis's positive-data check holds every door to it
+(tests/security/test_schemathesis.py); these tests hold the schema to what the
+doors refuse as malformed, each where a request the schema allowed was answered
+400: text with a NUL or blank, and fields that go together. The doors' own
+refusals of what the schema can't state (422) are tested beside each door.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+import jsonschema
+import pytest
+from rest_framework import serializers
+
+from core.api.fields import (
+    FILLED_TEXT_PATTERN,
+    TEXT_PATTERN,
+    WHITESPACE,
+    text_pattern,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def spec(django_db_setup, django_db_blocker) -> dict[str, Any]:
+    from rest_framework.test import APIClient
+
+    with django_db_blocker.unblock():
+        return APIClient().get("/api/schema/?format=json").json()
+
+
+def _json_schema(node: Any) -> Any:
+    """OpenAPI 3.0's ``nullable`` as JSON Schema (draft 4 has no such keyword)."""
+    if isinstance(node, list):
+        return [_json_schema(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    node = {key: _json_schema(value) for key, value in node.items()}
+    if node.pop("nullable", False):
+        return {"anyOf": [node, {"type": "null"}]}
+    return node
+
+
+def body_schema(spec: dict[str, Any], method: str, path: str) -> dict[str, Any]:
+    """The request body's schema of ``METHOD path``, its components beside it."""
+    operation = spec["paths"][path][method.lower()]
+    schema = operation["requestBody"]["content"]["application/json"]["schema"]
+    return {
+        **_json_schema(copy.deepcopy(schema)),
+        "components": _json_schema(copy.deepcopy(spec["components"])),
+    }
+
+
+def allows(spec: dict[str, Any], operation: str, body: Any) -> bool:
+    """Whether the schema of ``operation`` (``"POST /api/v1/…"``) allows ``body``,
+    as schemathesis reads it (draft 4, Python's regular expressions)."""
+    method, path = operation.split(" ", 1)
+    return jsonschema.Draft4Validator(body_schema(spec, method, path)).is_valid(body)
+
+
+# -- text -----------------------------------------------------------------------------
+
+
+def _texts(spec: dict[str, Any], node: Any, where: str, seen: set[int]) -> list:
+    """(where, schema) of every string a request body holds under ``node``."""
+    while isinstance(node, dict) and "$ref" in node:
+        node = spec["components"]["schemas"][node["$ref"].rsplit("/", 1)[1]]
+    if not isinstance(node, dict) or id(node) in seen:
+        return []
+    seen.add(id(node))
+    found = []
+    if node.get("type") == "string" and not {"format", "enum"} & set(node):
+        found.append((where, node))
+    for name, child in node.get("properties", {}).items():
+        found += _texts(spec, child, f"{where}.{name}", seen)
+    for key in ("items", "additionalProperties"):
+        if isinstance(node.get(key), dict):
+            found += _texts(spec, node[key], f"{where}[]", seen)
+    for key in ("allOf", "anyOf", "oneOf"):
+        for branch in node.get(key, []):
+            found += _texts(spec, branch, where, seen)
+    return found
+
+
+def test_no_text_a_request_may_send_holds_a_nul(spec):
+    """Every string of every request body has a pattern, and none lets a NUL
+    through (the parser refuses NUL anywhere in a body, 400): corrections' and
+    a cancelled event's reasons, busts' players, lockups' tables were answered
+    400 for text the schema allowed."""
+    found = []
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            content = operation.get("requestBody", {}).get("content", {})
+            for media in content.values():
+                where = f"{method.upper()} {path}"
+                found += _texts(spec, media["schema"], where, set())
+    assert len(found) > 80
+    loose = [
+        where
+        for where, text in found
+        if text.get("maxLength") != 0  # the blank a field takes: nothing else
+        and ("pattern" not in text or re.search(text["pattern"], "a\x00b"))
+    ]
+    assert loose == []
+
+
+def test_no_text_a_url_or_a_header_may_send_holds_a_nul(spec):
+    """Every string parameter, in a path, a query string or a header, says no
+    NUL (the middleware refuses one, 400): ``GET /api/v1/jackpots/summary?room=``
+    with a NUL was answered 400 to a request the schema allowed."""
+    loose = [
+        f"{method.upper()} {path} {parameter['name']}"
+        for path, operations in spec["paths"].items()
+        for method, operation in operations.items()
+        for parameter in operation.get("parameters", [])
+        if parameter["schema"].get("type") == "string"
+        and not {"format", "enum"} & set(parameter["schema"])
+        and (
+            "pattern" not in parameter["schema"]
+            or re.search(parameter["schema"]["pattern"], "a\x00b")
+        )
+    ]
+    assert loose == []
+    room = spec["paths"]["/api/v1/jackpots/summary"]["get"]["parameters"][0]
+    assert re.search(room["schema"]["pattern"], "") and room["name"] == "room"
+
+
+@pytest.mark.parametrize(
+    ("operation", "body"),
+    [
+        ("POST /api/v1/waitlist/must-moves", {"table": "T01", "main": " \t"}),
+        ("POST /api/v1/auth/login", {"username": "\u3000", "password": "x"}),
+        (
+            "POST /api/v1/tournaments/{event}/tables/{table}/busts",
+            {"hand": "7", "busts": [{"player": "P-1", "stack": 0, "busted_by": [" "]}]},
+        ),
+    ],
+)
+def test_a_text_that_may_not_be_blank_says_so(spec, operation, body):
+    """A field that trims its text and refuses it blank (DRF's CharField) says
+    so: whitespace alone was schema-valid and answered 400."""
+    assert not allows(spec, operation, body)
+    filled = {
+        key: ("x" if value in (" \t", "\u3000") else value)
+        for key, value in body.items()
+    }
+    if "busts" in body:
+        filled["busts"] = [{**body["busts"][0], "busted_by": ["P-2"]}]
+    assert allows(spec, operation, filled)
+
+
+@pytest.mark.parametrize(
+    ("reason", "allowed"), [("", True), (" ", True), ("torn", True), ("a\x00", False)]
+)
+def test_a_text_that_may_be_blank_is_taken_blank(spec, reason, allowed):
+    """A field that takes a blank says so once: the empty text matches one
+    branch of its ``oneOf``, not both (or the schema would refuse it)."""
+    cancel = "POST /api/v1/cage/credits/{slip_id}/cancel"
+    assert allows(spec, cancel, {"reason": reason}) is allowed
+
+
+def test_the_whitespace_is_what_a_trimmed_field_strips():
+    """WHITESPACE is exactly what ``str.strip()`` takes off (``str.isspace()``):
+    a pattern that misses one lets a blank through, one too many refuses text."""
+    pattern = re.compile(f"[{WHITESPACE}]")
+    for code in range(0x110000):
+        char = chr(code)
+        assert bool(pattern.fullmatch(char)) == char.isspace(), hex(code)
+
+
+def test_which_pattern_a_field_gets():
+    assert text_pattern(serializers.CharField()) == FILLED_TEXT_PATTERN
+    assert text_pattern(serializers.CharField(allow_blank=True)) == TEXT_PATTERN
+    assert text_pattern(serializers.CharField(trim_whitespace=False)) == TEXT_PATTERN
+    for own in (
+        serializers.RegexField(r"^[A-Z]+$"),
+        serializers.SlugField(),
+        serializers.EmailField(),
+        serializers.URLField(),
+        serializers.IntegerField(),
+        serializers.ChoiceField(choices=["a"]),
+    ):
+        assert text_pattern(own) is None, type(own).__name__
+    for text in ("x", " x ", "日本", "a\nb"):
+        assert re.search(FILLED_TEXT_PATTERN, text), text
+    for text in ("", " ", "\t\n", "\u3000\u2028", "x\x00"):
+        assert not re.search(FILLED_TEXT_PATTERN, text), repr(text)
+    assert re.search(TEXT_PATTERN, " ") and not re.search(TEXT_PATTERN, "\x00")
