@@ -196,8 +196,12 @@ def correction_decide(
     )
     c.status = Correction.Status.APPROVED
     c.save()
-    if c.hand_id is not None and c.kind in _OF_THE_POT:
-        # HS7: the pot's ruling is made; the hand's mispaid pot no longer waits.
+    if c.hand_id is not None and c.kind in (
+        Correction.Kind.POT_CORRECTION,
+        Correction.Kind.RELEASE,
+    ):
+        # HS7, HS8: the pot's ruling is made (a hold still waits for its release);
+        # the hand's mispaid pot no longer waits.
         HandException.objects.filter(
             hand_id=c.hand_id,
             kind=HandException.Kind.MISPAID_POT,
