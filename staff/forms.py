@@ -188,6 +188,25 @@ class CountForm(OnceForm):
         found = {str(c): self.cleaned_data.get(f"{prefix}_{c}") or 0 for c in values}
         return {k: v for k, v in found.items() if v}
 
+    def line_totals(self) -> tuple[dict[str, int | None], dict[str, int]]:
+        """What each line of the count being typed comes to, and each side's sum.
+
+        Read from what was typed, field by field, so a line shows its amount while
+        another is still wrong: a line left empty or not a whole number of notes or
+        chips from 0 up comes to None (shown blank) and adds nothing.
+        """
+        lines: dict[str, int | None] = {}
+        sums = {"note": 0, "chip": 0}
+        for prefix, values in (("note", self.notes), ("chip", self.chips)):
+            for cents in values:
+                name = f"{prefix}_{cents}"
+                typed = str(self.data.get(self.add_prefix(name), "")).strip()
+                n = int(typed) if typed.isdigit() else 0
+                n = n if n <= 100_000 else 0
+                lines[name] = n * cents if n else None
+                sums[prefix] += n * cents
+        return lines, sums
+
     @property
     def coins_cents(self) -> int:
         return self.cleaned_data.get("coins") or 0

@@ -20,6 +20,7 @@ urlpatterns = [
     path("cage/shift/open", views.shift_open, name="shift-open"),
     path("cage/shift/close", views.shift_close, name="shift-close"),
     path("cage/shift/close/over-short", views.shift_close_preview, name="over-short"),
+    path("cage/count/totals", views.count_totals, name="count-totals"),
     path("cage/shifts/<int:shift_id>", views.shift_closed, name="shift-closed"),
     path("cage/players", views.player_search, name="players"),
     path("cage/players/<str:code>", views.player_detail, name="player"),

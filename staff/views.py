@@ -268,8 +268,27 @@ def shift_close(request: HttpRequest) -> HttpResponse:
 
 @cashier_only
 @require_POST
+def count_totals(request: HttpRequest) -> HttpResponse:
+    """The running totals of a count being typed, line by line and each side's,
+    written by the one money formatter (core.money), swapped into the form's
+    outputs (CA1)."""
+    cage = _cage(request)
+    form = CountForm(request.POST, currency=cage.currency)
+    return render(
+        request, "staff/cage/_count_totals.html", _count_totals(form, cage.currency)
+    )
+
+
+def _count_totals(form: CountForm, currency: str) -> dict[str, Any]:
+    lines, sums = form.line_totals()
+    return {"currency": currency, "lines": lines, "sums": sums}
+
+
+@cashier_only
+@require_POST
 def shift_close_preview(request: HttpRequest) -> HttpResponse:
-    """The over/short of the count being typed, against the drawer's ledger (CA1)."""
+    """The over/short of the count being typed, against the drawer's ledger (CA1),
+    with the count's running totals."""
     cage = _cage(request)
     shift = selectors.shift_current(cage=cage, cashier=request.user)
     if shift is None:
@@ -283,6 +302,7 @@ def shift_close_preview(request: HttpRequest) -> HttpResponse:
         request,
         "staff/cage/_over_short.html",
         {
+            **_count_totals(form, cage.currency),
             "currency": cage.currency,
             "counted_cash": cash,
             "counted_chips": chips,

@@ -75,6 +75,32 @@ def test_a_shift_opens_with_a_count_by_denomination_once(desk, cashier_user):
     assert "booked once" in text(desk.get("/cage/"))
 
 
+@pytest.mark.parametrize(
+    ("language", "line", "notes", "chips"),
+    [
+        ("en", "€2,000.00", "€2,500.00", "€250.00"),
+        ("fi", "2\xa0000,00\xa0€", "2\xa0500,00\xa0€", "250,00\xa0€"),
+        ("ko", "€2,000.00", "€2,500.00", "€250.00"),
+    ],
+)
+def test_a_counts_running_totals_are_written_by_the_server(
+    cage, cashier_user, language, line, notes, chips
+):
+    """CA1: each line and each side of the count being typed, as core.money writes
+    it in the cashier's language; a line not yet a whole number shows nothing and
+    adds nothing, and nothing is booked."""
+    desk = Client(HTTP_ACCEPT_LANGUAGE=language)
+    desk.force_login(cashier_user)
+    typed = {"note_5000": "40", "note_2000": "25", "note_1000": "x", "chip_2500": "10"}
+    page = text(desk.post("/cage/count/totals", typed))
+    first = 'id="line-note_5000" data-line="note_5000" hx-swap-oob="true"'
+    assert f"<output {first}>{line}</output>" in page
+    assert f'data-total="note" hx-swap-oob="true">{notes}</output>' in page
+    assert f'data-total="chip" hx-swap-oob="true">{chips}</output>' in page
+    assert 'data-line="note_1000" hx-swap-oob="true"></output>' in page
+    assert not Shift.objects.exists()
+
+
 def test_players_are_found_by_name_id_or_card(desk, player, cashier_user):
     """A search by part of the name, the id or the identity card number finds him."""
     services.player_identity_verify(

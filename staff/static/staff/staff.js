@@ -1,6 +1,7 @@
 // The staff screens' small behaviours: the notice when the live parts can't reach
-// the server, the running totals of a count, the floor's room clock and call
-// countdowns, and one submit per money form.
+// the server, the floor's room clock and call countdowns, and one submit per money
+// form. A count's running totals come from the server (htmx), written by the one
+// money formatter.
 (function () {
   "use strict";
   var offline = function (lost) {
@@ -15,34 +16,6 @@
   });
   window.addEventListener("offline", function () { offline(true); });
 
-  var format = function (form, cents) {
-    var currency = form.dataset.currency || "EUR";
-    var lang = document.documentElement.lang || "en";
-    var digits = (currency === "KRW" || currency === "JPY") ? 0 : 2;
-    return new Intl.NumberFormat(lang, { style: "currency", currency: currency,
-      minimumFractionDigits: digits }).format(cents / Math.pow(10, digits));
-  };
-  var totals = function (form) {
-    var sums = { note: 0, chip: 0 };
-    form.querySelectorAll("input.count").forEach(function (input) {
-      var n = parseInt(input.value, 10);
-      var line = form.querySelector('output[data-line="' + input.name + '"]');
-      var cents = (n > 0 ? n : 0) * parseInt(input.dataset.cents, 10);
-      sums[input.dataset.side] += cents;
-      if (line) { line.textContent = n > 0 ? format(form, cents) : ""; }
-    });
-    ["note", "chip"].forEach(function (side) {
-      var out = form.querySelector('output[data-total="' + side + '"]');
-      if (out) { out.textContent = format(form, sums[side]); }
-    });
-  };
-  document.addEventListener("input", function (event) {
-    var form = event.target.closest("form.count");
-    if (form) { totals(form); }
-  });
-  document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("form.count").forEach(totals);
-  });
   // The floor's clocks run on the server's time, never the browser's: each page
   // and each refreshed list says what the server's clock read, and the offset
   // from the browser's clock is kept. The room clock shows the room's time zone;
