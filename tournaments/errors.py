@@ -144,6 +144,7 @@ class Code(StrEnum):
     REFUND_TOO_MUCH = "refund_too_much"
     REFUND_AFTER_BUST = "refund_after_bust"
     RACE_CARDS = "race_cards"
+    RACE_SEATS = "race_seats"
 
     # The server's clock at the cage and the clock's changes (TO1, TO12).
     LEVEL_MISMATCH = "level_mismatch"
@@ -572,6 +573,10 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     (Code.RACE_CARDS, "way"): _(
         "TO6: a race is ordered by the cards drawn, by the order they give or by "
         "a seeded draw: one of them."
+    ),
+    (Code.RACE_SEATS, "twice"): _("TO6: each seat of the race is listed once."),
+    (Code.RACE_SEATS, "cards"): _(
+        "TO6: the cards are drawn by the seats listed in the race."
     ),
 }
 

@@ -194,3 +194,71 @@ def test_which_pattern_a_field_gets():
     for text in ("", " ", "\t\n", "\u3000\u2028", "x\x00"):
         assert not re.search(FILLED_TEXT_PATTERN, text), repr(text)
     assert re.search(TEXT_PATTERN, " ") and not re.search(TEXT_PATTERN, "\x00")
+
+
+# -- fields that go together ----------------------------------------------------------
+
+CLOCK = "POST /api/v1/tournaments/{event}/clock"
+
+
+@pytest.mark.parametrize(
+    ("body", "allowed"),
+    [
+        ({"action": "pause"}, True),
+        ({"action": "pause", "level": None, "seconds": None}, True),
+        ({"action": "pause", "level": 2}, False),
+        ({"action": "resume", "seconds": 60}, False),
+        ({"action": "stop", "level": 1}, False),
+        ({"action": "add_time", "seconds": 60}, True),
+        ({"action": "add_time", "seconds": 60, "level": 2}, False),
+        ({"action": "move", "level": 3, "seconds": 100}, True),
+        ({"action": "start", "level": 1}, True),
+    ],
+)
+def test_the_clock_says_what_each_action_takes(spec, body, allowed):
+    """TO12: a level or seconds the action doesn't take is refused (400
+    clock_field_not_taken), and the schema says which action takes which."""
+    assert allows(spec, CLOCK, body) is allowed
+
+
+RACE = "POST /api/v1/tournaments/{event}/races"
+RACE_BASE = {
+    "table": "TT1",
+    "denomination": 25,
+    "new_denomination": 100,
+    "seats": [{"seat": 1, "stack": 40_075, "retired": 3}],
+}
+
+
+@pytest.mark.parametrize(
+    ("ways", "allowed"),
+    [
+        ({"race_order": [1]}, True),
+        ({"cards": {"1": "Ah"}}, True),
+        ({"seed": 3}, True),
+        ({}, False),
+        ({"race_order": [1], "seed": 3}, False),
+        ({"cards": {"1": "Ah"}, "race_order": [1]}, False),
+    ],
+)
+def test_a_race_is_ordered_one_way(spec, ways, allowed):
+    """TO6: the cards drawn, the order they gave or a seed, exactly one of them
+    (400 race_cards otherwise), as the schema says (oneOf)."""
+    assert allows(spec, RACE, {**RACE_BASE, **ways}) is allowed
+
+
+FORFEIT = "POST /api/v1/tournaments/{event}/payouts/{payout_id}/forfeit"
+
+
+@pytest.mark.parametrize(
+    ("body", "allowed"),
+    [
+        ({"destination": "house"}, True),
+        ({"destination": "jackpot", "pool": "bad-beat"}, True),
+        ({"destination": "house", "pool": "bad-beat"}, False),
+        ({"destination": "jackpot"}, False),
+    ],
+)
+def test_a_forfeit_names_a_pool_for_a_jackpot_only(spec, body, allowed):
+    """TO9: a pool with a jackpot destination, and only then (400 otherwise)."""
+    assert allows(spec, FORFEIT, {"reason": "no ID", **body}) is allowed

@@ -56,6 +56,7 @@ Reader = role_required(Role.CASHIER, Role.FLOOR, Role.MANAGER, Role.AUDITOR)
 
 ENTRY_NUMBER_MAX = 2**31 - 1
 CHIPS_MAX = 10**15
+
 REMOVAL_CAUSES = [c for c in REMOVING if c not in ("race", "colour_up", "refund")]
 
 
@@ -63,14 +64,21 @@ def _event(code: str) -> Event:
     return get_object_or_404(Event, code=code)
 
 
-def _number(key: Any, field: str) -> int:
-    """An entry number given as a JSON object's key (``"12"``)."""
+def _number(key: Any) -> int | None:
+    """The entry number a JSON object's key gives (``"12"``), or None for a key
+    that gives none: the schema can't say what keys may be (OpenAPI 3.0), so a
+    key is read as what it names, and one that names no entry is refused by the
+    rule that wants the entries (TO5, 422), never as malformed."""
     text = str(key)
-    if not text.isdigit() or not 1 <= int(text) <= ENTRY_NUMBER_MAX:
-        raise serializers.ValidationError(
-            {field: [_("Keys are entry numbers: %(key)s isn't one.") % {"key": text}]}
-        )
-    return int(text)
+    if not (text.isascii() and text.isdigit()) or len(text) > 10:
+        return None
+    return int(text) if 1 <= int(text) <= ENTRY_NUMBER_MAX else None
+
+
+def _seat(key: Any) -> int | None:
+    """The seat a JSON object's key gives (``"3"``), or None (as :func:`_number`)."""
+    text = str(key)
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 4 else None
 
 
 def _entries(event: Event, numbers: Iterable[int], field: str) -> dict[int, Entry]:
@@ -95,23 +103,30 @@ def _entries(event: Event, numbers: Iterable[int], field: str) -> dict[int, Entr
     return found
 
 
-def _players_left(event: Event, numbers: Iterable[int]) -> None:
-    """Refuse (TO5) a deal that doesn't name every entry still playing, and only
-    them, answering with their numbers."""
+def _by_number(values: Mapping[str, int]) -> dict[int, int] | None:
+    """``values`` keyed by the entry numbers their keys give, or None when a key
+    gives none or two keys give the same (``"7"``, ``"07"``)."""
+    found: dict[int, int] = {}
+    for key, value in values.items():
+        number = _number(key)
+        if number is None or number in found:
+            return None
+        found[number] = value
+    return found
+
+
+def _players_left(event: Event, values: Mapping[str, int]) -> dict[int, int]:
+    """``values`` by entry number, when its keys are every entry still playing and
+    only them; else refuse the deal (TO5, 422), answering with their numbers."""
     left = sorted(
         Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).values_list(
             "number", flat=True
         )
     )
-    if sorted(numbers) != left:
+    numbers = _by_number(values)
+    if numbers is None or sorted(numbers) != left:
         raise refuse(Code.DEAL_INCOMPLETE, rule="TO5", allowed={"entries": left})
-
-
-def _by_number(values: Mapping[Any, int], event: Event, field: str) -> dict[int, int]:
-    """``values`` keyed by entry number, keyed by entry id."""
-    numbers = {_number(k, field): v for k, v in values.items()}
-    entries = _entries(event, numbers, field)
-    return {entries[n].pk: v for n, v in numbers.items()}
+    return numbers
 
 
 def _numbers_of(deal: Deal) -> dict[int, int]:
@@ -157,7 +172,10 @@ def deal_answer(deal: Deal) -> dict[str, Any]:
 
 
 class ByEntry(serializers.DictField):
-    """A JSON object keyed by entry number (``{"12": 5000}``), of integers."""
+    """A JSON object keyed by entry number (``{"12": 5000}``), of integers.
+
+    The schema can't say what its keys may be (OpenAPI 3.0, core.api.schema): a
+    key that names no entry of the deal is refused as such (TO5, 422)."""
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("child", StrictIntegerField(min_value=0))
@@ -235,10 +253,7 @@ class DealOffersApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         found = _event(event)
-        numbers = {
-            _number(k, "stacks"): v for k, v in data.validated_data["stacks"].items()
-        }
-        _players_left(found, numbers)
+        numbers = _players_left(found, data.validated_data["stacks"])
         entries = _entries(found, numbers, "stacks")
         back = {entries[n].pk: n for n in numbers}
         offers = deal_services.deal_offers(
@@ -309,19 +324,28 @@ class DealsApi(APIView):
         data.is_valid(raise_exception=True)
         found = _event(event)
         given = data.validated_data
-        stacks = {_number(k, "stacks"): v for k, v in given["stacks"].items()}
-        _players_left(found, stacks)
-        entries = _entries(found, [*stacks, *given["button_order"]], "button_order")
+        stacks = _players_left(found, given["stacks"])
+        left = sorted(stacks)
+        amounts = _by_number(given["amounts"])
+        if amounts is None or sorted(amounts) != left:
+            raise refuse(Code.DEAL_INCOMPLETE, rule="TO5", allowed={"entries": left})
+        if sorted(given["button_order"]) != left:
+            raise refuse(Code.BUTTON_ORDER, rule="TO5", allowed={"entries": left})
         bounties = given.get("bounties")
+        if bounties is not None:
+            bounties = _by_number(bounties)
+            if bounties is None or not set(bounties) <= set(left):
+                raise refuse(Code.DEAL_BOUNTIES, text="players", rule="TO8")
+        entries = _entries(found, left, "stacks")
         deal = deal_services.deal_propose(
             event=found,
             method=given["method"],
             stacks={entries[n].pk: v for n, v in stacks.items()},
             button_order=[entries[n].pk for n in given["button_order"]],
-            amounts=_by_number(given["amounts"], found, "amounts"),
+            amounts={entries[n].pk: v for n, v in amounts.items()},
             bounties=None
             if bounties is None
-            else _by_number(bounties, found, "bounties"),
+            else {entries[n].pk: v for n, v in bounties.items()},
             left_in_play_cents=given["left_in_play"],
             by=staff(request),
         )
@@ -492,6 +516,9 @@ class RaceApi(APIView):
     class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentRaceInput"
+            # One way of ordering the race (TO6), as chip_race_record refuses
+            # more or fewer (400 race_cards).
+            one_required = [["race_order"], ["cards"], ["seed"]]
 
         table = code_field(max_length=16)
         denomination = StrictIntegerField(min_value=1, max_value=CHIPS_MAX)
@@ -505,7 +532,8 @@ class RaceApi(APIView):
         cards = serializers.DictField(
             child=serializers.RegexField(r"^[2-9TJQKA][cdhs]$"),
             required=False,
-            help_text='Seat → the card he drew ("Ah"); spades win a tie of ranks.',
+            help_text='Seat ("3") → the card he drew ("Ah"); spades win a tie of '
+            "ranks. Its keys are seats of `seats` (TO6, 422 otherwise).",
         )
         seed = StrictIntegerField(
             min_value=0,
@@ -525,15 +553,14 @@ class RaceApi(APIView):
         given = data.validated_data
         seats = [s["seat"] for s in given["seats"]]
         if len(set(seats)) != len(seats):
-            raise serializers.ValidationError(
-                {"seats": [_("Each seat is listed once.")]}
+            raise refuse(
+                Code.RACE_SEATS, text="twice", rule="TO6", allowed={"seats": seats}
             )
         cards = given.get("cards")
-        if cards is not None and any(
-            not str(k).isdigit() or int(str(k)) not in seats for k in cards
-        ):
-            raise serializers.ValidationError(
-                {"cards": [_("Keys are seats of the table listed in seats.")]}
+        drawn = [] if cards is None else [_seat(k) for k in cards]
+        if any(seat not in seats for seat in drawn) or len(set(drawn)) < len(drawn):
+            raise refuse(
+                Code.RACE_SEATS, text="cards", rule="TO6", allowed={"seats": seats}
             )
         order = given.get("race_order")
         race = chip_services.chip_race_record(
@@ -544,7 +571,9 @@ class RaceApi(APIView):
             stacks={str(s["seat"]): s["stack"] for s in given["seats"]},
             retired={str(s["seat"]): s["retired"] for s in given["seats"]},
             race_order=None if order is None else [str(s) for s in order],
-            cards=None if cards is None else {str(int(k)): v for k, v in cards.items()},
+            cards=None
+            if cards is None
+            else {str(_seat(k)): v for k, v in cards.items()},
             seed=given.get("seed"),
             by=staff(request),
         )
@@ -773,6 +802,11 @@ class PayoutForfeitApi(APIView):
     class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "TournamentPayoutForfeitInput"
+            # A pool for a jackpot, and only for it, as post() refuses (400).
+            only_when = {"pool": ("destination", [Payout.Destination.JACKPOT.value])}
+            required_when = {
+                "pool": ("destination", [Payout.Destination.JACKPOT.value])
+            }
 
         reason = serializers.CharField(max_length=500)
         destination = serializers.ChoiceField(choices=Payout.Destination.choices)

@@ -12,8 +12,8 @@ Every POST that moves money takes an ``Idempotency-Key``.
 
 from __future__ import annotations
 
+from django.http import Http404
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission
@@ -73,6 +73,15 @@ def _entry(code: str, number: int) -> Entry:
     return get_object_or_404(
         Entry.objects.select_related("event", "player"), event__code=code, number=number
     )
+
+
+def _entry_keyed(code: str, key: str) -> Entry:
+    """The entry an object's key names (``"7"``); 404 for a key that names none,
+    as for a number that isn't an entry (the schema can't say what keys may be:
+    core.api.schema)."""
+    if not (key.isascii() and key.isdigit()) or int(key) > ENTRY_NUMBER_MAX:
+        raise Http404
+    return _entry(code, int(key))
 
 
 class EventApi(APIView):
@@ -238,20 +247,9 @@ class PayoutSheetApi(APIView):
         holds = serializers.DictField(
             child=serializers.CharField(max_length=500),
             required=False,
-            help_text="Entry number → why its prize is held (TDA RP-23).",
+            help_text='Entry number ("7") → why its prize is held (TDA RP-23); '
+            "a key that names no entry of the event is 404.",
         )
-
-        def validate_holds(self, value: dict[str, str]) -> dict[int, str]:
-            """Entry numbers (``"7"``) as the keys, each a whole number."""
-            holds = {}
-            for number, reason in value.items():
-                key = str(number)
-                if not (key.isascii() and key.isdigit()) or int(key) > ENTRY_NUMBER_MAX:
-                    raise serializers.ValidationError(
-                        _('Keys are entry numbers, e.g. "7".')
-                    )
-                holds[int(key)] = reason
-            return holds
 
     @extend_schema(responses={200: PayoutSheetSerializer})
     def get(self, request: Request, event: str) -> Response:
@@ -269,8 +267,8 @@ class PayoutSheetApi(APIView):
         data.is_valid(raise_exception=True)
         found = _event(event)
         holds = {
-            _entry(event, number).pk: reason
-            for number, reason in data.validated_data.get("holds", {}).items()
+            _entry_keyed(event, key).pk: reason
+            for key, reason in data.validated_data.get("holds", {}).items()
         }
         sheet = services.payout_sheet_prepare(
             event=found, by=staff(request), holds=holds

@@ -88,10 +88,11 @@ def deal_propose(
     on the heads, to be won by busting. It binds once every player in it has
     signed and a second person approved it (:func:`deal_approve`).
 
-    Raises :class:`Refusal` (TO5) for a deal leaving a player out or not adding
-    up, (TO8) for bounties shared otherwise than the heads hold; :class:`Invalid`
-    for amounts that aren't cents; :class:`Conflict` when the event has a signed
-    deal already.
+    Raises :class:`Refusal` (TO5) for a deal leaving a player out, an order from
+    the button that doesn't name each player once, or figures not adding up, (TO8)
+    for bounties shared otherwise than the heads hold; :class:`Invalid` for
+    amounts that aren't cents; :class:`Conflict` when the event has a signed deal
+    already.
     """
     event = _event_locked(event)
     left = _deal_players(event, stacks)
@@ -100,7 +101,7 @@ def deal_propose(
     if method not in Deal.Method.values:
         raise invalid(Code.UNKNOWN_METHOD)
     if sorted(button_order) != left:
-        raise invalid(Code.BUTTON_ORDER)
+        raise refuse(Code.BUTTON_ORDER, rule="TO5", allowed={"entries": left})
     if Deal.objects.filter(
         event=event, status__in=[Deal.Status.SIGNED, Deal.Status.APPROVED]
     ).exists():

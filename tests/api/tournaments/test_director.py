@@ -163,11 +163,19 @@ def test_the_deal_figures_side_by_side_by_entry_number(final, people):
         {"stacks": {**STACKS, "4": 1}},
     )
     assert error(busted) == (422, "deal_incomplete", "TO5")
+    # A key that is no entry number names no player left: the schema can't say
+    # what keys may be, so it is refused by the rule, not as malformed.
+    named = post(
+        people["floor"],
+        "tournaments/final/deals/offers",
+        {"stacks": {"one": 1, "2": 2, "3": 3}},
+    )
+    assert error(named) == (422, "deal_incomplete", "TO5")
+    assert named.json()["error"]["allowed"] == {"entries": [1, 2, 3]}
     for wrong in (
         {"stacks": {**STACKS, "1": "50000"}},
         {"stacks": {**STACKS, "1": 50_000.0}},
         {"stacks": STACKS, "prizes": [1]},
-        {"stacks": {"one": 1, "2": 2, "3": 3}},
     ):
         answer = post(people["floor"], "tournaments/final/deals/offers", wrong)
         assert answer.status_code == 400, wrong
@@ -246,6 +254,38 @@ def test_a_deal_signed_by_every_player_binds_only_once_a_second_person_approves(
     books_balanced(final)
 
 
+@pytest.mark.parametrize(
+    ("change", "code", "rule"),
+    [
+        (
+            {"stacks": {"one": 50_000, "2": 20_000, "3": 10_000}},
+            "deal_incomplete",
+            "TO5",
+        ),
+        ({"stacks": {**STACKS, "01": 1}}, "deal_incomplete", "TO5"),
+        ({"amounts": {"1": 20_000, "2": 12_000, "9": 8_000}}, "deal_incomplete", "TO5"),
+        ({"amounts": {"1": 20_000, "2": 20_000}}, "deal_incomplete", "TO5"),
+        ({"button_order": [2, 3, 9]}, "button_order", "TO5"),
+        ({"button_order": [2, 3]}, "button_order", "TO5"),
+        ({"button_order": [2, 3, 1, 1]}, "button_order", "TO5"),
+        ({"bounties": {"x": 6_000}}, "deal_bounties", "TO8"),
+    ],
+)
+def test_a_deal_naming_other_players_than_those_left_is_refused_by_its_rule(
+    final, people, change, code, rule
+):
+    """TO5: the deal names every player left, and only them, in its stacks, its
+    amounts and its order from the button; TO8: its bounties go to them. A key or
+    a number the schema allows that names no player left was answered 400 (as
+    malformed) or 400 for the order; it is the rule's refusal, with the entries
+    left."""
+    answer = propose(people["floor"], change)
+    assert error(answer) == (422, code, rule), answer.content
+    if rule == "TO5":
+        assert answer.json()["error"]["allowed"] == {"entries": [1, 2, 3]}
+    assert not Deal.objects.exists()
+
+
 def test_a_deal_keeps_each_bounty_on_its_head_by_default_and_refuses_others(
     final, people
 ):
@@ -263,7 +303,7 @@ def test_a_deal_keeps_each_bounty_on_its_head_by_default_and_refuses_others(
     assert error(short) == (422, "deal_does_not_add_up", "TO5")
     assert short.json()["error"]["allowed"] == {"total": 40_000}
     outsider = propose(people["floor"], {"bounties": {"4": 6_000}})
-    assert outsider.status_code in (400, 422)
+    assert error(outsider) == (422, "deal_bounties", "TO8")
     for wrong in ({"amounts": {"1": 20_000.0}}, {"deal": 1}, {"method": "split"}):
         assert propose(people["floor"], wrong).status_code == 400, wrong
     assert not Deal.objects.exists()
@@ -361,11 +401,25 @@ def test_a_race_the_rule_refuses_is_answered_with_the_rule(final, people):
         422,
         "race_refused",
     )
+    # A seat listed twice, or a card drawn by a seat not listed: fields that
+    # don't go together, which the schema can't state (TO6, 422).
+    twice = {**base, "race_order": [1, 4], "seats": [base["seats"][0]] * 2}
+    answer = post(people["floor"], "tournaments/final/races", twice)
+    assert error(answer) == (422, "race_seats", "TO6")
+    assert answer.json()["error"]["allowed"] == {"seats": [1, 1]}
+    for cards in (
+        {"1": "Ah", "5": "Kd"},
+        {"1": "Ah", "one": "Kd"},
+        {"1": "Ah"} | {"01": "Kd"},
+    ):
+        answer = post(
+            people["floor"], "tournaments/final/races", {**base, "cards": cards}
+        )
+        assert error(answer) == (422, "race_seats", "TO6"), cards
     for wrong in (
         {**base, "race_order": [1, 4], "denomination": "25"},
         {**base, "race_order": [1, 4], "colour": "red"},
         {**base, "race_order": [1, 4], "seats": [{**base["seats"][0], "x": 1}]},
-        {**base, "race_order": [1, 4], "seats": [base["seats"][0]] * 2},
         {**base, "cards": {"1": "1h", "4": "Ah"}},
     ):
         assert (

@@ -331,14 +331,25 @@ def test_an_unknown_field_is_refused(room_open, name):
 
 
 @pytest.mark.parametrize(
-    "holds", [{"x": "why"}, {"-1": "why"}, {"99999999999999999999": "why"}, ["1"]]
+    "holds", [{"x": "why"}, {"-1": "why"}, {"99999999999999999999": "why"}]
 )
 def test_held_prizes_name_entries_by_number(room_open, holds):
-    """TO9: the payout sheet's holds are keyed by entry numbers, none too big for
-    the database (400, not a 500)."""
+    """TO9: the payout sheet's holds are keyed by entry numbers; a key that names
+    no entry, too big for the database or no number at all, is 404 as a number
+    that isn't an entry (not a 500, and not 400: the schema can't say what the
+    keys may be)."""
     _event, clients = room_open
     before = tournament_state()
-    _refused(_post(clients, "payout sheet", {"holds": holds}))
+    answer = _post(clients, "payout sheet", {"holds": holds})
+    assert answer.status_code == 404, answer.content
+    assert tournament_state() == before
+
+
+def test_held_prizes_are_an_object(room_open):
+    """What the schema forbids is malformed (400): holds that are no object."""
+    _event, clients = room_open
+    before = tournament_state()
+    _refused(_post(clients, "payout sheet", {"holds": ["1"]}))
     assert tournament_state() == before
 
 
