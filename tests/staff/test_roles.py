@@ -29,6 +29,7 @@ PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("GET", "/cage/shift/close"): CASHIER,
     ("POST", "/cage/shift/close"): CASHIER,
     ("POST", "/cage/shift/close/over-short"): CASHIER,
+    ("POST", "/cage/count/totals"): CASHIER,
     ("GET", "/cage/shifts/1"): CASHIER,
     ("GET", "/cage/players"): CASHIER,
     ("GET", "/cage/players/P-1001"): CASHIER,
