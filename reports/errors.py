@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from core.errors import Forbidden, Invalid, Refusal, gettext_noop, refuser
+from core.errors import (
+    Forbidden,
+    Invalid,
+    Refusal,
+    Unprocessable,
+    gettext_noop,
+    refuser,
+)
 
 
 class Code(StrEnum):
@@ -39,3 +46,4 @@ TEXTS = {
 refuse = refuser(TEXTS, Refusal)
 invalid = refuser(TEXTS, Invalid)
 forbidden = refuser(TEXTS, Forbidden)
+unprocessable = refuser(TEXTS, Unprocessable)

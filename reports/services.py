@@ -28,7 +28,7 @@ from core.roles import Role, has_role
 from reports import guards
 from reports.builders import BUILDERS
 from reports.document import digest, rows_of
-from reports.errors import Code, forbidden, invalid, refuse
+from reports.errors import Code, forbidden, invalid, refuse, unprocessable
 from reports.models import Report
 from reports.selectors import Period
 
@@ -102,7 +102,9 @@ def _check(
         raise invalid(Code.UNKNOWN_REPORT, allowed={"kinds": sorted(BUILDERS)}, k=kind)
     last = last or first
     if last < first:
-        raise invalid(Code.INVALID_PERIOD)
+        raise unprocessable(
+            Code.INVALID_PERIOD, allowed={"last_from": first.isoformat()}
+        )
     if new_version:
         if by is None or not has_role(by, Role.MANAGER):
             raise forbidden(Code.MANAGER_REQUIRED)
@@ -143,9 +145,10 @@ def report_generate(
     next version, saying why (``reason``). ``full`` makes a daily audit add up
     every entry ever posted (:func:`reports.builders.daily_audit`).
 
-    Raises :class:`core.errors.Invalid` (``unknown_report``, ``invalid_period``,
-    ``reason_required``) for an unknown kind, a period out of order or a new
-    version without a reason; :class:`core.errors.Forbidden` (``manager_required``)
+    Raises :class:`core.errors.Invalid` (``unknown_report``, ``reason_required``)
+    for an unknown kind or a new version without a reason (the API's schema says
+    both); :class:`core.errors.Unprocessable` (``invalid_period``) for a period
+    that ends before it starts; :class:`core.errors.Forbidden` (``manager_required``)
     for a new version asked by anyone but a manager; :class:`core.errors.Refusal`
     (BI8, ``period_not_over``) for a period whose last gaming day hasn't ended.
     """

@@ -21,7 +21,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api.errors import ApiError
-from core.api.fields import StrictSerializer, count_param, count_parameter
+from core.api.fields import (
+    FILLED_TEXT_PATTERN,
+    StrictSerializer,
+    count_param,
+    count_parameter,
+)
 from core.api.permissions import IsAuditor, staff
 from reports import services, tournaments
 from reports.document import digest
@@ -129,6 +134,10 @@ class ReportListApi(APIView):
         class Meta:
             ref_name = "ReportInput"
             any_required = [["first"], ["month"]]  # as validate() refuses
+            # A new version says why (services.report_generate refuses, 400).
+            required_when = {
+                "reason": ("new_version", [True], {"pattern": FILLED_TEXT_PATTERN})
+            }
 
         kind = kind_field()
         first = serializers.DateField(

@@ -262,3 +262,23 @@ FORFEIT = "POST /api/v1/tournaments/{event}/payouts/{payout_id}/forfeit"
 def test_a_forfeit_names_a_pool_for_a_jackpot_only(spec, body, allowed):
     """TO9: a pool with a jackpot destination, and only then (400 otherwise)."""
     assert allows(spec, FORFEIT, {"reason": "no ID", **body}) is allowed
+
+
+REPORTS = "POST /api/v1/reports/"
+
+
+@pytest.mark.parametrize(
+    ("body", "allowed"),
+    [
+        ({}, True),
+        ({"new_version": False}, True),
+        ({"new_version": True, "reason": "A1 drop box recounted"}, True),
+        ({"new_version": True}, False),
+        ({"new_version": True, "reason": "  "}, False),
+        ({"new_version": True, "reason": ""}, False),
+    ],
+)
+def test_a_reports_new_version_says_why(spec, body, allowed):
+    """A new version of a stored report says why (400 reason_required)."""
+    body = {"kind": "daily_audit", "first": "2026-11-28", **body}
+    assert allows(spec, REPORTS, body) is allowed

@@ -295,6 +295,19 @@ def test_the_command_stores_a_report_once_and_writes_its_file(played_day, tmp_pa
     assert Report.objects.count() == 2
 
 
+def test_a_period_that_ends_before_it_starts_is_refused_for_what_it_is(
+    played_day, auditor
+):
+    """Two dates the schema allows, in the wrong order: refused with 422 and the
+    first day the period may end, not as malformed (400 before)."""
+    answer = make(auditor, last=(DAY - timedelta(days=1)).isoformat())
+    assert answer.status_code == 422, answer.content
+    error = answer.json()["error"]
+    assert (error["code"], error["rule"]) == ("invalid_period", None)
+    assert error["allowed"] == {"last_from": DAY.isoformat()}
+    assert not Report.objects.exists()
+
+
 @pytest.mark.parametrize("kind", Report.Kind.values)
 def test_a_report_of_the_first_day_a_date_holds_is_made(played_day, auditor, kind):
     """1 January of year 1 is a date the schema allows: its report is made (it
