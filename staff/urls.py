@@ -5,7 +5,7 @@ auditor's reports (BI8)."""
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from staff import auditor, floor, manager, views
+from staff import auditor, boxes, floor, manager, views
 
 app_name = "staff"
 
@@ -21,6 +21,8 @@ urlpatterns = [
     path("cage/shift/close", views.shift_close, name="shift-close"),
     path("cage/shift/close/over-short", views.shift_close_preview, name="over-short"),
     path("cage/count/totals", views.count_totals, name="count-totals"),
+    path("cage/boxes", boxes.boxes, name="boxes"),
+    path("cage/boxes/count", boxes.box_count, name="box-count"),
     path("cage/shifts/<int:shift_id>", views.shift_closed, name="shift-closed"),
     path("cage/players", views.player_search, name="players"),
     path("cage/players/<str:code>", views.player_detail, name="player"),

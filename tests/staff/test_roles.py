@@ -30,6 +30,8 @@ PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("POST", "/cage/shift/close"): CASHIER,
     ("POST", "/cage/shift/close/over-short"): CASHIER,
     ("POST", "/cage/count/totals"): CASHIER,
+    ("GET", "/cage/boxes"): CASHIER,
+    ("POST", "/cage/boxes/count"): CASHIER,
     ("GET", "/cage/shifts/1"): CASHIER,
     ("GET", "/cage/players"): CASHIER,
     ("GET", "/cage/players/P-1001"): CASHIER,
