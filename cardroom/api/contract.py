@@ -298,11 +298,21 @@ class PlayerCapSerializer(StrictSerializer):
     cap = StrictIntegerField(max_value=BIGINT_MAX, min_value=0)
 
 
+PERCENT = r"^(100(\.0+)?|[0-9]{1,2}(\.[0-9]+)?)$"
+"""A percentage from 0 to 100 as a decimal string, as parse_policy reads it."""
+
+
 class RakeSerializer(StrictSerializer):
     """How the house rakes (RK1-RK3, RK6, RK7)."""
 
     class Meta:
         ref_name = "RakePolicy"
+        # What each scheme needs, as parse_policy refuses it (400 invalid_policy).
+        required_when = {
+            "step": ("scheme", ["pot_order"]),
+            "unit": ("scheme", ["pot_order"]),
+            "percent": ("scheme", ["percent"]),
+        }
 
     scheme = serializers.ChoiceField(choices=["pot_order", "percent", "time", "none"])
     step = StrictIntegerField(
@@ -317,8 +327,11 @@ class RakeSerializer(StrictSerializer):
         required=False,
         help_text="pot_order: at most the step.",
     )
-    percent = serializers.CharField(
-        required=False, help_text='percent: a decimal string, "5" or "2.5".'
+    percent = serializers.RegexField(
+        PERCENT,
+        trim_whitespace=False,
+        required=False,
+        help_text='percent: a decimal string from 0 to 100, "5" or "2.5".',
     )
     cap = StrictIntegerField(
         max_value=BIGINT_MAX,

@@ -52,7 +52,7 @@ from core.api.fields import (
 )
 from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.api.schema import ErrorSerializer
-from core.errors import Forbidden, Refusal
+from core.errors import Forbidden, Refusal, Unprocessable
 from core.idempotency import idempotent
 from core.roles import Role, has_role
 
@@ -64,11 +64,14 @@ TerminalOrStaffReader = terminal_or_role(Role.FLOOR, Role.MANAGER, Role.AUDITOR)
 class PolicyField(serializers.DictField):
     """A policy document; :func:`~cardroom.domain.hand_record.parse_policy` checks
     it, the schema shows it field by field. A field the engine doesn't read is
-    refused (400, API.md "Conventions"), as in any other request body."""
+    refused (400, API.md "Conventions"), as in any other request body, and so is
+    what the schema's PolicyRequest forbids (a percentage that isn't one from 0
+    to 100, a scheme without what it needs): the schema is what is checked."""
 
     def to_internal_value(self, data: Any) -> dict[Any, Any]:
         value = super().to_internal_value(data)
         refuse_unknown_fields(PolicySerializer(), data)
+        PolicySerializer(data=data).is_valid(raise_exception=True)
         return value
 
 
@@ -172,11 +175,21 @@ class TableOpenApi(APIView):
         policy = PolicyField()
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            """Stakes in order: a request the schema allows, refused for what it
+            can't state (422, :class:`~core.errors.Unprocessable`)."""
             if attrs["big_blind"] < attrs["small_blind"]:
-                raise serializers.ValidationError("big_blind is below small_blind")
+                raise Unprocessable(
+                    "blinds_out_of_order",
+                    _("The big blind is below the small blind."),
+                    allowed={"min_big_blind": attrs["small_blind"]},
+                )
             top = attrs.get("max_buy_in")
             if top is not None and top < attrs["min_buy_in"]:
-                raise serializers.ValidationError("max_buy_in is below min_buy_in")
+                raise Unprocessable(
+                    "buy_ins_out_of_order",
+                    _("The maximum buy-in is below the minimum."),
+                    allowed={"min_max_buy_in": attrs["min_buy_in"]},
+                )
             return attrs
 
     @extend_schema(

@@ -282,3 +282,34 @@ def test_a_reports_new_version_says_why(spec, body, allowed):
     """A new version of a stored report says why (400 reason_required)."""
     body = {"kind": "daily_audit", "first": "2026-11-28", **body}
     assert allows(spec, REPORTS, body) is allowed
+
+
+TABLES = "POST /api/v1/tables"
+TABLE = {
+    "code": "T07",
+    "game": "NLHE",
+    "small_blind": 100,
+    "big_blind": 200,
+    "min_buy_in": 10_000,
+}
+
+
+@pytest.mark.parametrize(
+    ("rake", "allowed"),
+    [
+        ({"scheme": "pot_order", "step": 1000, "unit": 100}, True),
+        ({"scheme": "pot_order", "step": 1000}, False),
+        ({"scheme": "percent", "percent": "5"}, True),
+        ({"scheme": "percent", "percent": "2.5", "cap": 400}, True),
+        ({"scheme": "percent", "percent": "100"}, True),
+        ({"scheme": "percent"}, False),
+        ({"scheme": "percent", "percent": "moved by the house"}, False),
+        ({"scheme": "percent", "percent": "100.5"}, False),
+        ({"scheme": "none"}, True),
+    ],
+)
+def test_a_rake_policy_says_what_its_scheme_needs(spec, rake, allowed):
+    """RK1, RK7: pot_order takes a step and a unit, percent a percentage from 0
+    to 100 as a decimal string (400 invalid_policy otherwise)."""
+    body = {**TABLE, "policy": {"smallest_chip": 100, "rake": rake}}
+    assert allows(spec, TABLES, body) is allowed

@@ -44,3 +44,48 @@ def test_the_floor_may_not_set_the_room_up_while_opening(manager, floor, clock, 
     assert not Table.objects.filter(code="T02").exists()
     again = manager.post("/api/v1/tables", body("T02", **change), format="json")
     assert again.status_code == 201, again.content
+
+
+@pytest.mark.parametrize(
+    ("change", "code", "allowed"),
+    [
+        (
+            {"small_blind": 400, "big_blind": 200},
+            "blinds_out_of_order",
+            "min_big_blind",
+        ),
+        (
+            {"min_buy_in": 40_000, "max_buy_in": 10_000},
+            "buy_ins_out_of_order",
+            "min_max_buy_in",
+        ),
+    ],
+    ids=["blinds", "buy-ins"],
+)
+def test_stakes_out_of_order_are_refused_for_what_they_are(
+    manager, clock, change, code, allowed
+):
+    """A big blind below the small one, a maximum buy-in below the minimum: each
+    number reads well (the schema allows them) and they contradict each other,
+    which the schema can't state. Refused with 422 naming what would do, not as
+    malformed (400 before)."""
+    answer = manager.post("/api/v1/tables", body("T01", **change), format="json")
+    assert answer.status_code == 422, answer.content
+    error = answer.json()["error"]
+    assert (error["code"], error["rule"]) == (code, None)
+    assert error["allowed"] == {allowed: max(change.values())}
+    assert not Table.objects.filter(code="T01").exists()
+
+
+@pytest.mark.parametrize("percent", ["1e2", " 5", "+5", "101", "moved by the house"])
+def test_a_rake_percentage_is_what_the_schema_says(manager, clock, percent):
+    """RK7: ``rake.percent`` is a decimal string from "0" to "100", as the
+    schema's pattern says; what it forbids is malformed (400 invalid), though
+    the engine's own reading took "1e2", " 5" and "+5"."""
+    policy = {**POLICY, "rake": {"scheme": "percent", "percent": percent}}
+    answer = manager.post("/api/v1/tables", body("T01", policy=policy), format="json")
+    assert answer.status_code == 400, answer.content
+    assert not Table.objects.filter(code="T01").exists()
+    policy = {**POLICY, "rake": {"scheme": "percent", "percent": "2.5"}}
+    answer = manager.post("/api/v1/tables", body("T01", policy=policy), format="json")
+    assert answer.status_code == 201, answer.content
