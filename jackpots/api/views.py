@@ -30,7 +30,7 @@ from rest_framework.views import APIView
 
 from accounting.api.views import IDEMPOTENCY_KEY
 from cardroom.api.views import ErrorSerializer
-from cardroom.models import GAME_CODES, Room
+from cardroom.models import Room
 from cardroom.services import room_default
 from core.api.errors import ApiError, RuleViolation
 from core.api.fields import (
@@ -58,7 +58,12 @@ from jackpots.api.serializers import (
     choice,
 )
 from jackpots.domain.months import month_name, month_of, parse_month
+from jackpots.domain.rules import HIGH_GAMES
 from jackpots.models import Award, Category, Hit, Month, Pool, Transfer
+
+HIGH_GAME_CODES = [(code, code) for code in HIGH_GAMES]
+"""The games a jackpot covers: those whose high hands rank alike (BB2, HM1);
+Razz and Sökö can't be (jackpots.domain.rules), and the schema says so."""
 
 JackpotReader = role_required(Role.FLOOR, Role.MANAGER, Role.AUDITOR)
 AwardReader = role_required(Role.FLOOR, Role.MANAGER, Role.AUDITOR, Role.CASHIER)
@@ -142,7 +147,7 @@ class PoolListApi(APIView):
         reserve_percent = StrictIntegerField(min_value=0, max_value=100, default=0)
         seed = CentsField(min_value=0, default=0, help_text="From house capital.")
         games = serializers.ListField(
-            child=choice(GAME_CODES, "JackpotGame"), required=False
+            child=choice(HIGH_GAME_CODES, "JackpotGame"), required=False
         )
         payout_percent = StrictIntegerField(min_value=0, max_value=100, default=100)
         month_close_day = StrictIntegerField(min_value=1, max_value=28, default=1)
@@ -192,7 +197,7 @@ class PoolDetailApi(APIView):
         )
         reserve_percent = StrictIntegerField(min_value=0, max_value=100, required=False)
         games = serializers.ListField(
-            child=choice(GAME_CODES, "JackpotGame"), required=False
+            child=choice(HIGH_GAME_CODES, "JackpotGame"), required=False
         )
         payout_percent = StrictIntegerField(min_value=0, max_value=100, required=False)
         month_close_day = StrictIntegerField(min_value=1, max_value=28, required=False)
@@ -496,7 +501,7 @@ class CategoryVersionApi(APIView):
 
         pool = serializers.SlugField(max_length=32, help_text="The paying pool's code.")
         active = serializers.BooleanField(default=True)
-        games = serializers.ListField(child=choice(GAME_CODES, "JackpotGame"))
+        games = serializers.ListField(child=choice(HIGH_GAME_CODES, "JackpotGame"))
         min_losing_hand = serializers.ListField(
             child=serializers.CharField(max_length=2), min_length=5, max_length=5
         )

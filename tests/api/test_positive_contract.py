@@ -284,6 +284,22 @@ def test_a_reports_new_version_says_why(spec, body, allowed):
     assert allows(spec, REPORTS, body) is allowed
 
 
+SEAT = "POST /api/v1/waitlist/entries/{id}/seat"
+
+
+@pytest.mark.parametrize(
+    ("body", "allowed"),
+    [
+        ({}, True),
+        ({"amount": 10_000, "method": "cash"}, True),
+        ({"amount": 10_000}, False),
+    ],
+)
+def test_a_waiting_list_buy_in_comes_with_its_method(spec, body, allowed):
+    """An amount comes with its method, cash or chips (400 otherwise)."""
+    assert allows(spec, SEAT, body) is allowed
+
+
 TABLES = "POST /api/v1/tables"
 TABLE = {
     "code": "T07",
@@ -313,3 +329,23 @@ def test_a_rake_policy_says_what_its_scheme_needs(spec, rake, allowed):
     to 100 as a decimal string (400 invalid_policy otherwise)."""
     body = {**TABLE, "policy": {"smallest_chip": 100, "rake": rake}}
     assert allows(spec, TABLES, body) is allowed
+
+
+@pytest.mark.parametrize(
+    "operation",
+    [
+        "POST /api/v1/jackpots/pools",
+        "PATCH /api/v1/jackpots/pools/{pool_id}",
+        "POST /api/v1/jackpots/categories/{code}/versions",
+    ],
+)
+def test_a_jackpot_covers_games_with_high_hands_only(spec, operation):
+    """BB2, HM1: Razz and Sökö have no high hands a jackpot can rank (400
+    invalid_configuration), and the schema's games say so."""
+    method, path = operation.split(" ", 1)
+    schema = body_schema(spec, method, path)
+    games = jsonschema.Draft4Validator(
+        {"$ref": "#/components/schemas/JackpotGame", "components": schema["components"]}
+    )
+    assert games.is_valid("NLHE") and games.is_valid("PLO8")
+    assert not games.is_valid("RAZZ") and not games.is_valid("SOKO")

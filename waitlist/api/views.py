@@ -284,6 +284,7 @@ class SeatApi(APIView):
     class InputSerializer(StrictSerializer):
         class Meta:
             ref_name = "WaitlistSeatInput"
+            requires = {"amount": ["method"]}  # as validate() refuses
 
         seat = StrictIntegerField(min_value=1, max_value=12, required=False)
         amount = CentsField(min_value=1, required=False)
