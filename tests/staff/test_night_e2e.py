@@ -38,7 +38,7 @@ import requests
 from django.utils import translation
 
 from accounting import cage as cage_services
-from accounting.models import Account, Cage, Payable, Shift
+from accounting.models import Account, BoxCount, Cage, Payable, Shift
 from cardroom.models import Correction, Game, Hand, HandVoid, Room, SeatSession, Table
 from cardroom.services import policy_publish
 from core.money import units_format
@@ -739,6 +739,8 @@ def the_cut_off_passes(night: Night) -> None:
     night.snap(audrey, "before-the-cut-off-provisional", "en")
     assert not Report.objects.exists()
 
+    night.at(7, 5)
+    the_boxes_counted(night)
     night.at(7, 10)
     t01 = night.terminals["T01"]
     late = t01.seats()
@@ -747,6 +749,42 @@ def the_cut_off_passes(night: Night) -> None:
     jackpot_tasks.qualify_new_task()
     next_day = Hand.objects.get(table__code="T01", hand_no=t01.hand_no)
     assert next_day.gaming_day == date(2026, 11, 30)
+
+
+def the_boxes_counted(night: Night) -> None:
+    """07:05, the night over: the morning cashier opens his shift and counts every
+    table's drop, rake and jackpot box of the night on the box counts screen, blind
+    (CA4). Each box holds what its ledger account says, so no box is over or
+    short."""
+    kalle = night.page("kalle", "/cage/")
+    kalle.goto(f"{night.url}/cage/")
+    cashier_open(night, kalle, "en", FLOAT_CASH, FLOAT_CHIPS)
+    kalle.get_by_role("link", name=say("en", "Box counts")).click()
+    expect = night.expect
+    expect(kalle.locator('#box-day input[name="day"]')).to_have_value(NIGHT.isoformat())
+    held = dict(
+        Account.objects.filter(
+            code__regex=r"^table:[^:]+:(drop|rake|jackpot)_box$"
+        ).values_list("code", "balance_cents")
+    )
+    counted = 0
+    for table in ("T01", "T02"):
+        for box in ("drop", "rake", "jackpot"):
+            inside = held.get(f"table:{table}:{box}_box", 0)
+            row = kalle.locator(f'tr[data-box="{table}-{box}"]')
+            if inside:
+                expect(row).not_to_contain_text(euros(inside, "en"))
+            row.locator("input.money").fill(units_format(inside, "EUR", "en"))
+            row.get_by_role("button", name=say("en", "Record the count")).click()
+            expect(kalle.locator(f'tr[data-box="{table}-{box}"] td.even')).to_have_text(
+                euros(0, "en")
+            )
+            counted += 1
+    expect(kalle.locator("#boxes-left strong").first).to_have_text("0")
+    night.snap(kalle, "boxes-counted", "en")
+    assert BoxCount.objects.filter(gaming_day=NIGHT).count() == counted
+    assert not BoxCount.objects.exclude(variance_cents=0).exists()
+    night.close("kalle")
 
 
 def the_auditors_morning(night: Night) -> None:
