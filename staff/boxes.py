@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -158,9 +159,12 @@ def box_count(request: HttpRequest) -> HttpResponse:
         )
         return back
 
-    done = _("%(box)s of %(table)s counted: %(amount)s.") % {
-        "box": BoxCount.Box(box).label,
-        "table": table,
-        "amount": _money(cage)(counted),
-    }
+    done = capfirst(
+        _("%(box)s of %(table)s counted: %(amount)s.")
+        % {
+            "box": BoxCount.Box(box).label,
+            "table": table,
+            "amount": _money(cage)(counted),
+        }
+    )
     return _book(request, cage, book, done) or redirect(back)
