@@ -164,6 +164,22 @@ def text_pattern(field: Any) -> str | None:
     return TEXT_PATTERN
 
 
+class UniqueListField(serializers.ListField):
+    """A list whose items differ (400 for one twice); the schema says so
+    (``uniqueItems``, core.api.schema)."""
+
+    default_error_messages = {"unique": _("Each item once.")}
+
+    def to_internal_value(self, data: Any) -> list[Any]:
+        items = super().to_internal_value(data)
+        seen: list[Any] = []
+        for item in items:
+            if item in seen:
+                self.fail("unique")
+            seen.append(item)
+        return items
+
+
 class StrictSerializer(serializers.Serializer):
     """An input serializer that refuses fields it doesn't declare (400)."""
 

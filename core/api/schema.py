@@ -39,7 +39,12 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 
-from core.api.fields import PARAMETER_PATTERN, StrictSerializer, text_pattern
+from core.api.fields import (
+    PARAMETER_PATTERN,
+    StrictSerializer,
+    UniqueListField,
+    text_pattern,
+)
 
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 
@@ -142,7 +147,9 @@ def _alternatives(meta: Any, properties: dict[str, Any]) -> dict[str, Any]:
       values (``{"pool": ("destination", ["jackpot"])}``);
     - ``required_when``: a field given when another has one of some values,
       optionally meeting a schema then (``{"reason": ("new_version", [True],
-      {"pattern": FILLED_TEXT_PATTERN})}``).
+      {"pattern": FILLED_TEXT_PATTERN})}``);
+    - ``rules``: JSON Schema of its own, for what the words above don't say (at
+      least one of some numbers above 0).
 
     ``properties`` are the serializer's fields' schemas.
     """
@@ -170,6 +177,7 @@ def _alternatives(meta: Any, properties: dict[str, Any]) -> dict[str, Any]:
         if then:
             given["properties"] = {name: then[0]}
         rules.append({"anyOf": [_not_one_of(other, values), given]})
+    rules += getattr(meta, "rules", [])
     return {"allOf": rules} if rules else {}
 
 
@@ -220,6 +228,8 @@ class AutoSchema(openapi.AutoSchema):
         schema = super()._map_serializer_field(field, direction, bypass_extensions)
         if direction == "request" and isinstance(schema, dict):
             _say_text(field, schema)
+        if isinstance(field, UniqueListField) and schema.get("type") == "array":
+            schema["uniqueItems"] = True
         # A list that refuses to be empty says so (drf-spectacular leaves it out).
         lists = (serializers.ListSerializer, serializers.ListField)
         if (

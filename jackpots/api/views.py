@@ -37,6 +37,7 @@ from core.api.fields import (
     CentsField,
     StrictIntegerField,
     StrictSerializer,
+    UniqueListField,
     choice_param,
     count_param,
     count_parameter,
@@ -60,6 +61,10 @@ from jackpots.api.serializers import (
 from jackpots.domain.months import month_name, month_of, parse_month
 from jackpots.domain.rules import HIGH_GAMES
 from jackpots.models import Award, Category, Hit, Month, Pool, Transfer
+from jackpots.services.pools import DROP_RATIO_MAX
+
+CARD = "^[2-9TJQKA][cdhs]$"
+"""A card, rank then suit (API.md "Conventions")."""
 
 HIGH_GAME_CODES = [(code, code) for code in HIGH_GAMES]
 """The games a jackpot covers: those whose high hands rank alike (BB2, HM1);
@@ -143,7 +148,9 @@ class PoolListApi(APIView):
         code = serializers.RegexField(r"^[a-z0-9][a-z0-9_-]*$", max_length=32)
         name = serializers.CharField(max_length=100)
         kind = choice(Pool.Kind.choices, "JackpotPoolKind")
-        drop_ratio = StrictIntegerField(min_value=0, max_value=2**31 - 1, default=1)
+        drop_ratio = StrictIntegerField(
+            min_value=0, max_value=DROP_RATIO_MAX, default=1
+        )
         reserve_percent = StrictIntegerField(min_value=0, max_value=100, default=0)
         seed = CentsField(min_value=0, default=0, help_text="From house capital.")
         games = serializers.ListField(
@@ -193,7 +200,7 @@ class PoolDetailApi(APIView):
 
         name = serializers.CharField(max_length=100, required=False)
         drop_ratio = StrictIntegerField(
-            min_value=0, max_value=2**31 - 1, required=False
+            min_value=0, max_value=DROP_RATIO_MAX, required=False
         )
         reserve_percent = StrictIntegerField(min_value=0, max_value=100, required=False)
         games = serializers.ListField(
@@ -493,6 +500,15 @@ class CategoryVersionApi(APIView):
         class Payout(StrictSerializer):
             class Meta:
                 ref_name = "JackpotPayoutInput"
+                # At least one role has a part (BB2), as the rules refuse (400).
+                rules = [
+                    {
+                        "anyOf": [
+                            {"properties": {role: {"minimum": 1}}}
+                            for role in ("loser", "winner", "table")
+                        ]
+                    }
+                ]
 
             percent = StrictIntegerField(min_value=0, max_value=100)
             loser = StrictIntegerField(min_value=0)
@@ -501,9 +517,14 @@ class CategoryVersionApi(APIView):
 
         pool = serializers.SlugField(max_length=32, help_text="The paying pool's code.")
         active = serializers.BooleanField(default=True)
-        games = serializers.ListField(child=choice(HIGH_GAME_CODES, "JackpotGame"))
-        min_losing_hand = serializers.ListField(
-            child=serializers.CharField(max_length=2), min_length=5, max_length=5
+        games = serializers.ListField(
+            child=choice(HIGH_GAME_CODES, "JackpotGame"), allow_empty=False
+        )
+        min_losing_hand = UniqueListField(
+            child=serializers.RegexField(CARD, trim_whitespace=False),
+            min_length=5,
+            max_length=5,
+            help_text='Five different cards, e.g. ["As", "Ah", "Ad", "Ts", "Th"].',
         )
         loser_card_use = CardUse()
         winner_card_use = CardUse()

@@ -32,6 +32,9 @@ from jackpots.models import (
 )
 from jackpots.services._shared import _config_refusal, _now, pool_key
 
+DROP_RATIO_MAX = 10**6
+"""The largest share of the drop a pool takes, against the others' (JD4)."""
+
 
 def _pool_fields_check(fields: dict[str, Any]) -> None:
     games = fields.get("games")
@@ -46,7 +49,7 @@ def _pool_fields_check(fields: dict[str, Any]) -> None:
         ("payout_percent", 0, 100),
         ("month_close_day", 1, 28),
         ("month_close_hour", 0, 23),
-        ("drop_ratio", 0, 10**6),
+        ("drop_ratio", 0, DROP_RATIO_MAX),
     ):
         value = fields.get(name)
         if value is not None and not (

@@ -349,3 +349,46 @@ def test_a_jackpot_covers_games_with_high_hands_only(spec, operation):
     )
     assert games.is_valid("NLHE") and games.is_valid("PLO8")
     assert not games.is_valid("RAZZ") and not games.is_valid("SOKO")
+
+
+VERSION = "POST /api/v1/jackpots/categories/{code}/versions"
+CATEGORY = {
+    "pool": "bad-beat",
+    "games": ["NLHE"],
+    "min_losing_hand": ["As", "Ah", "Ad", "Ts", "Th"],
+    "loser_card_use": {"hole_cards": 2, "quads_pocket_pair": True},
+    "winner_card_use": {"hole_cards": 2, "quads_pocket_pair": True},
+    "min_participants": 4,
+    "payout": {"percent": 100, "loser": 50, "winner": 25, "table": 25},
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "allowed"),
+    [
+        ({}, True),
+        ({"games": []}, False),
+        ({"min_losing_hand": ["As", "Ah", "Ad", "Ts", "ab"]}, False),
+        ({"min_losing_hand": ["As", "Ah", "Ad", "Ts", "Ts"]}, False),
+        ({"payout": {"percent": 100, "loser": 0, "winner": 0, "table": 0}}, False),
+        ({"payout": {"percent": 100, "loser": 0, "winner": 0, "table": 1}}, True),
+    ],
+)
+def test_a_category_says_what_its_rules_can_use(spec, change, allowed):
+    """BB2: a category covers a game, its minimum losing hand is five different
+    cards, and some role has a part of the jackpot (400 invalid_configuration
+    otherwise), as the schema now says."""
+    assert allows(spec, VERSION, {**CATEGORY, **change}) is allowed
+
+
+@pytest.mark.parametrize(("ratio", "allowed"), [(10**6, True), (10**6 + 1, False)])
+def test_a_pools_share_of_the_drop_is_bounded_as_the_service_bounds_it(
+    spec, ratio, allowed
+):
+    """JD4: a pool's drop ratio is at most 1,000,000 (400 beyond, which the
+    schema allowed up to 2^31 - 1)."""
+    pool = {"code": "bb2", "name": "Bad beat 2", "kind": "bad_beat"}
+    body = {**pool, "drop_ratio": ratio}
+    assert allows(spec, "POST /api/v1/jackpots/pools", body) is allowed
+    patch = {"drop_ratio": ratio}
+    assert allows(spec, "PATCH /api/v1/jackpots/pools/{pool_id}", patch) is allowed

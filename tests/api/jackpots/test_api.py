@@ -165,8 +165,8 @@ def test_categories_show_bb2_defaults_and_a_manager_publishes_a_version(
     assert [v["version"] for v in detail["versions"]] == [2, 1]
     assert detail["current"]["min_pot"] == 10_000
     bad = manager.post(url, body | {"min_losing_hand": ["Xx"] * 5}, format="json")
-    assert bad.status_code == 400
-    assert bad.json()["error"]["allowed"] == {"field": "min_losing_hand"}
+    assert bad.status_code == 400  # no cards, as the schema says
+    assert "min_losing_hand" in bad.json()["error"]["fields"]
     assert Category.objects.get(code="1").versions.count() == 2
 
 
