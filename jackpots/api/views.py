@@ -59,7 +59,7 @@ from jackpots.api.serializers import (
     choice,
 )
 from jackpots.domain.months import month_name, month_of, parse_month
-from jackpots.domain.rules import HIGH_GAMES
+from jackpots.domain.rules import HIGH_GAMES, PART_MAX
 from jackpots.models import Award, Category, Hit, Month, Pool, Transfer
 from jackpots.services.pools import DROP_RATIO_MAX
 
@@ -511,9 +511,9 @@ class CategoryVersionApi(APIView):
                 ]
 
             percent = StrictIntegerField(min_value=0, max_value=100)
-            loser = StrictIntegerField(min_value=0)
-            winner = StrictIntegerField(min_value=0)
-            table = StrictIntegerField(min_value=0)
+            loser = StrictIntegerField(min_value=0, max_value=PART_MAX)
+            winner = StrictIntegerField(min_value=0, max_value=PART_MAX)
+            table = StrictIntegerField(min_value=0, max_value=PART_MAX)
 
         pool = serializers.SlugField(max_length=32, help_text="The paying pool's code.")
         active = serializers.BooleanField(default=True)

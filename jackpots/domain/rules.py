@@ -29,6 +29,9 @@ OMAHA_GAMES = ("PLO", "PLO5", "COURCHEVEL")
 
 ROLES = ("loser", "winner", "table")
 
+PART_MAX = 32_767
+"""The largest part of a jackpot a role takes (its column is a ``smallint``)."""
+
 
 class ConfigError(Refusal):
     """A category or pool configuration that can't be used, with the field at fault.
@@ -132,9 +135,9 @@ class CategoryRules:
             raise ConfigError("payout", "payout")
         table = PayoutTable(
             percent=_int(payout, "percent", "payout.", low=0, high=100),
-            loser=_int(payout, "loser", "payout.", low=0),
-            winner=_int(payout, "winner", "payout.", low=0),
-            table=_int(payout, "table", "payout.", low=0),
+            loser=_int(payout, "loser", "payout.", low=0, high=PART_MAX),
+            winner=_int(payout, "winner", "payout.", low=0, high=PART_MAX),
+            table=_int(payout, "table", "payout.", low=0, high=PART_MAX),
         )
         if not any(table.parts()):
             raise ConfigError("payout", "part")

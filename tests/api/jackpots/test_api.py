@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from accounting.models import Transaction
+from core.errors import Invalid
 from core.roles import Role
 from jackpots import services
 from jackpots.models import Category, Hit, Month, Pool
@@ -168,6 +169,41 @@ def test_categories_show_bb2_defaults_and_a_manager_publishes_a_version(
     assert bad.status_code == 400  # no cards, as the schema says
     assert "min_losing_hand" in bad.json()["error"]["fields"]
     assert Category.objects.get(code="1").versions.count() == 2
+
+
+@pytest.mark.parametrize("role", ["loser", "winner", "table"])
+def test_a_part_too_big_for_its_column_is_refused_not_a_500(manager, role):
+    """BB2: a role's part of the jackpot is a ``smallint``; 40,000 (or 2^62 - 1,
+    which the schema allowed) failed in the database (500). The schema and the
+    rules bound it: 400, nothing published."""
+    payout = {"percent": 90, "loser": 50, "winner": 25, "table": 25}
+    body = {
+        "pool": "bad-beat",
+        "games": ["NLHE"],
+        "min_losing_hand": ["2c", "2d", "2h", "2s", "3c"],
+        "loser_card_use": {"hole_cards": 2, "quads_pocket_pair": True},
+        "winner_card_use": {"hole_cards": 1, "quads_pocket_pair": False},
+        "min_participants": 5,
+        "payout": {**payout, role: 40_000},
+    }
+    url = "/api/v1/jackpots/categories/1/versions"
+    answer = manager.post(url, body, format="json")
+    assert answer.status_code == 400, answer.content
+    assert Category.objects.get(code="1").versions.count() == 1
+    with pytest.raises(Invalid) as refused:
+        services.category_publish(
+            category=Category.objects.get(code="1"),
+            config={
+                "games": ["NLHE"],
+                "min_losing_hand": ["2c", "2d", "2h", "2s", "3c"],
+                "min_participants": 5,
+                "payout": {**payout, role: 40_000},
+            },
+            pool_code="bad-beat",
+            by=None,
+        )
+    assert refused.value.allowed == {"field": f"payout.{role}"}
+    assert Category.objects.get(code="1").versions.count() == 1
 
 
 def test_standings_show_the_leader_during_the_month(
