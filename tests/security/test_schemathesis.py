@@ -15,9 +15,25 @@ endpoints, a manager's token, else the role that may call it) and with none. Eac
 answer must not be a 5xx, must have a documented status and content type, and its
 body must match the schema; a request the schema forbids (an unknown field, a
 number as a string or a float, a value out of bounds) must be refused
-(schemathesis's negative-data rejection check; API.md "Conventions"). Generation is
-derandomized and bounded so the run is the same on every machine and fits in the
-test suite's time.
+(schemathesis's negative-data rejection check; API.md "Conventions"), and a
+request it allows must not be answered 400 (the positive-data acceptance check):
+whatever the schema can't state is refused for what it is, never as malformed.
+A request the schema allows may be answered
+
+- 2xx: done;
+- 401: no credentials, or credentials unknown, revoked or expired;
+- 403: the caller acts outside its role or its table;
+- 404: the path, or a number or key in the body, names nothing (an entry, a
+  payout, a deal);
+- 409: it conflicts with what is recorded (a hand number used, a deal signed);
+- 422: a house rule refuses it (``rule`` names it), or something the schema
+  can't state: fields that contradict each other (a big blind below the small
+  blind, a period ending before it starts), a key that names nothing the rule
+  wants (a deal's entries, a race's seats) (core.errors.Unprocessable);
+- 429: too many failed logins (the lockout, API.md "Authentication").
+
+Generation is derandomized and bounded so the run is the same on every machine
+and fits in the test suite's time.
 """
 
 from __future__ import annotations
@@ -38,6 +54,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     negative_data_rejection,
+    positive_data_acceptance,
     response_schema_conformance,
     status_code_conformance,
 )
@@ -63,6 +80,7 @@ CHECKS = [
     content_type_conformance,
     response_schema_conformance,
     negative_data_rejection,
+    positive_data_acceptance,
 ]
 # A request the schema forbids (an unknown field, a number as a string or a
 # float, a value out of bounds) is refused: 400 malformed, refused before its body
@@ -70,7 +88,37 @@ CHECKS = [
 # is checked before the field it breaks (409, 422). Never 2xx. 5xx is
 # not_a_server_error's to report.
 REFUSED = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422"]
-CHECKS_CONFIG = {"negative_data_rejection": {"expected-statuses": REFUSED}}
+# A request the schema allows is never malformed: it is taken (2xx), or refused
+# for what isn't its form (the module's docstring says which). Never 400.
+ACCEPTED = ["2xx", "401", "403", "404", "409", "422", "429"]
+CHECKS_CONFIG = {
+    "negative_data_rejection": {"expected-statuses": REFUSED},
+    "positive_data_acceptance": {"expected-statuses": ACCEPTED},
+}
+# The doors the positive-data check doesn't hold yet: the hand booking's and the
+# corrections', whose own change (issue 33) is to make them answer what their
+# schema allows; each answers 400 to a request the schema allows, as said. The
+# other checks hold them.
+POSITIVE_NOT_YET = {
+    "POST /api/v1/corrections": "a hold without its hand and from is 400; the"
+    " schema doesn't say what each kind needs",
+    "POST /api/v1/tables/{table}/hands": "a record naming another table than its"
+    " path is 400 wrong_table (422: the schema can't state it)",
+    "POST /api/v1/tables/{table}/hands/batch": "its items are free-form in the"
+    " schema; an integer past bigint in one is 400 for the whole batch",
+    "GET /api/v1/tables/{table}/hands/{hand_no}.phh": "?unit= below 1 is 400; the"
+    " schema gives it no minimum",
+}
+
+
+def checks_for(case) -> list:
+    """CHECKS, less the positive-data check for a door in POSITIVE_NOT_YET."""
+    label = f"{case.operation.method.upper()} {case.operation.path}"
+    if label in POSITIVE_NOT_YET:
+        return [check for check in CHECKS if check is not positive_data_acceptance]
+    return CHECKS
+
+
 # Examples per operation and caller; a deeper run: SCHEMATHESIS_EXAMPLES=200
 # SCHEMATHESIS_COVERAGE=1 (the coverage phase adds schemathesis's boundary cases).
 EXAMPLES = int(os.environ.get("SCHEMATHESIS_EXAMPLES", "5"))
@@ -182,7 +230,33 @@ def tournament_running() -> None:
     )
 
 
+def _nul_in_a_key(value: object) -> bool:
+    if isinstance(value, dict):
+        return any(
+            "\x00" in str(key) or _nul_in_a_key(item) for key, item in value.items()
+        )
+    if isinstance(value, list):
+        return any(_nul_in_a_key(item) for item in value)
+    return False
+
+
+def keys_without_nul(schema: schemathesis.schemas.BaseSchema) -> None:
+    """Send no body with a NUL character in an object's key.
+
+    The parser refuses NUL anywhere in a body (400, API.md "Conventions"), and
+    the schema says so of every text value (a pattern, core.api.schema); of the
+    keys of the objects that map entries, seats or tables to values it can't,
+    as OpenAPI 3.0 has no ``propertyNames``. Every other key is sent, and a key
+    that names nothing must be refused for that (404, 422), never 400.
+    """
+
+    @schema.hook
+    def filter_body(ctx: object, body: object) -> bool:
+        return not _nul_in_a_key(body)
+
+
 schema = schemathesis.openapi.from_wsgi("/api/schema/", application, config=CONFIG)
+keys_without_nul(schema)
 
 
 def allowed(case) -> tuple[str, ...]:
@@ -202,7 +276,9 @@ def caller(case) -> str:
 def test_with_credentials_every_answer_is_documented(case, room):
     """Staff and terminals allowed to call an operation never get a 5xx or an
     undocumented answer."""
-    case.call_and_validate(headers={"Authorization": room[caller(case)]}, checks=CHECKS)
+    case.call_and_validate(
+        headers={"Authorization": room[caller(case)]}, checks=checks_for(case)
+    )
 
 
 @SETTINGS
@@ -210,4 +286,4 @@ def test_with_credentials_every_answer_is_documented(case, room):
 def test_without_credentials_every_answer_is_documented(case, room):
     """Callers with no or made-up credentials never get a 5xx or an undocumented
     answer."""
-    case.call_and_validate(checks=CHECKS)
+    case.call_and_validate(checks=checks_for(case))
