@@ -196,21 +196,26 @@ def correction_decide(
     )
     c.status = Correction.Status.APPROVED
     c.save()
-    if c.hand_id is not None and c.kind in (
+    _mispaid_resolved(c, by)
+    stacks_sync(*touched)
+    return c
+
+
+def _mispaid_resolved(c: Correction, by: User) -> None:
+    """HS7, HS8: a pot correction or a release is the pot's ruling; the hand's
+    mispaid-pot flag no longer waits (a hold still waits for its release)."""
+    if c.hand_id is None or c.kind not in (
         Correction.Kind.POT_CORRECTION,
         Correction.Kind.RELEASE,
     ):
-        # HS7, HS8: the pot's ruling is made (a hold still waits for its release);
-        # the hand's mispaid pot no longer waits.
-        HandException.objects.filter(
-            hand_id=c.hand_id,
-            kind=HandException.Kind.MISPAID_POT,
-            status=HandException.Status.OPEN,
-        ).update(
-            status=HandException.Status.RESOLVED,
-            resolved_by=by,
-            resolved_at=c.decided_at,
-            resolution=f"{c.get_kind_display()} {c.pk}: {c.reason}"[:500],
-        )
-    stacks_sync(*touched)
-    return c
+        return
+    HandException.objects.filter(
+        hand_id=c.hand_id,
+        kind=HandException.Kind.MISPAID_POT,
+        status=HandException.Status.OPEN,
+    ).update(
+        status=HandException.Status.RESOLVED,
+        resolved_by=by,
+        resolved_at=c.decided_at,
+        resolution=f"{c.get_kind_display()} {c.pk}: {c.reason}"[:500],
+    )

@@ -170,6 +170,31 @@ def _void_book(void: HandVoid, *, table: Table, sessions: list[SeatSession]) -> 
     hand.save(update_fields=["status"])
 
 
+def _misdeal_check(hand: Hand, reason: str) -> None:
+    """RK8: a misdeal is declared only before action; a foul deck or a duplicate
+    card voids the hand however far it went (FI "Pakassa oleva ylimääräinen
+    kortti"; TDA R37-E)."""
+    acted = first_round(
+        hand.record,
+        small_blind=hand.game.small_blind_cents,
+        big_blind=hand.game.big_blind_cents,
+    )
+    if reason == HandVoid.Reason.MISDEAL and not acted.cancellable:
+        raise errors.Refusal(
+            "void_after_action",
+            _(
+                "RK8: a misdeal can't be declared once two players have acted and one"
+                " of them called, bet or raised; a foul deck or a duplicate card voids"
+                " the hand however far it went."
+            ),
+            rule="RK8",
+            allowed={
+                "called_bet_or_raised": list(acted.callers),
+                "acted": list(acted.acted),
+            },
+        )
+
+
 @transaction.atomic
 def hand_void(
     *,
@@ -215,28 +240,7 @@ def hand_void(
             "void_pending", _("A void of this hand waits for a manager's approval.")
         )
     sessions = _void_checks(table, hand)
-    # A misdeal is declared only before action; a foul deck or a duplicate card
-    # voids the hand however far it went (RK8; FI "Pakassa oleva ylimääräinen
-    # kortti"; TDA R37-E).
-    acted = first_round(
-        hand.record,
-        small_blind=hand.game.small_blind_cents,
-        big_blind=hand.game.big_blind_cents,
-    )
-    if reason == HandVoid.Reason.MISDEAL and not acted.cancellable:
-        raise errors.Refusal(
-            "void_after_action",
-            _(
-                "RK8: a misdeal can't be declared once two players have acted and one"
-                " of them called, bet or raised; a foul deck or a duplicate card voids"
-                " the hand however far it went."
-            ),
-            rule="RK8",
-            allowed={
-                "called_bet_or_raised": list(acted.callers),
-                "acted": list(acted.acted),
-            },
-        )
+    _misdeal_check(hand, reason)
     # A hand that paid rake or drop, or whose pot was corrected, is voided by a
     # manager who sees what the void takes back (RK8, DC2).
     void = HandVoid.objects.create(
