@@ -15,7 +15,6 @@ from typing import Any
 
 from django.conf import settings
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from accounting.cage.receivables import receivables_open
 from accounting.models import BalanceSnapshot, Receipt, Shift, TableSlip
@@ -35,6 +34,7 @@ from reports.document import (
     Column,
     Section,
 )
+from reports.document import said as _
 from reports.guards import database_guards
 from reports.selectors import HAND_KINDS, AccountMovements, Period
 

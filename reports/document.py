@@ -5,9 +5,12 @@ Money columns hold integer cents (``type: money``); the renderers format them.
 Dates and times are ISO text in the room's time (``type: date``, ``datetime``).
 
     {"kind": "daily_audit", "title": …, "period": {…}, "room": {…}, "currency": "EUR",
-     "as_of": "…", "sections": [{"key", "title", "note", "columns": [{"key", "title",
-     "type"}], "rows": [[…], …]}], "charts": [{"key", "title", "type", "x", "series":
-     [{"name", "values"}], "x_label", "y_label"}]}
+     "as_of": "…", "sections": [{"key", "title", "msgid", "note", "columns":
+     [{"key", "title", "type"}], "rows": [[…], …]}], "charts": [{"key", "title",
+     "type", "x", "series": [{"name", "values"}], "x_label", "y_label"}]}
+
+A section's ``msgid`` is its title's English text, kept so a screen can say the
+title in its reader's language (:func:`title_for_reader`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,28 @@ TEXT, INT, MONEY, BOOL = "text", "int", "money", "bool"
 # A gaming day (``2026-11-30``) and a moment on the room's clock with its offset
 # (``2026-11-30 23:15:00+02:00``), both stored as ISO text.
 DATE, DATETIME = "date", "datetime"
+
+
+class Said(str):
+    """A text of the document in the room's language that remembers its English
+    ``msgid``, so a screen can say it again in its reader's language."""
+
+    msgid: str
+
+
+def said(message: str) -> str:
+    """``gettext(message)``, remembering ``message`` (:class:`Said`); the builders
+    name their sections with it."""
+    text = Said(_(message))
+    text.msgid = message
+    return text
+
+
+def title_for_reader(section: dict[str, Any]) -> str:
+    """A stored section's title in the reader's language: its ``msgid``
+    translated when the document kept it, else the title as stored."""
+    msgid = section.get("msgid")
+    return _(msgid) if msgid else str(section.get("title", ""))
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +75,7 @@ class Section:
         return {
             "key": self.key,
             "title": self.title,
+            **({"msgid": self.title.msgid} if isinstance(self.title, Said) else {}),
             "note": self.note,
             "columns": [
                 {"key": c.key, "title": c.title, "type": c.type} for c in self.columns

@@ -22,10 +22,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import connection
-from django.utils.translation import gettext as _
 
 from core.db import guards
 from reports.document import BOOL, INT, Column, Section, rows_of, section_of
+from reports.document import said as _
 from reports.selectors import Period, previous_audit
 
 KEY = "database_guards"

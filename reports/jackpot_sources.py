@@ -14,12 +14,12 @@ from datetime import date
 from typing import Any
 
 from django.db.models import Q, Sum
-from django.utils.translation import gettext as _
 
 from accounting.models import Payable
 from jackpots.models import Award, Hit, Month, Pool
 from jackpots.selectors import AWARD_KIND, month_standings
 from reports.document import DATETIME, INT, MONEY, Column, Section
+from reports.document import said as _
 from reports.selectors import Period
 
 __all__ = [

@@ -25,13 +25,13 @@ from typing import Any
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from accounting.cage import gaming_day_of
 from accounting.models import Account
 from accounting.models import Entry as LedgerEntry
 from cardroom.models import Room
 from reports.document import BOOL, DATETIME, INT, MONEY, Checks, Column, Section
+from reports.document import said as _
 from reports.selectors import AccountMovements, Period
 from tournaments import chart, selectors
 from tournaments.models import (

@@ -34,6 +34,7 @@ from core.idempotency import MAX_KEY_LENGTH
 from core.models import IdempotencyRecord
 from core.roles import Role, has_role
 from core.work import claim
+from reports.document import title_for_reader
 from reports.files import file_response
 from reports.models import Report
 from reports.render import FORMATS
@@ -224,7 +225,8 @@ def report_preview(request: HttpRequest, report_id: int) -> HttpResponse:
         Report.objects.select_related("generated_by"), pk=report_id
     )
     sections = [
-        {"title": s["title"], "rows": len(s["rows"])} for s in report.data["sections"]
+        {"title": title_for_reader(s), "rows": len(s["rows"])}
+        for s in report.data["sections"]
     ]
     return render(
         request,
@@ -266,7 +268,8 @@ def report_open(request: HttpRequest) -> HttpResponse:
         _refused(request, error)
         return redirect(HOME)
     sections = [
-        {"title": s["title"], "rows": len(s["rows"])} for s in report.data["sections"]
+        {"title": title_for_reader(s), "rows": len(s["rows"])}
+        for s in report.data["sections"]
     ]
     return render(
         request,

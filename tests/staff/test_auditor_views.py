@@ -12,6 +12,7 @@ import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
 
+from cardroom.services import room_default
 from core.roles import Role
 from reports.document import rows_of
 from reports.models import Report
@@ -204,3 +205,25 @@ def test_the_audit_reports_a_missing_guard_schema_as_a_finding(audrey, monkeypat
     assert rows["schema_changes"]["found"] == "not kept"
     assert rows["schema_changes"]["agrees"] is False
     assert report.checks_failed >= 1
+
+
+def test_a_finnish_rooms_report_is_previewed_in_the_auditors_language(
+    audrey, make_staff
+):
+    """The stored document is in the room's language; the preview names its
+    sections in the reader's (the sections keep their English msgid)."""
+    room = room_default()
+    room.language = "fi"
+    room.save()
+    produce(audrey)
+    report = Report.objects.get()
+    boxes = next(s for s in report.data["sections"] if s["key"] == "box_counts")
+    assert boxes["msgid"] == "Drop, rake and jackpot box counts (CA4)"
+    assert boxes["title"] != boxes["msgid"]  # stored in Finnish
+    page = audrey.get(f"/auditor/reports/{report.pk}").content.decode()
+    assert f"<td>{boxes['msgid']}</td>" in page
+    assert f"<td>{boxes['title']}</td>" not in page
+    aino = Client(HTTP_ACCEPT_LANGUAGE="fi")
+    aino.force_login(make_staff("aino", Role.AUDITOR))
+    finnish = aino.get(f"/auditor/reports/{report.pk}").content.decode()
+    assert f"<td>{boxes['title']}</td>" in finnish
