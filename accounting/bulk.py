@@ -1,8 +1,8 @@
 """Ledger postings written together with a caller's own rows, in one statement.
 
 A hand's booking writes its ledger transaction, its entries, the hand, its seats
-and the seats' stacks: through :func:`accounting.services.transaction_open` and
-:func:`~accounting.services.entries_post` that is a statement each, and on the hand
+and the seats' stacks: through :func:`accounting.services.transaction_post` that is
+a statement each (its transaction row, then its entries), and on the hand
 path the statements' round trips were most of a request's cost (benchmarks/
 README.md, "One statement a booking"). Here the caller collects its postings in
 :class:`Postings` (netted and checked as ``transaction_open`` checks them) and

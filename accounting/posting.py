@@ -18,9 +18,7 @@ from accounting.domain.postings import Plan, PlanLeg
 from accounting.models import Account, AccountType, Transaction
 from accounting.services import (
     Leg,
-    Posting,
     account_get_or_open,
-    transaction_open,
     transaction_post,
 )
 
@@ -72,16 +70,3 @@ def plan_post(
     ``known`` as in :func:`legs_resolve`."""
     legs = legs_resolve(plan.legs, currency=currency, known=known)
     return transaction_post(kind=plan.kind, legs=legs, **kwargs)
-
-
-def plan_open(
-    plan: Plan,
-    *,
-    currency: str | None = None,
-    known: Mapping[str, Account] | None = None,
-    **kwargs: Any,
-) -> Posting:
-    """Open ``plan``'s transaction with its entries to come
-    (:func:`accounting.services.transaction_open`)."""
-    legs = legs_resolve(plan.legs, currency=currency, known=known)
-    return transaction_open(kind=plan.kind, legs=legs, **kwargs)

@@ -216,7 +216,7 @@ def _entries_insert(txn: Transaction, netted: list[tuple[Account, int]]) -> None
 class Posting:
     """A transaction whose row is written and whose entries are still to come.
 
-    Made by :func:`transaction_open`, finished by :func:`entries_post`.
+    Made by :func:`transaction_open`; :func:`transaction_post` writes its entries.
     """
 
     transaction: Transaction
@@ -241,9 +241,9 @@ def transaction_open(
     For a booking whose own rows point at the transaction and whose entries should
     come last: entries lock the accounts they move until the commit, and some
     accounts (chip float, rake revenue, jackpot drops) are moved by every table's
-    hands. The caller must call :func:`entries_post` before its database
-    transaction commits; the deferred ``ledger_transaction_balanced`` trigger
-    refuses a transaction without entries.
+    hands. The caller writes the entries before its database transaction commits
+    (:func:`transaction_post` does); the deferred ``ledger_transaction_balanced``
+    trigger refuses a transaction without entries.
 
     No savepoint and no look-up of ``external_id``: the caller holds a lock that
     makes the key new, and a failure fails its whole database transaction.
@@ -266,26 +266,6 @@ def transaction_open(
     )
     rows.insert(txn)
     return Posting(txn, netted)
-
-
-def entries_post(posting: Posting) -> Transaction:
-    """Write the entries of a :func:`transaction_open` posting; return its transaction.
-
-    Raises :class:`InsufficientFunds` when an account flagged non-negative would go
-    below zero. The caller's database transaction is then unusable, so the message
-    uses the balances its accounts were read with (a summed account's, which would
-    need a query, are left out).
-    """
-    try:
-        _entries_insert(posting.transaction, posting.netted)
-    except IntegrityError as exc:
-        if _overdrawn(exc):
-            known = {
-                a.pk: a.balance_cents for a, _amount in posting.netted if not a.summed
-            }
-            raise _insufficient(posting.netted, known) from exc
-        raise
-    return posting.transaction
 
 
 def transaction_post(
@@ -515,7 +495,6 @@ __all__ = [
     "Posting",
     "account_get_or_open",
     "balances_fold",
-    "entries_post",
     "retry_on_conflict",
     "snapshot_at",
     "transaction_open",
