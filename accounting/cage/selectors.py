@@ -11,7 +11,7 @@ from itertools import groupby
 
 from django.db.models import QuerySet, Sum
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy as _l
+from django.utils.translation import gettext_lazy
 
 from accounting import chart
 from accounting.cage.shifts import drawer_accounts
@@ -88,16 +88,16 @@ def shift_movements(*, shift: Shift) -> DrawerMovements:
 
 #: What each line of the drawer is called on the screens and the printed report.
 LINE_LABELS: dict[str, str | Promise] = {
-    "purchases": _l("Chip purchases"),
-    "redemptions": _l("Chip redemptions"),
-    "payouts": _l("Award payouts"),
-    "collections": _l("Receivables paid back"),
-    "tournament_entries": _l("Tournament entries, rebuys and add-ons"),
-    "tournament_refunds": _l("Tournament refunds"),
-    "tournament_prizes": _l("Tournament prizes paid"),
-    "tournament_bounties": _l("Tournament bounties paid"),
-    "fills": _l("Fills"),
-    "credits": _l("Credits"),
+    "purchases": gettext_lazy("Chip purchases"),
+    "redemptions": gettext_lazy("Chip redemptions"),
+    "payouts": gettext_lazy("Award payouts"),
+    "collections": gettext_lazy("Receivables paid back"),
+    "tournament_entries": gettext_lazy("Tournament entries, rebuys and add-ons"),
+    "tournament_refunds": gettext_lazy("Tournament refunds"),
+    "tournament_prizes": gettext_lazy("Tournament prizes paid"),
+    "tournament_bounties": gettext_lazy("Tournament bounties paid"),
+    "fills": gettext_lazy("Fills"),
+    "credits": gettext_lazy("Credits"),
 }
 
 
