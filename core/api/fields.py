@@ -180,12 +180,34 @@ class UniqueListField(serializers.ListField):
         return items
 
 
+def _not_text(field: Any, value: Any) -> bool:
+    """Whether ``value``, read by ``field``, holds a number or a boolean where
+    the field reads text (DRF's ``CharField`` takes ``5`` as ``"5"``)."""
+    if isinstance(field, serializers.CharField):
+        return value is not None and not isinstance(value, str)
+    if isinstance(field, serializers.ListField) and isinstance(value, list):
+        return any(_not_text(field.child, item) for item in value)
+    if isinstance(field, serializers.DictField) and isinstance(value, Mapping):
+        return any(_not_text(field.child, item) for item in value.values())
+    return False
+
+
 class StrictSerializer(serializers.Serializer):
-    """An input serializer that refuses fields it doesn't declare (400)."""
+    """An input serializer that refuses fields it doesn't declare, and text that
+    isn't a JSON string (``"reason": 0``), as the schema says (400)."""
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
             refuse_unknown_fields(self, data)
+            not_text = [
+                name
+                for name, field in self.fields.items()
+                if name in data and not field.read_only and _not_text(field, data[name])
+            ]
+            if not_text:
+                raise serializers.ValidationError(
+                    {name: [_("Text, as a JSON string.")] for name in not_text}
+                )
         return super().to_internal_value(data)
 
 
@@ -228,6 +250,18 @@ def choice_param(
             }
         )
     return str(value)
+
+
+def refuse_empty_params(query: Mapping[str, Any], names: Collection[str]) -> None:
+    """Raise ``ValidationError`` (400) naming each of the query parameters
+    ``names`` given empty (``?kind=``). DRF reads an empty value in a query as
+    absent, so a filter left empty answered as if none were given, though the
+    schema allows no empty value (a kind, a date)."""
+    empty = [name for name in names if query.get(name) == ""]
+    if empty:
+        raise serializers.ValidationError(
+            {name: [_("Give a value, or leave the parameter out.")] for name in empty}
+        )
 
 
 def count_param(query: Mapping[str, Any], name: str, default: int, most: int) -> int:

@@ -26,6 +26,7 @@ from core.api.fields import (
     StrictSerializer,
     count_param,
     count_parameter,
+    refuse_empty_params,
 )
 from core.api.permissions import IsAuditor, staff
 from reports import services, tournaments
@@ -181,6 +182,7 @@ class ReportListApi(APIView):
     )
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
+        refuse_empty_params(request.query_params, filters.fields)
         filters.is_valid(raise_exception=True)
         for name in ("limit", "offset"):  # as LimitOffsetPagination reads them
             count_param(request.query_params, name, 0, 0)

@@ -256,3 +256,49 @@ def test_an_empty_stack_review_filter_is_outside_its_enum(staff_client):
     assert list(assert_error_shape(answer, 400, "invalid")["fields"]) == ["status"]
     assert floor.get("/api/v1/stack-reviews?status=open").status_code == 200
     assert floor.get("/api/v1/stack-reviews").status_code == 200
+
+
+@pytest.mark.parametrize("query", ["kind=", "day=", "kind=&day=2026-11-28"])
+def test_an_empty_report_filter_is_refused(staff_client, query):
+    """``GET /api/v1/reports/?kind=`` answered every report, unfiltered: DRF reads
+    an empty query value as absent, and the schema holds no empty kind or date
+    (found by the deep schemathesis run's negative-data check)."""
+    auditor = staff_client(Role.AUDITOR, username="audrey")
+    answer = auditor.get(f"/api/v1/reports/?{query}")
+    name = query.split("=")[0]
+    assert list(assert_error_shape(answer, 400, "invalid")["fields"]) == [name]
+    assert auditor.get("/api/v1/reports/?kind=jackpot").status_code == 200
+
+
+def test_text_arrives_as_a_json_string(staff_client, manager, clock):
+    """A text field took ``0`` as ``"0"`` (DRF's CharField), where the schema
+    says string: a report's reason, a policy's rake percentage (found by the deep
+    schemathesis run's negative-data check). Refused, as numbers given as text
+    are; every StrictSerializer, its lists' and objects' items included."""
+    auditor = staff_client(Role.AUDITOR, username="audrey")
+    answer = auditor.post(
+        "/api/v1/reports/",
+        {"kind": "daily_audit", "first": "2026-11-27", "reason": 0},
+        format="json",
+    )
+    assert list(assert_error_shape(answer, 400, "invalid")["fields"]) == ["reason"]
+    policy = {**POLICY, "rake": {"scheme": "percent", "percent": 5}}
+    body = {"code": "T09", **GAMES["NL12"], "policy": policy}
+    answer = manager.post("/api/v1/tables", body, format="json")
+    assert "percent" in str(assert_error_shape(answer, 400, "invalid")["fields"])
+    assert not Table.objects.filter(code="T09").exists()
+
+    class Texts(StrictSerializer):
+        one = serializers.CharField()
+        many = serializers.ListField(child=serializers.CharField())
+        keyed = serializers.DictField(child=serializers.RegexField("^[a-z]+$"))
+
+    for wrong in (
+        {"one": 7, "many": [], "keyed": {}},
+        {"one": "a", "many": ["a", 1.5], "keyed": {}},
+        {"one": "a", "many": [], "keyed": {"k": 3}},
+        {"one": True, "many": [], "keyed": {}},
+    ):
+        texts = Texts(data=wrong)
+        assert not texts.is_valid(), wrong
+    assert Texts(data={"one": "a", "many": ["b"], "keyed": {"k": "c"}}).is_valid()
