@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 TEXT, INT, MONEY, BOOL = "text", "int", "money", "bool"
 # A gaming day (``2026-11-30``) and a moment on the room's clock with its offset
@@ -91,7 +92,7 @@ class Checks(Section):
     def __init__(self) -> None:
         super().__init__(
             key="checks",
-            title=_("Reconciliation checks"),
+            title=said(gettext_noop("Reconciliation checks")),
             columns=[
                 Column("check", _("check")),
                 Column("records", _("records"), MONEY),
