@@ -180,34 +180,46 @@ class UniqueListField(serializers.ListField):
         return items
 
 
-def _not_text(field: Any, value: Any) -> bool:
-    """Whether ``value``, read by ``field``, holds a number or a boolean where
-    the field reads text (DRF's ``CharField`` takes ``5`` as ``"5"``)."""
+def _loose(field: Any, value: Any) -> Any:
+    """What ``field`` reads ``value`` as though it isn't of the field's JSON type
+    (DRF's ``CharField`` takes ``5`` as ``"5"``, its ``BooleanField`` ``0``,
+    ``"yes"`` and ``"true"`` as booleans): the message saying what it takes, or
+    None."""
     if isinstance(field, serializers.CharField):
-        return value is not None and not isinstance(value, str)
-    if isinstance(field, serializers.ListField) and isinstance(value, list):
-        return any(_not_text(field.child, item) for item in value)
-    if isinstance(field, serializers.DictField) and isinstance(value, Mapping):
-        return any(_not_text(field.child, item) for item in value.values())
-    return False
+        if value is not None and not isinstance(value, str):
+            return _("Text, as a JSON string.")
+    elif isinstance(field, serializers.BooleanField):
+        if value is not None and not isinstance(value, bool):
+            return _("true or false, as JSON.")
+    elif isinstance(field, serializers.ListField) and isinstance(value, list):
+        return next(
+            (found for item in value if (found := _loose(field.child, item))), None
+        )
+    elif isinstance(field, serializers.DictField) and isinstance(value, Mapping):
+        return next(
+            (found for item in value.values() if (found := _loose(field.child, item))),
+            None,
+        )
+    return None
 
 
 class StrictSerializer(serializers.Serializer):
-    """An input serializer that refuses fields it doesn't declare, and text that
-    isn't a JSON string (``"reason": 0``), as the schema says (400)."""
+    """An input serializer that refuses fields it doesn't declare, and text or a
+    boolean that isn't one in JSON (``"reason": 0``, ``"new_version": 0``), as
+    the schema says (400)."""
 
     def to_internal_value(self, data: Any) -> Any:
         if isinstance(data, Mapping):
             refuse_unknown_fields(self, data)
-            not_text = [
-                name
+            loose = {
+                name: [found]
                 for name, field in self.fields.items()
-                if name in data and not field.read_only and _not_text(field, data[name])
-            ]
-            if not_text:
-                raise serializers.ValidationError(
-                    {name: [_("Text, as a JSON string.")] for name in not_text}
-                )
+                if name in data
+                and not field.read_only
+                and (found := _loose(field, data[name]))
+            }
+            if loose:
+                raise serializers.ValidationError(loose)
         return super().to_internal_value(data)
 
 

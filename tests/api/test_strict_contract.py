@@ -270,18 +270,18 @@ def test_an_empty_report_filter_is_refused(staff_client, query):
     assert auditor.get("/api/v1/reports/?kind=jackpot").status_code == 200
 
 
-def test_text_arrives_as_a_json_string(staff_client, manager, clock):
-    """A text field took ``0`` as ``"0"`` (DRF's CharField), where the schema
-    says string: a report's reason, a policy's rake percentage (found by the deep
-    schemathesis run's negative-data check). Refused, as numbers given as text
-    are; every StrictSerializer, its lists' and objects' items included."""
+def test_text_and_booleans_arrive_as_their_json_types(staff_client, manager, clock):
+    """A text field took ``0`` as ``"0"`` (DRF's CharField), a boolean ``0`` as
+    false (its BooleanField), where the schema says string and boolean: a
+    report's reason and new_version, a policy's rake percentage (found by the
+    deep schemathesis run's negative-data check). Refused, as numbers given as
+    text are; every StrictSerializer, its lists' and objects' items included."""
     auditor = staff_client(Role.AUDITOR, username="audrey")
-    answer = auditor.post(
-        "/api/v1/reports/",
-        {"kind": "daily_audit", "first": "2026-11-27", "reason": 0},
-        format="json",
-    )
-    assert list(assert_error_shape(answer, 400, "invalid")["fields"]) == ["reason"]
+    report = {"kind": "daily_audit", "first": "2026-11-27"}
+    for loose in ({"reason": 0}, {"new_version": 0}, {"new_version": "true"}):
+        answer = auditor.post("/api/v1/reports/", {**report, **loose}, format="json")
+        fields = assert_error_shape(answer, 400, "invalid")["fields"]
+        assert list(fields) == list(loose), loose
     policy = {**POLICY, "rake": {"scheme": "percent", "percent": 5}}
     body = {"code": "T09", **GAMES["NL12"], "policy": policy}
     answer = manager.post("/api/v1/tables", body, format="json")
@@ -292,13 +292,17 @@ def test_text_arrives_as_a_json_string(staff_client, manager, clock):
         one = serializers.CharField()
         many = serializers.ListField(child=serializers.CharField())
         keyed = serializers.DictField(child=serializers.RegexField("^[a-z]+$"))
+        flag = serializers.BooleanField(default=False)
 
     for wrong in (
         {"one": 7, "many": [], "keyed": {}},
         {"one": "a", "many": ["a", 1.5], "keyed": {}},
         {"one": "a", "many": [], "keyed": {"k": 3}},
         {"one": True, "many": [], "keyed": {}},
+        {"one": "a", "many": [], "keyed": {}, "flag": 1},
+        {"one": "a", "many": [], "keyed": {}, "flag": "yes"},
     ):
         texts = Texts(data=wrong)
         assert not texts.is_valid(), wrong
-    assert Texts(data={"one": "a", "many": ["b"], "keyed": {"k": "c"}}).is_valid()
+    right = {"one": "a", "many": ["b"], "keyed": {"k": "c"}, "flag": True}
+    assert Texts(data=right).is_valid()
