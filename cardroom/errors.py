@@ -19,6 +19,7 @@ from core.errors import (
     NotFound,
     Refusal,
     Unauthenticated,
+    Unprocessable,
     refuser,
 )
 from core.errors import gettext_noop as _
@@ -204,4 +205,5 @@ def overdraft_said(
 conflict = refuser(TEXTS, Conflict)
 missing = refuser(TEXTS, NotFound)
 invalid = refuser(TEXTS, Invalid)
+unprocessable = refuser(TEXTS, Unprocessable)
 unauthenticated = refuser(TEXTS, Unauthenticated)

@@ -44,6 +44,7 @@ from cardroom.models import (
 )
 from core.api.errors import exception_handler
 from core.api.fields import (
+    FILLED_TEXT_PATTERN,
     CentsField,
     StrictIntegerField,
     StrictSerializer,
@@ -694,7 +695,7 @@ class HandPhhApi(APIView):
         parameters=[
             OpenApiParameter(
                 "unit",
-                int,
+                {"type": "integer", "minimum": 1, "maximum": 10**6},
                 description="Cents per PHH chip (1 or more; 100 for euros).",
                 required=False,
             )
@@ -945,6 +946,21 @@ class StackReviewApproveApi(APIView):
 class CorrectionSerializer(StrictSerializer):
     class Meta:
         ref_name = "Correction"
+        # What each kind needs (HS7, HS8, DC3), as the service refuses it (400).
+        required_when = {
+            "hand_no": ("kind", ["pot_correction", "hold"], {"type": "integer"}),
+            "from_player": (
+                "kind",
+                ["pot_correction", "hold", "receivable"],
+                {"type": "string", "pattern": FILLED_TEXT_PATTERN},
+            ),
+            "to_player": (
+                "kind",
+                ["pot_correction", "release"],
+                {"type": "string", "pattern": FILLED_TEXT_PATTERN},
+            ),
+            "held": ("kind", ["release"], {"type": "integer"}),
+        }
 
     id = serializers.IntegerField(read_only=True)
     kind = serializers.ChoiceField(choices=Correction.Kind.choices)

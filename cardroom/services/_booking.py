@@ -36,6 +36,7 @@ from cardroom.errors import (
     conflict,
     invalid,
     refuse,
+    unprocessable,
 )
 from cardroom.models import (
     Hand,
@@ -123,9 +124,15 @@ def _check_hand_limits(
 
 
 def _for_table(record: dict[str, Any], table_code: str) -> dict[str, Any]:
-    """The record, naming the table it was posted for; refuse another (400)."""
+    """The record, naming the table it was posted for; refuse another (422: a
+    record its schema allows, contradicting its path)."""
     if record.get("table") not in (None, table_code):
-        raise invalid(Code.WRONG_TABLE, r=record.get("table"), t=table_code)
+        raise unprocessable(
+            Code.WRONG_TABLE,
+            allowed={"table": table_code},
+            r=record.get("table"),
+            t=table_code,
+        )
     return {**record, "table": table_code}
 
 

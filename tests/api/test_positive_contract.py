@@ -392,3 +392,42 @@ def test_a_pools_share_of_the_drop_is_bounded_as_the_service_bounds_it(
     assert allows(spec, "POST /api/v1/jackpots/pools", body) is allowed
     patch = {"drop_ratio": ratio}
     assert allows(spec, "PATCH /api/v1/jackpots/pools/{pool_id}", patch) is allowed
+
+
+CORRECTIONS = "POST /api/v1/corrections"
+ASKED = {"table": "T01", "amount": 100, "reason": "pushed to the wrong seat"}
+
+
+@pytest.mark.parametrize(
+    ("body", "allowed"),
+    [
+        (
+            {
+                "kind": "pot_correction",
+                "hand_no": 1,
+                "from_player": "P-2",
+                "to_player": "P-1",
+            },
+            True,
+        ),
+        ({"kind": "pot_correction", "hand_no": 1, "from_player": "P-2"}, False),
+        ({"kind": "hold", "hand_no": 1, "from_player": "P-2"}, True),
+        ({"kind": "hold", "from_player": "P-2"}, False),
+        ({"kind": "hold", "hand_no": None, "from_player": "P-2"}, False),
+        ({"kind": "release", "held": 3, "to_player": "P-1"}, True),
+        ({"kind": "release", "to_player": "P-1"}, False),
+        ({"kind": "receivable", "from_player": "P-2"}, True),
+        ({"kind": "receivable"}, False),
+    ],
+)
+def test_a_correction_says_what_its_kind_needs(spec, body, allowed):
+    """HS7, HS8, DC3: each kind names what it needs, as the service refuses it
+    (400 otherwise)."""
+    assert allows(spec, CORRECTIONS, {**ASKED, **body}) is allowed
+
+
+def test_a_hand_historys_unit_is_a_cent_or_more(spec):
+    """``?unit=`` below 1 is refused (400), as the schema says."""
+    operation = spec["paths"]["/api/v1/tables/{table}/hands/{hand_no}.phh"]["get"]
+    [unit] = [p for p in operation["parameters"] if p["name"] == "unit"]
+    assert unit["schema"]["minimum"] == 1

@@ -95,19 +95,11 @@ CHECKS_CONFIG = {
     "negative_data_rejection": {"expected-statuses": REFUSED},
     "positive_data_acceptance": {"expected-statuses": ACCEPTED},
 }
-# The doors the positive-data check doesn't hold yet: the hand booking's and the
-# corrections', whose own change (issue 33) is to make them answer what their
-# schema allows; each answers 400 to a request the schema allows, as said. The
-# other checks hold them.
+# The doors the positive-data check doesn't hold yet, each answering 400 to a
+# request its schema allows, as said. The other checks hold them.
 POSITIVE_NOT_YET = {
-    "POST /api/v1/corrections": "a hold without its hand and from is 400; the"
-    " schema doesn't say what each kind needs",
-    "POST /api/v1/tables/{table}/hands": "a record naming another table than its"
-    " path is 400 wrong_table (422: the schema can't state it)",
     "POST /api/v1/tables/{table}/hands/batch": "its items are free-form in the"
     " schema; an integer past bigint in one is 400 for the whole batch",
-    "GET /api/v1/tables/{table}/hands/{hand_no}.phh": "?unit= below 1 is 400; the"
-    " schema gives it no minimum",
 }
 
 

@@ -54,3 +54,21 @@ def test_the_tray_refusal_is_in_the_callers_language(clock, open_table, players)
             "amount": 10_000,
         }
     assert error["detail"] == expected
+
+
+def test_a_record_naming_another_table_is_422_with_the_tables_code(
+    clock, open_table, players
+):
+    """A record the schema allows that contradicts its path: 422, never 400, and
+    nothing booked."""
+    t04 = open_table("T04")
+    assert seat(t04, "T04", 1, "P-1", 10_000).status_code == 201
+    before = fingerprint()
+    answer = t04.post(
+        "/api/v1/tables/T04/hands",
+        {"table": "T05", "hand_no": 1, "game": "NLHE", "button": 1, "seats": []},
+        format="json",
+    )
+    error = refused(answer, 422, None, "wrong_table")
+    assert error["allowed"] == {"table": "T04"}
+    assert fingerprint() == before
