@@ -4,6 +4,7 @@ movement booked, where a player's chips are, and the engine's refusals."""
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 
@@ -17,7 +18,7 @@ from accounting.posting import plan_post
 from cardroom.domain.buyin import BuyInRefused
 from cardroom.domain.errors import HandError
 from cardroom.errors import Code, missing, overdraft_said, refuse
-from cardroom.models import SeatSession, StackMovement, Table
+from cardroom.models import HandException, SeatSession, StackMovement, Table
 from core.errors import NotFound, Refusal
 
 
@@ -151,3 +152,24 @@ def stacks_sync(*sessions: SeatSession | None) -> None:
         )
         session.stack_cents = Account.objects.get(pk=account.pk).balance_cents
         session.save(update_fields=["stack_cents"])
+
+
+def exceptions_resolve(
+    *,
+    hand_id: int,
+    kinds: tuple[str, ...],
+    by: User | None,
+    at: datetime | None,
+    resolution: str,
+    **match: Any,
+) -> None:
+    """Resolve the hand's open exceptions of ``kinds`` (and ``match``, e.g. a
+    seat), saying who and what resolved them (HS6, HS7, RK8)."""
+    HandException.objects.filter(
+        hand_id=hand_id, kind__in=kinds, status=HandException.Status.OPEN, **match
+    ).update(
+        status=HandException.Status.RESOLVED,
+        resolved_by=by,
+        resolved_at=at,
+        resolution=resolution[:500],
+    )

@@ -20,7 +20,12 @@ from cardroom.errors import (
     refuse,
 )
 from cardroom.models import Correction, Hand, HandException, SeatSession, Table
-from cardroom.services._shared import chips_of, player_get, stacks_sync
+from cardroom.services._shared import (
+    chips_of,
+    exceptions_resolve,
+    player_get,
+    stacks_sync,
+)
 from core.errors import NotFound
 from core.errors import gettext_noop as _
 
@@ -209,13 +214,10 @@ def _mispaid_resolved(c: Correction, by: User) -> None:
         Correction.Kind.RELEASE,
     ):
         return
-    HandException.objects.filter(
+    exceptions_resolve(
         hand_id=c.hand_id,
-        kind=HandException.Kind.MISPAID_POT,
-        status=HandException.Status.OPEN,
-    ).update(
-        status=HandException.Status.RESOLVED,
-        resolved_by=by,
-        resolved_at=c.decided_at,
-        resolution=f"{c.get_kind_display()} {c.pk}: {c.reason}"[:500],
+        kinds=(HandException.Kind.MISPAID_POT,),
+        by=by,
+        at=c.decided_at,
+        resolution=f"{c.get_kind_display()} {c.pk}: {c.reason}",
     )

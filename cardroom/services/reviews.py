@@ -12,7 +12,12 @@ from django.utils.translation import gettext as _
 from accounting.posting import plan_post
 from cardroom.domain import postings
 from cardroom.models import HandException, SeatSession, StackReview
-from cardroom.services._shared import chips_of, player_get, stacks_sync
+from cardroom.services._shared import (
+    chips_of,
+    exceptions_resolve,
+    player_get,
+    stacks_sync,
+)
 from core import errors
 from core.roles import Role, has_role
 
@@ -135,16 +140,13 @@ def stack_review_approve(
     )
     review.status = StackReview.Status.RESOLVED
     review.save()
-    HandException.objects.filter(
+    exceptions_resolve(
         hand_id=review.hand_id,
-        kind=HandException.Kind.STACK_MISMATCH,
+        kinds=(HandException.Kind.STACK_MISMATCH,),
+        by=by,
+        at=review.approved_at,
+        resolution=f"{review.resolution}: {review.reason}",
         details__seat=review.seat,
-        status=HandException.Status.OPEN,
-    ).update(
-        status=HandException.Status.RESOLVED,
-        resolved_by=by,
-        resolved_at=review.approved_at,
-        resolution=f"{review.resolution}: {review.reason}"[:500],
     )
     stacks_sync(*touched)
     return review

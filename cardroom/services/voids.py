@@ -24,7 +24,7 @@ from cardroom.models import (
     SeatSession,
     Table,
 )
-from cardroom.services._shared import table_get_open
+from cardroom.services._shared import exceptions_resolve, table_get_open
 from core import errors
 from core.roles import Role, has_role
 
@@ -151,18 +151,12 @@ def _void_book(void: HandVoid, *, table: Table, sessions: list[SeatSession]) -> 
         session.save(update_fields=["stack_cents"])
     # A void hand's pot and its bad beat wait for no one any more (RK8); a stack
     # mismatch is its review's to resolve (HS6).
-    HandException.objects.filter(
-        hand=hand,
-        kind__in=(
-            HandException.Kind.MISPAID_POT,
-            HandException.Kind.BAD_BEAT_CANDIDATE,
-        ),
-        status=HandException.Status.OPEN,
-    ).update(
-        status=HandException.Status.RESOLVED,
-        resolved_by=void.decided_by or void.requested_by,
-        resolved_at=void.decided_at or void.requested_at,
-        resolution=f"void {void.pk}: {void.get_reason_display()}"[:500],
+    exceptions_resolve(
+        hand_id=hand.pk,
+        kinds=(HandException.Kind.MISPAID_POT, HandException.Kind.BAD_BEAT_CANDIDATE),
+        by=void.decided_by or void.requested_by,
+        at=void.decided_at or void.requested_at,
+        resolution=f"void {void.pk}: {void.get_reason_display()}",
     )
     void.status = HandVoid.Status.BOOKED
     void.save()
