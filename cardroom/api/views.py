@@ -562,16 +562,15 @@ class HandBatchSerializer(StrictSerializer):
     The batch itself refuses (400) only a body that is no object with a ``hands``
     list of 1 to HAND_BATCH_MAX items; an item that is no valid hand record is
     answered in its place in ``results`` (400, 409 or 422), as ``POST hands``
-    answers it, and the others book. So the schema types the items no more than
-    the batch checks them: a hand record is ``HandRecordRequest``."""
+    answers it, and the others book. The schema types each item as the hand
+    record ``POST hands`` takes (``HandRecordRequest``), so a client generated
+    from it builds valid hands; a malformed one is still answered in its place."""
 
     class Meta:
         ref_name = "HandBatch"
 
     hands = serializers.ListField(
-        child=serializers.JSONField(
-            help_text="A hand record (HandRecordRequest, as POST hands takes it)."
-        ),
+        child=HandRecordSerializer(),
         min_length=1,
         max_length=HAND_BATCH_MAX,
         help_text=f"1 to {HAND_BATCH_MAX} hand records, booked in this order; each"
