@@ -67,6 +67,21 @@ class Code(StrEnum):
     RECEIVABLE_OPEN = "receivable_open"
     ABOVE_OPEN = "above_open"
     TABLE_CLOSED = "table_closed"
+    # Player protection (accounting.cage.protection)
+    UNDER_AGE = "under_age"
+    PLAYER_BARRED = "player_barred"
+    PLAYER_SELF_EXCLUDED = "player_self_excluded"
+    AWARD_HELD = "award_held"
+    SELF_EXCLUSION_FINAL = "self_exclusion_final"
+    SELF_EXCLUSION_TOO_SHORT = "self_exclusion_too_short"
+    SELF_EXCLUSION_RUNNING = "self_exclusion_running"
+    SECOND_MANAGER = "second_manager"
+    UNTIL_PASSED = "until_passed"
+    RESTRICTION_ENDED = "restriction_ended"
+    RESTRICTION_NOT_FOUND = "restriction_not_found"
+    DOCUMENT_EXPIRED = "document_expired"
+    BIRTH_DATE_FUTURE = "birth_date_future"
+    NOTHING_CHANGED = "nothing_changed"
 
 
 TEXTS = {
@@ -142,9 +157,65 @@ TEXTS = {
         "CA3: table %(table)s is closed; a closed table gets no fills. Open the "
         "table first."
     ),
+    Code.UNDER_AGE: _(
+        "PP2: %(player)s is %(age)d on this gaming day; the room's minimum age is"
+        " %(min_age)d."
+    ),
+    Code.PLAYER_BARRED: _("PP3: %(player)s is barred from %(scope)s until %(until)s."),
+    Code.PLAYER_SELF_EXCLUDED: _(
+        "PP4: %(player)s has excluded himself from %(scope)s until %(until)s."
+    ),
+    Code.AWARD_HELD: _(
+        "PP6: %(player)s is restricted (%(because)s); what he is owed is held until"
+        " a manager decides."
+    ),
+    Code.SELF_EXCLUSION_FINAL: _(
+        "PP4: nobody can end or shorten a self-exclusion; it lapses only after its"
+        " period, at the player's request."
+    ),
+    Code.SELF_EXCLUSION_TOO_SHORT: _(
+        "PP4: a self-exclusion lasts at least %(days)d days: until %(min)s or"
+        " later, or for good."
+    ),
+    Code.SELF_EXCLUSION_RUNNING: _(
+        "PP4: this self-exclusion runs until %(until)s; the player can ask for it"
+        " to lapse from then on."
+    ),
+    Code.SECOND_MANAGER: _(
+        "PP3: a bar is ended early by another manager than who set it."
+    ),
+    Code.UNTIL_PASSED: _(
+        "PP3: a bar ends on a gaming day to come (%(min)s or later), or never."
+    ),
+    Code.RESTRICTION_ENDED: _("PP7: restriction %(id)d has ended already."),
+    Code.RESTRICTION_NOT_FOUND: _("No restriction %(id)d."),
+    Code.DOCUMENT_EXPIRED: _(
+        "PP1: this document expired on %(expires)s; check a valid one."
+    ),
+    Code.BIRTH_DATE_FUTURE: _("PP1: a date of birth is a day in the past."),
+    Code.NOTHING_CHANGED: _("PP7: the correction changes nothing."),
 }
 
 # Other texts of codes above (``text=``).
+NO_BIRTH_DATE = _(
+    "PP2: %(player)s has no date of birth on file; every door refuses him until"
+    " one is recorded (the room's minimum age is %(min_age)d)."
+)
+BARRED_FOR_GOOD = _("PP3: %(player)s is barred from %(scope)s for good.")
+SELF_EXCLUDED_FOR_GOOD = _(
+    "PP4: %(player)s has excluded himself from %(scope)s for good."
+)
+SCOPES = {
+    "room": _("the room"),
+    "cash": _("cash games"),
+    "tournaments": _("tournaments"),
+}
+"""What a restriction closes, as a refusal names it (PP3, PP4)."""
+SELF_EXCLUDED_PAST_PERIOD = _(
+    "PP4: %(player)s has excluded himself from %(scope)s; its period ended on"
+    " %(until)s, and it holds until he asks for it to lapse and the cooling-off"
+    " time has passed."
+)
 OVERDRAWN = _("An account would go below zero.")
 NOT_POSITIVE = _("%(name)s must be more than zero.")
 NEGATIVE = _("%(name)s can't be negative.")

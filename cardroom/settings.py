@@ -51,6 +51,13 @@ CARDROOM_GAMING_DAY_CUTOFF_HOUR = env.int("CARDROOM_GAMING_DAY_CUTOFF_HOUR", def
 CARDROOM_IDENTITY_THRESHOLD_CENTS = env.int(
     "CARDROOM_IDENTITY_THRESHOLD_CENTS", default=200_000
 )
+# PP2, PP4: the defaults of the player-protection settings, until a manager
+# records a version of them (accounting.models.ProtectionRules).
+CARDROOM_MIN_AGE = env.int("CARDROOM_MIN_AGE", default=18)
+CARDROOM_SELF_EXCLUSION_MIN_DAYS = env.int(
+    "CARDROOM_SELF_EXCLUSION_MIN_DAYS", default=180
+)
+CARDROOM_COOLING_OFF_HOURS = env.int("CARDROOM_COOLING_OFF_HOURS", default=24)
 # DC3: days a player has to pay a receivable back before he can't buy in. RULES.md
 # gives none: by default a receivable is due the moment it is booked.
 CARDROOM_DC3_TERMS_DAYS = env.int("CARDROOM_DC3_TERMS_DAYS", default=0)
@@ -120,6 +127,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "core.history.HistoryMiddleware",
+    # A door's refusal of a player (PP2-PP4) is written after its request rolls back.
+    "accounting.cage.protection.RefusalLogMiddleware",
     # Last, so it sees the lockout flag set while authenticating.
     "axes.middleware.AxesMiddleware",
     # A database connection lost before the commit: a read runs once more, any

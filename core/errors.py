@@ -58,6 +58,21 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+class Said(str):
+    """A parameter of a message that is itself a message (a scope's name): marked
+    for the catalogues with :func:`gettext_noop`, translated when the message is
+    read, as the message is.
+
+    >>> "from %(scope)s" % {"scope": Said("the room")}
+    'from the room'
+    """
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return _translate(str.__str__(self))
+
+
 class ApplicationError(Exception):
     """Base of every error a use case raises for its caller to answer."""
 

@@ -8,7 +8,9 @@ on top of the ledger in ``accounting.services``. Other apps use these:
   for cash buy-ins at the tables too;
 - ``payable_create`` — an approved award, after booking it into awards payable (CA6);
 - ``receipt_issue`` — a numbered receipt for another app's cash at the cage (CA2);
-- ``gaming_day_of`` — the gaming day in the room's settings (BI8).
+- ``gaming_day_of`` — the gaming day in the room's settings (BI8);
+- ``door_check``, ``award_check`` — player protection (PP2–PP6): the one check
+  every door where a player asks for play or money calls, with its ``Door``.
 """
 
 from accounting.cage.common import cage_get
@@ -20,6 +22,12 @@ from accounting.cage.players import (
     player_get,
     player_identity_verify,
     player_register,
+)
+from accounting.cage.protection import (
+    Door,
+    award_check,
+    award_held,
+    door_check,
 )
 from accounting.cage.receipts import (
     chip_purchase,
@@ -44,6 +52,9 @@ from accounting.cage.tables import (
 )
 
 __all__ = [
+    "Door",
+    "award_check",
+    "award_held",
     "box_count_record",
     "cage_get",
     "cage_vault_fund",
@@ -53,6 +64,7 @@ __all__ = [
     "cash_activity_record",
     "chip_purchase",
     "chip_redemption",
+    "door_check",
     "gaming_day_of",
     "payable_create",
     "payable_pay",

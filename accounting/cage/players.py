@@ -44,13 +44,18 @@ def player_register(
     id_document_type: str = "",
     id_document_number: str = "",
     registered_by: User | None = None,
+    birth_date: date | None = None,
 ) -> Player:
     """Register a player under ``code`` (BI10), with or without a verified ID.
 
-    Raises :class:`Conflict` (409) when ``code`` is already registered.
+    Without ``birth_date`` every door refuses him until one is recorded (PP1,
+    PP2). Raises :class:`Conflict` (409) when ``code`` is already registered, 422
+    ``birth_date_future`` (PP1) for a date of birth that isn't in the past.
     """
     if Player.objects.filter(code=code).exists():
         raise conflict(Code.PLAYER_EXISTS, code=code)
+    if birth_date is not None and birth_date >= gaming_day_of():
+        raise refuse(Code.BIRTH_DATE_FUTURE, rule="PP1")
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -64,6 +69,7 @@ def player_register(
                 id_verified_at=now if id_verified else None,
                 id_verified_by=registered_by if id_verified else None,
                 registered_by=registered_by,
+                birth_date=birth_date,
             )
     except IntegrityError as exc:
         # Another desk registered the same code a moment before us.
