@@ -38,6 +38,7 @@ class PlayerSerializer(serializers.Serializer):
     nickname = serializers.CharField()
     id_verified = serializers.BooleanField()
     id_document_type = serializers.CharField()
+    birth_date = serializers.DateField(allow_null=True)
     registered_at = serializers.DateTimeField()
 
 
@@ -62,6 +63,10 @@ class PlayerRegisterApi(APIView):
         id_document_number = serializers.CharField(
             max_length=64, required=False, allow_blank=True
         )
+        birth_date = serializers.DateField(
+            required=False,
+            help_text="PP1, PP2: without one, every door refuses the player.",
+        )
 
     @extend_schema(
         request=InputSerializer,
@@ -81,6 +86,7 @@ class PlayerRegisterApi(APIView):
             id_document_type=values.get("id_document_type", ""),
             id_document_number=values.get("id_document_number", ""),
             registered_by=staff(request),
+            birth_date=values.get("birth_date"),
         )
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
