@@ -286,6 +286,16 @@ class SeatSession(models.Model):
     left_with_cents = models.BigIntegerField(_("left with"), null=True, blank=True)
     last_hand_no = models.BigIntegerField(_("last hand"), null=True, blank=True)
     away_since = models.DateTimeField(_("away since"), null=True, blank=True)
+    must_leave_at = models.DateTimeField(
+        _("must leave since"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "PP5: a restriction began while he sat; he leaves at the end of the hand"
+            " in play."
+        ),
+    )
+    must_leave_rule = models.CharField(_("because of"), max_length=8, blank=True)
 
     class Meta:
         verbose_name = _("seat session")

@@ -28,6 +28,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
 from cardroom.auth import IsTableTerminal, Terminal, usable_key
+from cardroom.services import protection
 from core.api.errors import exception_handler
 from core.api.parsers import decode, max_body_bytes
 from core.idempotency import HEADER
@@ -85,7 +86,13 @@ def answer(
         request.terminal_key = key  # type: ignore[attr-defined]
         if key.table.code != table:
             raise exceptions.PermissionDenied(IsTableTerminal.message)
-        body, status = handle(decode(request.body), terminal)
+        token = protection.notices_remember()
+        try:
+            body, status = handle(decode(request.body), terminal)
+        finally:
+            left = protection.notices_taken(token)
+        if left and isinstance(body, dict):
+            body = {**body, "notices": left}  # PP5: who left after this hand
         response = HttpResponse(orjson.dumps(body), status=status, content_type=JSON)
     except Exception as error:
         response = _refused(request, error)

@@ -42,6 +42,7 @@ from cardroom.models import (
     StackReview,
     Table,
 )
+from cardroom.services import protection
 from core.api.errors import exception_handler
 from core.api.fields import (
     FILLED_TEXT_PATTERN,
@@ -58,6 +59,35 @@ from core.idempotency import idempotent
 from core.roles import Role, has_role
 
 TerminalOrFloor = terminal_or_role(Role.FLOOR, Role.MANAGER)
+
+
+class TableNotices:
+    """PP5: an answer about a table carries what its terminal must know now.
+
+    ``notices`` lists each seat whose player must leave at the end of the hand
+    in play (a bar or a self-exclusion began while he sat), and each seat the
+    request's own booking ended for that reason. A hand's answer names only the
+    latter (``ask_table`` False): its booking ends every marked seat.
+    """
+
+    ask_table = True
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        token = protection.notices_remember()
+        try:
+            response = super().dispatch(request, *args, **kwargs)  # type: ignore[misc]
+        finally:
+            left = protection.notices_taken(token)
+        data = getattr(response, "data", None)
+        table = kwargs.get("table")
+        if not isinstance(data, dict) or response.status_code >= 500 or not table:
+            return response
+        notices = left + (protection.table_notices(table) if self.ask_table else [])
+        if notices:
+            response.data = {**data, "notices": notices}
+        return response
+
+
 TerminalOrStaffReader = terminal_or_role(Role.FLOOR, Role.MANAGER, Role.AUDITOR)
 
 
@@ -83,7 +113,7 @@ def _actor(request: Request) -> dict[str, Any]:
     return {"by": request.user, "source": ""}
 
 
-class TableDetailApi(APIView):
+class TableDetailApi(TableNotices, APIView):
     """The table's set-up, for its own terminal and for the floor."""
 
     permission_classes = [TerminalOrFloor]
@@ -269,7 +299,7 @@ class SeatsSerializer(serializers.Serializer):
     seats = SeatRow(many=True)
 
 
-class SeatApi(APIView):
+class SeatApi(TableNotices, APIView):
     """Seat a player with a buy-in (BI1, BI4–BI6, WL6); read the seats (HS6).
 
     A house move (BI7) is never posted: ``house_move`` is refused (422 BI7); the
@@ -349,7 +379,7 @@ class SeatApi(APIView):
         return Response(out, status=status.HTTP_201_CREATED)
 
 
-class TopUpApi(APIView):
+class TopUpApi(TableNotices, APIView):
     """Add chips between hands (BI2, BI4)."""
 
     permission_classes = [TerminalOrFloor]
@@ -388,7 +418,7 @@ class TopUpApi(APIView):
         )
 
 
-class LeaveApi(APIView):
+class LeaveApi(TableNotices, APIView):
     """The player leaves with his stack (BI3); he keeps his chips."""
 
     permission_classes = [TerminalOrFloor]
@@ -505,10 +535,11 @@ def hand_body(data: Any) -> dict[str, Any]:
     return dict(data)
 
 
-class HandRecordApi(APIView):
+class HandRecordApi(TableNotices, APIView):
     """Record a hand: validate, settle, book (API.md). A repeat answers 200."""
 
     permission_classes = [TerminalOrFloor]
+    ask_table = False
 
     @extend_schema(
         request=HandRecordSerializer,
@@ -606,7 +637,7 @@ class HandBatchAnswerSerializer(serializers.Serializer):
     results = HandAnswerSerializer(many=True)
 
 
-class HandBatchApi(APIView):
+class HandBatchApi(TableNotices, APIView):
     """Book many hands of a table in order, each as ``POST hands`` would: for a
     terminal that queued hands while offline, or an electronic table.
 
@@ -617,6 +648,7 @@ class HandBatchApi(APIView):
     """
 
     permission_classes = [TerminalOrFloor]
+    ask_table = False
 
     @extend_schema(
         summary="Record many hands, in order",
@@ -753,7 +785,7 @@ class VoidSerializer(serializers.Serializer):
         return list(services.booked_corrections(void.hand).values_list("pk", flat=True))
 
 
-class HandVoidApi(APIView):
+class HandVoidApi(TableNotices, APIView):
     """A floor person voids the table's last hand: every contribution back (RK8).
 
     200 when booked at once; 202 when the hand took rake or drop and waits for a
@@ -1027,7 +1059,7 @@ class CorrectionDecideApi(APIView):
         return Response(CorrectionSerializer(decided).data)
 
 
-class AwayApi(APIView):
+class AwayApi(TableNotices, APIView):
     """The player steps away from his seat; ``long_break`` once a night (BI9)."""
 
     permission_classes = [TerminalOrFloor]
@@ -1062,7 +1094,7 @@ class AwayApi(APIView):
         )
 
 
-class BackApi(APIView):
+class BackApi(TableNotices, APIView):
     """The player is back at his seat (BI9)."""
 
     permission_classes = [TerminalOrFloor]
@@ -1073,7 +1105,7 @@ class BackApi(APIView):
         return Response(AwayApi.OutputSerializer(absence).data)
 
 
-class PickUpApi(APIView):
+class PickUpApi(TableNotices, APIView):
     """After 30 minutes away, the floor picks up his chips into custody (BI9)."""
 
     permission_classes = [IsFloor]

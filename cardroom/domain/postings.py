@@ -211,6 +211,7 @@ class Sitting(NamedTuple):
     player_id: int
     player: str  # the player's code
     stack_cents: int
+    leaving: bool = False  # PP5: he leaves once this hand is booked
 
 
 class Frozen(NamedTuple):

@@ -5,6 +5,7 @@ one lock, and written in one statement (:mod:`cardroom.services._hand_sql`).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterator, Sequence
@@ -14,7 +15,7 @@ from typing import Any
 
 import orjson
 from django.contrib.auth.models import User
-from django.db import IntegrityError
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -53,6 +54,7 @@ from cardroom.services._hand_sql import (
     _json,
     _write_sql,
 )
+from cardroom.services.protection import leaves_carry_out
 from core.db import rows
 from core.errors import ApplicationError, Invalid
 from core.errors import gettext_noop as _
@@ -505,6 +507,10 @@ class _Booking:
             raise
         for hand, _planned in self.pending:
             hooks.after_hand_booked(hand.pk)
+        leaving = [s.session_id for s in self.sittings.values() if s.leaving]
+        if leaving:
+            # PP5: the hand in play is over; the marked players leave.
+            transaction.on_commit(functools.partial(leaves_carry_out, leaving))
         self.written = dict(self.balances)
         self._clear()
 

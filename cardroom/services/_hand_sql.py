@@ -152,14 +152,16 @@ def _context_sql(pools: str | None) -> str:
     hands = Hand._meta.db_table
     return f"""
 WITH s AS (
-    SELECT s.id, s.seat, s.player_id, p.code, s.stack_cents
+    SELECT s.id, s.seat, s.player_id, p.code, s.stack_cents,
+           s.must_leave_at IS NOT NULL AS leaving
       FROM {sessions} s JOIN {players} p ON p.id = s.player_id
      WHERE s.table_id = %(table)s AND s.ended_at IS NULL
      ORDER BY s.id FOR UPDATE OF s
 )
 SELECT (SELECT max(hand_no) FROM {hands} WHERE table_id = %(table)s),
        (SELECT coalesce(json_agg(json_build_array(id, seat, player_id, code,
-                                                  stack_cents) ORDER BY id),
+                                                  stack_cents, leaving)
+                                 ORDER BY id),
                         '[]')::text FROM s),
        {bulk.accounts_sql("%(codes)s")},
        ARRAY(SELECT nextval('{_sequence(Transaction)}')
