@@ -420,7 +420,15 @@ def restriction_set(
     if until is not None:
         _until_check(kind=kind, until=until, day=day)
     row = Restriction.objects.create(
-        player=locked, kind=kind, scope=scope, until=until, reason=reason, set_by=by
+        player=locked,
+        kind=kind,
+        scope=scope,
+        # The doors' clock, which they compare it with: the database's would
+        # start it at its transaction's start, by another clock.
+        starts=timezone.now(),
+        until=until,
+        reason=reason,
+        set_by=by,
     )
     transaction.on_commit(lambda: _restriction_hooks(row))
     return row
