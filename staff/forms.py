@@ -12,7 +12,6 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from accounting.models import Player
 from core.money import locale_of
 from staff.money import MoneyInputError, money_format, money_parse, units_format
 from staff.once import FIELD, form_key
@@ -116,17 +115,6 @@ class AwardPayForm(OnceForm):
                 "once he has."
             )
         },
-    )
-
-
-class IdentityForm(forms.Form):
-    """The identity document the cashier checked (CA5)."""
-
-    document_type = forms.ChoiceField(
-        label=gettext_lazy("Document"), choices=Player.Document.choices
-    )
-    document_number = forms.CharField(
-        label=gettext_lazy("Document number"), max_length=64
     )
 
 

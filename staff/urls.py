@@ -1,11 +1,11 @@
 """The staff screens: sign-in, each role's home page, the cage (CA1–CA6), the
-manager's approvals and terminal keys, the floor (WL1–WL10, DC2, RK8) and the
-auditor's reports (BI8)."""
+manager's approvals, terminal keys and player protection (PP1–PP7), the floor
+(WL1–WL10, DC2, RK8) and the auditor's reports (BI8)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from staff import auditor, boxes, floor, manager, views
+from staff import auditor, boxes, floor, manager, protection, views
 
 app_name = "staff"
 
@@ -65,6 +65,37 @@ urlpatterns = [
         "manager/keys/<str:prefix>/revoke",
         manager.terminal_key_revoke,
         name="terminal-key-revoke",
+    ),
+    path("manager/players", protection.players, name="protection-players"),
+    path(
+        "manager/players/<str:code>",
+        protection.player,
+        name="protection-player",
+    ),
+    path(
+        "manager/players/<str:code>/restrictions",
+        protection.restriction_set,
+        name="restriction-set",
+    ),
+    path(
+        "manager/players/<str:code>/correct",
+        protection.player_correct,
+        name="player-correct",
+    ),
+    path(
+        "manager/restrictions/<int:restriction_id>/end",
+        protection.restriction_end,
+        name="restriction-end",
+    ),
+    path(
+        "manager/restrictions/<int:restriction_id>/lapse",
+        protection.self_exclusion_lapse,
+        name="self-exclusion-lapse",
+    ),
+    path(
+        "manager/documents/<int:document_id>/number",
+        protection.document_number,
+        name="document-number",
     ),
     path("auditor/", auditor.auditor_home, name="auditor-home"),
     path("auditor/produce", auditor.report_produce, name="report-produce"),

@@ -26,17 +26,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounting import cage as services
+from accounting.cage import protection
 from accounting.cage.selectors import receipt_get, shift_report
 from accounting.models import Cage, Payable, Player, Shift, TableSlip
 from core.api.permissions import staff
 from core.errors import ApplicationError, Refusal
 from core.roles import Role, has_role
 from staff import selectors
-from staff.forms import AmountForm, AwardPayForm, CountForm, IdentityForm
+from staff.forms import AmountForm, AwardPayForm, CountForm
 from staff.landing import landing_url
 from staff.models import ShiftCount
 from staff.money import money_format, symbol_of
 from staff.once import book_once
+from staff.protection_forms import DocumentForm
+from staff.protection_selectors import player_glance, players_flags
 from staff.refusals import refusal_text
 
 CAGE_SESSION_KEY = "staff_cage"
@@ -339,7 +342,8 @@ def shift_closed(request: HttpRequest, shift_id: int) -> HttpResponse:
 @cashier_only
 @require_GET
 def player_search(request: HttpRequest) -> HttpResponse:
-    """Find a player by name, id or card; the results only when htmx asks."""
+    """Find a player by name, id or card, marked with what refuses him at every
+    door (PP2–PP4); the results only when htmx asks."""
     cage = _cage(request)
     query = request.GET.get("q", "")
     players = list(selectors.players_find(query))
@@ -347,10 +351,12 @@ def player_search(request: HttpRequest) -> HttpResponse:
         return redirect("staff:player", code=players[0].code)
     partial = bool(getattr(request, "htmx", False))  # django_htmx's middleware
     template = "staff/cage/_players.html" if partial else "staff/cage/players.html"
+    flags = players_flags(players)
+    found = [(p, [str(f) for f in flags[p.pk]]) for p in players]
     return render(
         request,
         template,
-        {**_context(request, cage), "query": query, "players": players},
+        {**_context(request, cage), "query": query, "players": found},
     )
 
 
@@ -361,8 +367,9 @@ def _player(code: str) -> Player:
 @cashier_only
 @require_GET
 def player_detail(request: HttpRequest, code: str) -> HttpResponse:
-    """A player's chips held, tonight's buy-ins and cash-outs, CA5 standing; sell
-    and redeem forms."""
+    """A player's chips held, tonight's buy-ins and cash-outs, CA5 standing; at a
+    glance his age on the gaming day (PP2), his restrictions (PP3, PP4) and his
+    valid identity document, never its number (PP1, PP7); sell and redeem forms."""
     cage = _cage(request)
     return _player_page(request, cage, _player(code))
 
@@ -373,7 +380,7 @@ def _player_page(
     player: Player,
     sell: AmountForm | None = None,
     redeem: AmountForm | None = None,
-    identity: IdentityForm | None = None,
+    identity: DocumentForm | None = None,
 ) -> HttpResponse:
     tonight = selectors.player_tonight(player=player, cage=cage)
     return render(
@@ -390,7 +397,9 @@ def _player_page(
             "payables": selectors.payables_open(currency=cage.currency).filter(
                 player=player
             ),
-            "identity": identity or IdentityForm(),
+            "glance": player_glance(player),
+            "numbers": has_role(request.user, Role.MANAGER),
+            "identity": identity or DocumentForm(),
             "sell": sell or AmountForm(currency=cage.currency, prefix="sell"),
             "redeem": redeem or AmountForm(currency=cage.currency, prefix="redeem"),
         },
@@ -454,18 +463,20 @@ def chips_redeem(request: HttpRequest, code: str) -> HttpResponse:
 @cashier_only
 @require_POST
 def player_identify(request: HttpRequest, code: str) -> HttpResponse:
-    """Record the identity document the cashier checked (CA5)."""
+    """Record the identity document the cashier checked, with its expiry (PP1,
+    CA5); an expired one is refused (PP1)."""
     cage = _cage(request)
     player = _player(code)
-    form = IdentityForm(request.POST)
+    form = DocumentForm(request.POST)
     if not form.is_valid():
         return _player_page(request, cage, player, identity=form)
     try:
-        services.player_identity_verify(
+        protection.document_record(
             player=player,
-            document_type=form.cleaned_data["document_type"],
-            document_number=form.cleaned_data["document_number"],
-            verified_by=staff(request),
+            kind=form.cleaned_data["document_type"],
+            number=form.cleaned_data["document_number"],
+            expires=form.cleaned_data["expires"],
+            by=staff(request),
         )
     except ApplicationError as error:
         _refuse(request, cage, error)

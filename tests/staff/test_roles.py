@@ -56,6 +56,17 @@ PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("GET", "/manager/keys"): MANAGER,
     ("POST", "/manager/keys/abc/revoke"): MANAGER,
     ("GET", "/manager/keys/abc/revoke"): MANAGER,
+    # Player protection (PP1–PP7): an auditor reads a player's page, never a
+    # document's number; only a manager writes.
+    ("GET", "/manager/players"): ("manager", "auditor"),
+    ("GET", "/manager/players/P-1001"): ("manager", "auditor"),
+    ("POST", "/manager/players/P-1001/restrictions"): MANAGER,
+    ("POST", "/manager/players/P-1001/correct"): MANAGER,
+    ("GET", "/manager/restrictions/1/end"): MANAGER,
+    ("POST", "/manager/restrictions/1/end"): MANAGER,
+    ("GET", "/manager/restrictions/1/lapse"): MANAGER,
+    ("POST", "/manager/restrictions/1/lapse"): MANAGER,
+    ("POST", "/manager/documents/1/number"): MANAGER,
 }
 
 

@@ -1,0 +1,110 @@
+"""The player-protection forms (PP1, PP3, PP4, PP7): a checked identity document,
+a bar or a self-exclusion, the end of a bar, a self-exclusion's lapse and a
+correction of the player's data, each with its reason.
+
+Each carries its own key (:class:`staff.forms.OnceForm`): a double click records
+one bar, one document, one end.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from accounting.models import Player, Restriction
+from staff.forms import OnceForm
+
+
+class DateInput(forms.DateInput):
+    """The browser's date picker; the value goes as ISO 8601 whatever the
+    language of the page."""
+
+    input_type = "date"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(format="%Y-%m-%d", **kwargs)
+
+
+def _reason_field(label: Any = None) -> forms.CharField:
+    return forms.CharField(
+        label=label or _("Why"),
+        max_length=500,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+
+class DocumentForm(forms.Form):
+    """The identity document the cashier checked: kind, number, expiry (PP1).
+
+    Without a key of its own: a second post records the same check twice, which
+    says no more than once and changes nothing else."""
+
+    document_type = forms.ChoiceField(
+        label=_("Document"), choices=Player.Document.choices
+    )
+    document_number = forms.CharField(
+        label=_("Document number"),
+        max_length=64,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    expires = forms.DateField(label=_("Expires"), required=False, widget=DateInput())
+
+
+class RestrictionForm(OnceForm):
+    """A bar (PP3) or a self-exclusion (PP4): its scope, until a gaming day or
+    for good, and why. The service decides how soon it may end."""
+
+    scope = forms.ChoiceField(
+        label=_("From"),
+        choices=Restriction.Scope.choices,
+        initial=Restriction.Scope.ROOM,
+        widget=forms.RadioSelect,
+    )
+    until = forms.DateField(
+        label=_("Until"),
+        required=False,
+        widget=DateInput(),
+        help_text=_("The first gaming day he is let in again."),
+    )
+    for_good = forms.BooleanField(label=_("For good"), required=False)
+    reason = _reason_field()
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        until: date | None = data.get("until")
+        if "until" in self.errors:
+            return data
+        if until is None and not data.get("for_good"):
+            raise forms.ValidationError(
+                _("Give the day it ends, or tick “For good”."), code="until"
+            )
+        if until is not None and data.get("for_good"):
+            raise forms.ValidationError(
+                _("Either a day it ends or “For good”, not both."), code="until"
+            )
+        return data
+
+
+class ReasonForm(OnceForm):
+    """The end of a bar (PP3) or a self-exclusion's lapse (PP4): why."""
+
+    reason = _reason_field()
+
+
+class CorrectionForm(OnceForm):
+    """Correct a player's name or date of birth, with why (PP7)."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    birth_date = forms.DateField(
+        label=_("Date of birth"), required=False, widget=DateInput()
+    )
+    reason = _reason_field()
+
+
+class NumberForm(forms.Form):
+    """Why the manager asks to see a document's number (recorded, PP7)."""
+
+    purpose = forms.CharField(label=_("Why"), max_length=200, required=False)
