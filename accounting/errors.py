@@ -82,6 +82,8 @@ class Code(StrEnum):
     DOCUMENT_EXPIRED = "document_expired"
     BIRTH_DATE_FUTURE = "birth_date_future"
     NOTHING_CHANGED = "nothing_changed"
+    NOT_HELD = "not_held"
+    AWARD_FORFEITED = "award_forfeited"
 
 
 TEXTS = {
@@ -194,6 +196,13 @@ TEXTS = {
     ),
     Code.BIRTH_DATE_FUTURE: _("PP1: a date of birth is a day in the past."),
     Code.NOTHING_CHANGED: _("PP7: the correction changes nothing."),
+    Code.AWARD_FORFEITED: _(
+        "PP6: award %(ref)s was forfeited by a manager's decision; it isn't paid."
+    ),
+    Code.NOT_HELD: _(
+        "PP6: award %(ref)s isn't held: it is paid or decided, or its player is no"
+        " longer restricted."
+    ),
 }
 
 # Other texts of codes above (``text=``).

@@ -708,6 +708,57 @@ class DoorRefusal(models.Model):
         return f"{self.rule} {self.code} {self.gaming_day}"
 
 
+class AwardDecision(models.Model):
+    """A manager's decision on an award held for a restricted player (PP6): pay
+    it to him after all, or forfeit it (booked out of awards payable into
+    forfeited awards). One a payable; never edited."""
+
+    class Decision(models.TextChoices):
+        PAY = "pay", _("pay to the player")
+        FORFEIT = "forfeit", _("forfeit")
+
+    payable = models.OneToOneField(
+        "Payable", on_delete=models.PROTECT, related_name="decision"
+    )
+    decision = models.CharField(_("decision"), max_length=8, choices=Decision.choices)
+    held_by = models.ForeignKey(
+        Restriction,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=_("held because of"),
+    )
+    reason = models.CharField(_("why"), max_length=500)
+    at = models.DateTimeField(_("at"), db_default=Now())
+    by = staff_fk(_("decided by"))
+    booking = models.ForeignKey(
+        Transaction,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("booked by posting"),
+    )
+
+    class Meta:
+        verbose_name = _("decision on a held award")
+        verbose_name_plural = _("decisions on held awards")
+        ordering = ["-at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(reason=""), name="award_decision_reason"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(decision="pay", booking__isnull=True)
+                | models.Q(decision="forfeit", booking__isnull=False),
+                name="award_decision_forfeit_is_booked",
+            ),
+        ]
+        triggers = [append_only("award_decision")]
+
+    def __str__(self) -> str:
+        return f"{self.get_decision_display()} #{self.payable_id}"
+
+
 class Cage(models.Model):
     """A cashier cage: its vault, its receipt counter and its thresholds."""
 
@@ -908,6 +959,7 @@ class Payable(models.Model):
     class Status(models.TextChoices):
         OPEN = "open", _("open")
         PAID = "paid", _("paid")
+        FORFEITED = "forfeited", _("forfeited (PP6)")
 
     player = models.ForeignKey(
         Player,
@@ -934,7 +986,7 @@ class Payable(models.Model):
         verbose_name=_("booked by posting"),
     )
     status = models.CharField(
-        _("status"), max_length=8, choices=Status.choices, default=Status.OPEN
+        _("status"), max_length=12, choices=Status.choices, default=Status.OPEN
     )
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     paid_at = models.DateTimeField(_("paid"), null=True, blank=True)
@@ -949,7 +1001,10 @@ class Payable(models.Model):
             ),
             models.CheckConstraint(
                 condition=(models.Q(status="open") & models.Q(paid_at__isnull=True))
-                | (models.Q(status="paid") & models.Q(paid_at__isnull=False)),
+                | (
+                    models.Q(status__in=["paid", "forfeited"])
+                    & models.Q(paid_at__isnull=False)
+                ),
                 name="payable_paid_has_a_date",
             ),
             models.CheckConstraint(
@@ -966,13 +1021,13 @@ class Payable(models.Model):
             guards.FSM(
                 name="payable_paid_once",
                 field="status",
-                transitions=[("open", "paid")],
+                transitions=[("open", "paid"), ("open", "forfeited")],
             ),
             guards.ReadOnly(name="payable_terms_fixed", exclude=["status", "paid_at"]),
             guards.Protect(
                 name="payable_paid_is_final",
                 operation=pgtrigger.Update,
-                condition=pgtrigger.Q(old__status="paid"),
+                condition=pgtrigger.Q(old__status__in=["paid", "forfeited"]),
             ),
         ]
 

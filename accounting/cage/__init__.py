@@ -15,6 +15,7 @@ on top of the ledger in ``accounting.services``. Other apps use these:
 
 from accounting.cage.common import cage_get
 from accounting.cage.days import gaming_day_of
+from accounting.cage.held_awards import held_award_decide, held_awards
 from accounting.cage.players import (
     cash_activity_check,
     cash_activity_day_total,
@@ -66,6 +67,8 @@ __all__ = [
     "chip_redemption",
     "door_check",
     "gaming_day_of",
+    "held_award_decide",
+    "held_awards",
     "payable_create",
     "payable_pay",
     "player_get",

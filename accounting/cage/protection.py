@@ -41,11 +41,10 @@ from accounting.errors import (
     refuse,
 )
 from accounting.models import (
-    DocumentLookup,
+    AwardDecision,
     DoorRefusal,
-    IdentityDocument,
+    Payable,
     Player,
-    PlayerChange,
     ProtectionRules,
     Restriction,
     RestrictionEnd,
@@ -215,13 +214,18 @@ def door_check(*, player: Player, door: Door, at: datetime | None = None) -> Non
 
 
 def award_check(
-    *, player: Player, door: Door = Door.AWARD, at: datetime | None = None
+    *,
+    player: Player,
+    door: Door = Door.AWARD,
+    at: datetime | None = None,
+    payable: Payable | None = None,
 ) -> None:
     """Refuse to pay ``player`` an award or prize (PP1, PP2, PP6).
 
     Under age or without a date of birth, he is refused as at any door (PP2). A
     restriction of a scope that closes ``door`` holds what he is owed: 422
-    ``award_held`` (PP6), the award staying a liability until a manager decides.
+    ``award_held`` (PP6), the award staying a liability until a manager decides
+    (:func:`held_award_decide`); ``payable`` a manager decided to pay is paid.
     """
     at = at or timezone.now()
     day = gaming_day_of(at)
@@ -244,7 +248,7 @@ def award_check(
         day=day,
         cooling_off=config.cooling_off,
     )
-    if held is not None:
+    if held is not None and not _decided_to_pay(payable):
         raise refuse(
             Code.AWARD_HELD,
             rule="PP6",
@@ -252,6 +256,15 @@ def award_check(
             because=held.params["because"],
             allowed={"restriction": held.params["restriction"]},
         )
+
+
+def _decided_to_pay(payable: Payable | None) -> bool:
+    return (
+        payable is not None
+        and AwardDecision.objects.filter(
+            payable=payable, decision=AwardDecision.Decision.PAY
+        ).exists()
+    )
 
 
 def award_held(*, player: Player, door: Door = Door.AWARD) -> bool:
@@ -296,102 +309,6 @@ class RefusalLogMiddleware:
             return self.get_response(request)
         finally:
             refusals_write(token)
-
-
-# -- the records (PP1, PP7) --------------------------------------------------
-
-
-@transaction.atomic
-def player_correct(
-    *,
-    player: Player,
-    by: User,
-    reason: str,
-    name: str | None = None,
-    nickname: str | None = None,
-    birth_date: date | None = None,
-) -> Player:
-    """Correct a player's name, nickname or date of birth, each change recorded
-    with who, when, why and the old value (PP7).
-
-    Raises 422 ``birth_date_future`` (PP1) for a date of birth after today,
-    ``nothing_changed`` (PP7) when every value is the one on file.
-    """
-    locked = Player.objects.select_for_update().get(pk=player.pk)
-    if birth_date is not None and birth_date >= gaming_day_of():
-        raise refuse(Code.BIRTH_DATE_FUTURE, rule="PP1")
-    wanted = {"name": name, "nickname": nickname, "birth_date": birth_date}
-    changes = []
-    for field, value in wanted.items():
-        if value is None or getattr(locked, field) == value:
-            continue
-        old = getattr(locked, field)
-        changes.append(
-            PlayerChange(
-                player=locked,
-                field=field,
-                old="" if old is None else str(old),
-                new=str(value),
-                reason=reason,
-                by=by,
-            )
-        )
-        setattr(locked, field, value)
-    if not changes:
-        raise refuse(Code.NOTHING_CHANGED, rule="PP7")
-    locked.save(update_fields=[change.field for change in changes])
-    PlayerChange.objects.bulk_create(changes)
-    return locked
-
-
-@transaction.atomic
-def document_record(
-    *, player: Player, kind: str, number: str, expires: date | None, by: User
-) -> IdentityDocument:
-    """Record an identity document ``by`` checked now (PP1); the player's
-    identity is verified from then on (CA5). An expired document is refused:
-    422 ``document_expired`` (PP1)."""
-    if expires is not None and expires < gaming_day_of():
-        raise refuse(Code.DOCUMENT_EXPIRED, rule="PP1", expires=expires.isoformat())
-    locked = Player.objects.select_for_update().get(pk=player.pk)
-    document = IdentityDocument.objects.create(
-        player=locked, kind=kind, number=number.strip(), expires=expires, checked_by=by
-    )
-    locked.id_verified = True
-    locked.id_document_type = kind
-    locked.id_document_number = document.number
-    locked.id_verified_at = timezone.now()
-    locked.id_verified_by = by
-    locked.save(
-        update_fields=[
-            "id_verified",
-            "id_document_type",
-            "id_document_number",
-            "id_verified_at",
-            "id_verified_by",
-        ]
-    )
-    return document
-
-
-@transaction.atomic
-def document_number_show(
-    *, document: IdentityDocument, by: User, purpose: str = ""
-) -> str:
-    """Return the document's number, recording that ``by`` was shown it (PP7)."""
-    DocumentLookup.objects.create(document=document, by=by, purpose=purpose)
-    return document.number
-
-
-def document_valid(
-    player: Player, *, day: date | None = None
-) -> IdentityDocument | None:
-    """The player's latest checked document not expired on ``day`` (PP1)."""
-    day = day or gaming_day_of()
-    for document in IdentityDocument.objects.filter(player=player):
-        if document.expires is None or document.expires >= day:
-            return document
-    return None
 
 
 # -- restrictions (PP3, PP4, PP5) --------------------------------------------
@@ -482,7 +399,7 @@ def restriction_end(
     nobody ends; ``second_manager`` (PP3) when ``by`` set the bar;
     ``restriction_ended`` (PP7) when it has ended already (or lapsed).
     """
-    locked = Restriction.objects.select_for_update().get(pk=restriction.pk)
+    locked = _locked(restriction)
     if locked.kind == Restriction.Kind.SELF_EXCLUSION:
         raise refuse(Code.SELF_EXCLUSION_FINAL, rule="PP4")
     _not_ended(locked)
@@ -496,6 +413,13 @@ def restriction_end(
         reason=reason,
         by=by,
     )
+
+
+def _locked(restriction: Restriction) -> Restriction:
+    """``restriction`` read again under its player's row lock: a restriction's
+    own rows are append-only, so the app's role may not lock them (PP7)."""
+    Player.objects.select_for_update().filter(pk=restriction.player_id).first()
+    return Restriction.objects.get(pk=restriction.pk)
 
 
 def _not_ended(locked: Restriction) -> None:
@@ -517,7 +441,7 @@ def self_exclusion_lapse(
     Raises 422 ``self_exclusion_final`` for a self-exclusion for good or a bar,
     ``self_exclusion_running`` while its period runs.
     """
-    locked = Restriction.objects.select_for_update().get(pk=restriction.pk)
+    locked = _locked(restriction)
     if locked.kind != Restriction.Kind.SELF_EXCLUSION or locked.until is None:
         raise refuse(Code.SELF_EXCLUSION_FINAL, rule="PP4")
     if _has_end(locked):
@@ -553,3 +477,31 @@ def restriction_active(row: Restriction, *, at: datetime | None = None) -> bool:
     return rules.active(
         _as_rule(row), at=at, day=gaming_day_of(at), cooling_off=config.cooling_off
     )
+
+
+# The identity records (PP1, PP7), kept in accounting.cage.identity.
+from accounting.cage.identity import (  # noqa: E402
+    document_number_show,
+    document_record,
+    document_valid,
+    player_correct,
+)
+
+__all__ = [
+    "Door",
+    "award_check",
+    "award_held",
+    "document_number_show",
+    "document_record",
+    "document_valid",
+    "door_check",
+    "player_correct",
+    "protection_settings",
+    "protection_settings_change",
+    "restriction_active",
+    "restriction_end",
+    "restriction_get",
+    "restriction_set",
+    "restrictions_of",
+    "self_exclusion_lapse",
+]

@@ -33,6 +33,7 @@ RAKE_REVENUE = "revenue:rake"
 TIME_REVENUE = "revenue:time"
 JACKPOT_DROPS = "jackpot:drops"
 AWARDS_PAYABLE = "liability:awards_payable"
+AWARDS_FORFEITED = "liability:awards_forfeited"
 ESCROW = "liability:escrow"
 OVER_SHORT = "expense:over_short"
 
@@ -134,6 +135,13 @@ _SHAPES: tuple[tuple[re.Pattern[str], str, bool, bool, _Namer], ...] = tuple(
             True,
             False,
             lambda m: "Awards payable",
+        ),
+        (
+            r"liability:awards_forfeited",
+            LIABILITY,
+            True,
+            False,
+            lambda m: "Forfeited awards of restricted players (PP6)",
         ),
         (r"liability:escrow", LIABILITY, True, False, lambda m: "Held pots (escrow)"),
         (r"expense:over_short", EXPENSE, False, True, lambda m: "Over/short"),

@@ -221,6 +221,19 @@ def award_payout_plan(
     )
 
 
+def award_forfeit_plan(*, cents: int, balances: Balances = None) -> Plan:
+    """An award a manager decided a restricted player doesn't get (PP6): out of
+    awards payable into forfeited awards, a liability until it goes where the
+    licence says."""
+    return guarded(
+        Plan.of(
+            "award_forfeit",
+            [(a.AWARDS_PAYABLE, cents), (a.AWARDS_FORFEITED, -cents)],
+        ),
+        balances,
+    )
+
+
 def collection_plan(
     *, cage: str, shift: int, player: str, cents: int, balances: Balances = None
 ) -> Plan:
