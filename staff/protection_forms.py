@@ -58,7 +58,7 @@ class RestrictionForm(OnceForm):
     for good, and why. The service decides how soon it may end."""
 
     scope = forms.ChoiceField(
-        label=_("From"),
+        label=_("Kept out of"),
         choices=Restriction.Scope.choices,
         initial=Restriction.Scope.ROOM,
         widget=forms.RadioSelect,
