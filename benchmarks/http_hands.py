@@ -81,6 +81,7 @@ import time
 import urllib.parse
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -328,7 +329,12 @@ def build_room(
         slip_issue(slip=slip, cashier=cashier)
         players[code] = [f"{code}-P{s}" for s in range(1, SEATS + 1)]
         for seat, player in enumerate(players[code], start=1):
-            player_register(code=player, name=f"Player {player}", id_verified=True)
+            player_register(
+                code=player,
+                name=f"Player {player}",
+                id_verified=True,
+                birth_date=date(1985, 1, 1),  # PP2: no seat without one
+            )
             services.seat_take(
                 table_code=code,
                 seat=seat,

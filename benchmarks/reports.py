@@ -165,7 +165,12 @@ def setup_room(day: date) -> dict[str, Any]:
     ]
     room = room_default()
     Player.objects.bulk_create(
-        Player(code=f"P-{n:04d}", name=f"Player {n}", id_verified=True)
+        Player(
+            code=f"P-{n:04d}",
+            name=f"Player {n}",
+            id_verified=True,
+            birth_date=date(1985, 1, 1),  # PP2: no door lets one in without it
+        )
         for n in range(1, PLAYERS + 1)
     )
     for code, kind, ratio, reserve in [

@@ -61,7 +61,6 @@ from accounting.cage import (
     chip_redemption,
     gaming_day_of,
     payable_pay,
-    player_register,
     shift_close,
     shift_open,
     shift_sign_off,
@@ -73,7 +72,12 @@ from accounting.models import BoxCount, Cage, Player, Shift, TableSlip
 from accounting.selectors import trial_balance
 from cardroom import services as floor
 from cardroom.domain.settlement import settle_record
-from cardroom.management.commands.demo_room import TABLES, TRAY, demo_table_open
+from cardroom.management.commands.demo_room import (
+    TABLES,
+    TRAY,
+    demo_player,
+    demo_table_open,
+)
 from cardroom.models import Hand, SeatSession, Table, TerminalKey
 from core.errors import ApplicationError
 from core.roles import Role
@@ -411,7 +415,8 @@ class Night:
     def _register_players(self) -> None:
         """Register the night's players (BI10); those not at a table will arrive."""
         codes = list(
-            Player.objects.filter(code__startswith="P-10")
+            # Every door refuses a player without a date of birth (PP2).
+            Player.objects.filter(code__startswith="P-10", birth_date__isnull=False)
             .order_by("code")
             .values_list("code", flat=True)[: self.options.players]
         )
@@ -421,16 +426,14 @@ class Night:
             code = f"P-{2000 + n}"
             if code in codes:
                 continue
-            if not Player.objects.filter(code=code).exists():
-                first = FIRST_NAMES[n % len(FIRST_NAMES)]
-                last = LAST_NAMES[(n * 7) % len(LAST_NAMES)]
-                player_register(
-                    code=code,
-                    name=f"{first} {last}",
-                    nickname=f"{first}{n}",
-                    id_verified=True,
-                    registered_by=self.manager,
-                )
+            first = FIRST_NAMES[n % len(FIRST_NAMES)]
+            last = LAST_NAMES[(n * 7) % len(LAST_NAMES)]
+            demo_player(
+                code=code,
+                name=f"{first} {last}",
+                nickname=f"{first}{n}",
+                by=self.manager,
+            )
             codes.append(code)
         self.summary.players = len(codes)
         busy = set(

@@ -31,8 +31,8 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from accounting.cage import payable_pay, player_register
-from accounting.models import Player
+from accounting.cage import payable_pay
+from cardroom.management.commands.demo_room import demo_player
 from cardroom.models import Room, Table, TerminalKey
 from simulation.terminal import Terminal
 from tournaments import floor as tourney_floor
@@ -177,14 +177,12 @@ class Tourney:
         codes = []
         for i in range(1, n + 1):
             code = f"{prefix}-{i:02d}"
-            if not Player.objects.filter(code=code).exists():
-                player_register(
-                    code=code,
-                    name=f"Tourney Player {prefix} {i}",
-                    nickname=f"Shark{i}",
-                    id_verified=True,
-                    registered_by=self.manager,
-                )
+            demo_player(
+                code=code,
+                name=f"Tourney Player {prefix} {i}",
+                nickname=f"Shark{i}",
+                by=self.manager,
+            )
             codes.append(code)
         return codes
 

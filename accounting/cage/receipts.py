@@ -30,6 +30,7 @@ from psycopg import errors as pg_errors
 
 from accounting.cage.common import cage_get, cents_check
 from accounting.cage.players import cash_activity_record, player_get
+from accounting.cage.protection import Door, award_check, door_check
 from accounting.cage.shifts import shift_open_get
 from accounting.domain import cage_postings
 from accounting.domain.cage import receipt_no
@@ -195,14 +196,21 @@ def chip_purchase(
 ) -> Receipt:
     """Sell ``amount_cents`` of chips for cash to a registered player (CA2).
 
-    Raises :class:`Refusal` for no open shift (CA1), an unregistered player
-    (CA2), the identity threshold (CA5), :class:`Refusal` (DC3) when he owes a
-    receivable past its terms; :class:`InsufficientFunds` when the drawer hasn't
-    the chips. A refusal writes nothing and takes no receipt number.
+    The player asks at the chip-purchase door first (PP2–PP4). Raises
+    :class:`Refusal` for no open shift (CA1), an unregistered player (CA2), a
+    player under age or without a date of birth (PP2), barred (PP3) or
+    self-excluded (PP4), the identity threshold (CA5), :class:`Refusal` (DC3) when
+    he owes a receivable past its terms; :class:`InsufficientFunds` when the
+    drawer hasn't the chips. A refusal writes nothing and takes no receipt number.
     """
     from accounting.cage.receivables import receivable_check
 
     at = at or timezone.now()
+
+    def check(_shift: Shift, who: Player) -> None:
+        door_check(player=who, door=Door.CHIP_PURCHASE, at=at)
+        receivable_check(player=who, now=at)
+
     return issue_receipt(
         kind=Receipt.Kind.PURCHASE,
         cage_code=cage,
@@ -211,7 +219,7 @@ def chip_purchase(
         amount_cents=amount_cents,
         plan_for=_exchange,
         at=at,
-        check=lambda _shift, who: receivable_check(player=who, now=at),
+        check=check,
     )
 
 
@@ -227,6 +235,7 @@ def chip_redemption(
 ) -> Receipt:
     """Cash a registered player's chips (CA2).
 
+    No door asks here: a restriction never keeps a player's money from him (PP5).
     Raises :class:`Refusal` for no open shift (CA1), an unregistered player
     (CA2), the identity threshold (CA5); :class:`InsufficientFunds` (422,
     ``insufficient_funds``, allowed ``max``) when the player holds fewer chips or
@@ -292,14 +301,19 @@ def payable_pay(
     player: str,
     player_signed: bool,
     at: datetime | None = None,
+    door: Door = Door.AWARD,
 ) -> Receipt:
     """Pay an approved award in cash to its player, against his signature (CA6).
 
     ``player`` is the id the cashier read from the player's identity; it must be
-    the award's. Raises :class:`Conflict` (409, CA6, ``already_paid``) for an
-    award already paid; :class:`Refusal` (CA6) for another player, no
-    signature, an award the cashier approved himself or in another currency;
-    (CA1) without an open shift, (CA5) above the identity threshold.
+    the award's. ``door`` is what the award is: a jackpot share or a promotion
+    award (``Door.AWARD``), or a tournament prize (``Door.PRIZE``), so that a
+    restriction of the other game's scope doesn't hold it. Raises
+    :class:`Conflict` (409, CA6, ``already_paid``) for an award already paid;
+    :class:`Refusal` (CA6) for another player, no signature, an award the cashier
+    approved himself or in another currency; (PP2) for a player under age or
+    without a date of birth, (PP6, ``award_held``) for one whose restriction
+    holds it; (CA1) without an open shift, (CA5) above the identity threshold.
     """
     if payable.status == Payable.Status.PAID:
         raise _already_paid(payable)
@@ -308,8 +322,11 @@ def payable_pay(
         locked = Payable.objects.select_for_update().get(pk=payable.pk)
         if locked.status == Payable.Status.PAID:
             raise _already_paid(locked)
+        if locked.status == Payable.Status.FORFEITED:
+            raise conflict(Code.AWARD_FORFEITED, rule="PP6", ref=locked.reference)
         if locked.player_id != who.pk:
             raise refuse(Code.WRONG_PLAYER, rule="CA6")
+        award_check(player=who, door=door, at=at, payable=locked)
         if not player_signed:
             raise refuse(Code.SIGNATURE_REQUIRED, rule="CA6")
         if locked.approved_by_id == cashier.pk:

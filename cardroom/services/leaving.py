@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounting import chart
+from accounting.cage.protection import Door, door_check
 from accounting.models import Account
 from accounting.posting import plan_post
 from cardroom.domain import postings
@@ -107,13 +108,21 @@ def seat_away(
 
 @transaction.atomic
 def seat_back(*, table_code: str, seat: int, now: datetime | None = None) -> Absence:
-    """The player is back at his seat (BI9)."""
+    """The player is back at his seat (BI9), asking at the seat's door again.
+
+    Raises :class:`Conflict` when he isn't away; :class:`Refusal` PP2
+    (``under_age``), PP3 (``player_barred``) or PP4 (``player_self_excluded``)
+    when a restriction began while he was away: he stays away, his chips are his
+    to take (PP5).
+    """
+    now = now or timezone.now()
     table = table_get_open(table_code, lock=False)
     session = open_session(table, seat)
     absence = session.absences.filter(ended_at__isnull=True).first()
     if absence is None:
         raise conflict(Code.NOT_AWAY)
-    absence.ended_at = now or timezone.now()
+    door_check(player=session.player, door=Door.SEAT, at=now)
+    absence.ended_at = now
     absence.save(update_fields=["ended_at"])
     session.away_since = None
     session.save(update_fields=["away_since"])

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounting import chart
+from accounting.cage.protection import Door, door_check
 from accounting.cage.receivables import receivable_check
 from accounting.models import Account, Player
 from cardroom import hooks
@@ -96,8 +97,12 @@ def seat_take(
     Decides the amount under BI1, BI4–BI6 and WL6 and books it: cash into the drop
     box with chips from the tray, or the player's own chips (BI5 transfers). A
     house move (BI7) is never a buy-in: only :func:`seat_move` makes one.
-    Raises :class:`Refusal` with the rule and the amounts allowed, and
-    :class:`Refusal` (DC3) when he owes a receivable past its terms.
+    The player asks at the seat's door first, whether he buys in, returns or
+    brings his chips (BI5): one check covers the seat and its buy-in (PP2–PP4).
+    Raises :class:`Refusal` with the rule and the amounts allowed: BI10 for an
+    unregistered player, PP2 (``under_age``) for one under age or without a date
+    of birth, PP3 (``player_barred``) or PP4 (``player_self_excluded``) for a
+    restricted one, DC3 when he owes a receivable past its terms.
     """
     return _seat(
         table_code=table_code,
@@ -134,8 +139,10 @@ def seat_move(
     breaks (WL3), a table it balances, a must-move (WL7), a seat change it grants
     (WL10). The stack moved is the balance of his stack account at the table he
     leaves, read under the seat's lock, never an amount a client posted; he keeps
-    it at the new seat even below the table's minimum. Raises :class:`Refusal`
-    (BI7) when he has no chips there to move: a player who brings nothing buys in.
+    it at the new seat even below the table's minimum. The house moves him: no
+    door asks (a restriction that began while he sat takes him out at the end of
+    his hand, PP5). Raises :class:`Refusal` (BI7) when he has no chips there to
+    move: a player who brings nothing buys in.
     """
     if why not in HOUSE_MOVES:
         raise ValueError(f"not a house move: {why!r}")
@@ -188,12 +195,17 @@ def _seat(
     by: User | None,
     now: datetime,
 ) -> SeatSession:
-    """Seat a player: a buy-in, or (``house_move_stack``) a house move's stack."""
+    """Seat a player: a buy-in, or (``house_move_stack``) a house move's stack.
+
+    A buy-in asks at the seat's door (PP2–PP4), under the player's row lock, which
+    a restriction being set takes too: a bar set a moment before is seen."""
     table = table_get_open(table_code)
     player = player_get(player_code)
     # Serialise a player's seat requests: two terminals seating him at once see each
     # other's session instead of both passing the one-seat check.
     Player.objects.select_for_update().filter(pk=player.pk).first()
+    if house_move_stack is None:
+        door_check(player=player, door=Door.SEAT, at=now)
     if not 1 <= seat <= table.seats:
         raise refuse(
             Code.NO_SUCH_SEAT,
@@ -260,13 +272,16 @@ def seat_top_up(
 ) -> SeatSession:
     """Add chips to a seated player's stack between hands (BI2, BI4).
 
-    Raises :class:`Refusal` (BI2, BI4) with the amounts allowed, and
-    :class:`Refusal` (DC3) when he owes a receivable past its terms.
+    He asks at the buy-in door (PP2–PP4): a bar set while he sits refuses his
+    next top-up. Raises :class:`Refusal` (BI2, BI4) with the amounts allowed, PP2
+    (``under_age``), PP3 (``player_barred``) or PP4 (``player_self_excluded``)
+    for a player the door refuses, DC3 when he owes a receivable past its terms.
     """
     now = now or timezone.now()
     table = table_get_open(table_code)
     session = open_session(table, seat)
     assert table.game is not None and table.room is not None
+    door_check(player=session.player, door=Door.BUY_IN, at=now)
     receivable_check(player=session.player, now=now)  # DC3
     night = player_night(player=session.player, room=table.room, now=now)
     allowance = top_up_allowance(

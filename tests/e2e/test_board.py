@@ -5,7 +5,7 @@ says when it is offline, and the README's screenshot is taken from it."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -118,7 +118,13 @@ def test_the_board_follows_the_list_and_the_jackpot_without_reloading(
         ("Kim Min-jun", ""),
     ] + [(f"Seated Player{n}", "") for n in range(4, 14)]
     Player.objects.bulk_create(
-        Player(code=f"P-{n}", name=name, nickname=nick, id_verified=True)
+        Player(
+            code=f"P-{n}",
+            name=name,
+            nickname=nick,
+            id_verified=True,
+            birth_date=date(1985, 1, 1),
+        )
         for n, (name, nick) in enumerate(names, 1)
     )
     for table, first, count in (("T01", 4, 7), ("T02", 11, 3)):
@@ -186,6 +192,7 @@ def test_the_board_follows_the_list_and_the_jackpot_without_reloading(
             name=f"Waiting Player{n}",
             nickname=f"장거리닉네임선수{n}",
             id_verified=True,
+            birth_date=date(1985, 1, 1),
         )
         for n in range(100, 158)
     )

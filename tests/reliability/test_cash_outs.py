@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from datetime import date
 
 import pytest
 
@@ -47,7 +48,9 @@ def test_cashiers_cashing_out_the_same_chips_at_once_pay_only_what_is_covered(
     """16 redemptions of 3,000 from a player holding 20,000, at four desks at once:
     six are paid (201), ten refused with insufficient_funds (422); the ledger holds."""
     desks = cage_desks(make_staff, make_staff("mia", Role.MANAGER))
-    services.player_register(code=PLAYER, name="Aino Virtanen", id_verified=True)
+    services.player_register(
+        code=PLAYER, name="Aino Virtanen", id_verified=True, birth_date=date(1985, 1, 1)
+    )
     services.chip_purchase(
         cage="MAIN", cashier=desks[0][1], player=PLAYER, amount_cents=HOLDING
     )

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 import threading
 from collections import Counter
+from datetime import date
 from typing import Any
 
 import pytest
@@ -41,7 +42,10 @@ def test_ten_thousand_hands_posted_twice_concurrently_book_once(open_table, web)
     assert TABLES * HANDS_PER_TABLE == HANDS
     rng = random.Random(20261129)
     codes = [f"R-{n}" for n in range(TABLES * PLAYERS_PER_TABLE)]
-    Player.objects.bulk_create(Player(code=c, name=c, id_verified=True) for c in codes)
+    Player.objects.bulk_create(
+        Player(code=c, name=c, id_verified=True, birth_date=date(1985, 1, 1))
+        for c in codes
+    )
     work: list[tuple[str, str, list[dict[str, Any]]]] = []
     for t in range(TABLES):
         table = f"H{t:02d}"

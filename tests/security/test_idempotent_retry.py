@@ -8,6 +8,8 @@ the claim, and find the request answered once, booked once, and replayed after.
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from django.contrib.auth.models import User
 from django.db import connection
@@ -27,7 +29,9 @@ def cashier(db, staff_client):
     keeper = User.objects.create_user("vault-keeper")
     cage = Cage.objects.create(code="MAIN", name="Main cage", currency="EUR")
     services.cage_vault_fund(cage=cage, cash_cents=10**7, chips_cents=10**7, by=keeper)
-    services.player_register(code="P-1001", name="Aino", id_verified=True)
+    services.player_register(
+        code="P-1001", name="Aino", id_verified=True, birth_date=date(1985, 1, 1)
+    )
     client = staff_client(Role.CASHIER, username="kalle")
     opened = client.post(
         "/api/v1/cage/shifts", {"cage": "MAIN", "cash": 10**5, "chips": 10**5}, "json"

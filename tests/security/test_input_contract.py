@@ -10,7 +10,7 @@ refusal is the attack's, not a broken endpoint's.
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -46,7 +46,9 @@ def cage_room(db, staff_client):
     cage_services.cage_vault_fund(
         cage=cage, cash_cents=10**7, chips_cents=10**7, by=keeper
     )
-    cage_services.player_register(code="P-1001", name="Aino", id_verified=True)
+    cage_services.player_register(
+        code="P-1001", name="Aino", id_verified=True, birth_date=date(1985, 1, 1)
+    )
     cashier = staff_client(Role.CASHIER, username="kalle")
     opened = cashier.post(
         "/api/v1/cage/shifts",

@@ -3,6 +3,7 @@ Finnish and Korean. The screenshots of each step go to docs/screens/cage/."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -60,9 +61,14 @@ def test_a_cashiers_whole_shift_in_the_browser(live_server, browser_page, make_s
     cage = Cage.objects.create(code="MAIN", name="Main cage", currency="EUR")
     services.cage_vault_fund(cage=cage, cash_cents=VAULT, chips_cents=VAULT, by=keeper)
     player = services.player_register(
-        code="P-1001", name="Aino Virtanen", id_verified=True
+        code="P-1001",
+        name="Aino Virtanen",
+        id_verified=True,
+        birth_date=date(1985, 1, 1),
     )
-    services.player_register(code="P-1002", name="Mika Virtala")
+    services.player_register(
+        code="P-1002", name="Mika Virtala", birth_date=date(1985, 1, 1)
+    )
     cashier = make_staff("kalle", Role.CASHIER)
     floor = make_staff("fred", Role.FLOOR)
     manager = make_staff("mia", Role.MANAGER)

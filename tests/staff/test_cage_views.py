@@ -4,6 +4,7 @@ services, booked once per form, refused in the room's words (CA1–CA6)."""
 from __future__ import annotations
 
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -162,7 +163,9 @@ def test_a_purchase_over_the_identity_threshold_says_how_much_is_left(
 ):
     """CA5: a player without a verified identity is told the most he may still
     buy tonight, in euros."""
-    services.player_register(code="P-2002", name="Kim Min-jun")
+    services.player_register(
+        code="P-2002", name="Kim Min-jun", birth_date=date(1985, 1, 1)
+    )
     page = desk.get("/cage/players/P-2002")
     assert "Not verified" in text(page)
     answer = desk.post(

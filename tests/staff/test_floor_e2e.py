@@ -8,7 +8,7 @@ docs/screens/floor/ (``…-fi.png``, ``…-ko.png``)."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -81,7 +81,10 @@ def test_the_floor_seats_a_player_from_the_list_and_breaks_a_table(
     )
     more = [f"P-{n}" for n in range(13, 23)]
     Player.objects.bulk_create(
-        Player(code=c, name=f"Player {c}", id_verified=True) for c in more
+        Player(
+            code=c, name=f"Player {c}", id_verified=True, birth_date=date(1985, 1, 1)
+        )
+        for c in more
     )
     make_staff("fred", Role.FLOOR)
     # Each language's night: a table to look at, one to break, who waits.

@@ -5,7 +5,7 @@ docs/screens/night/floor-map-<width>-<language>.png."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -69,7 +69,12 @@ def night(open_table, clock, make_staff):
     )
     codes = [f"P-{100_000 + n}" for n in range(30)]
     Player.objects.bulk_create(
-        Player(code=c, name=NAMES[n % len(NAMES)], id_verified=True)
+        Player(
+            code=c,
+            name=NAMES[n % len(NAMES)],
+            id_verified=True,
+            birth_date=date(1985, 1, 1),
+        )
         for n, c in enumerate(codes)
     )
     make_staff("fred", Role.FLOOR)

@@ -256,7 +256,9 @@ def room_set_up(make_staff) -> None:
             by=owner,
         )
     for code, name in PLAYERS:
-        cage_services.player_register(code=code, name=name, id_verified=True)
+        cage_services.player_register(
+            code=code, name=name, id_verified=True, birth_date=date(1985, 1, 1)
+        )
 
 
 def sign_in(open_page, url: str, username: str, language: str, home: str) -> Any:

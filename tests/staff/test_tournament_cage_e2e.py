@@ -8,6 +8,7 @@ docs/screens/tournaments/ (cage-*.png)."""
 
 from __future__ import annotations
 
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -69,7 +70,12 @@ def night(make_staff, language: str) -> dict:
     )
     names = ["Aino Virtanen", "Mika Virtala", "Jae-won Kim", "Liisa Laine"]
     for n, name in enumerate(names):
-        cage_services.player_register(code=f"P-{100 + n}", name=name, id_verified=True)
+        cage_services.player_register(
+            code=f"P-{100 + n}",
+            name=name,
+            id_verified=True,
+            birth_date=date(1985, 1, 1),
+        )
     room = Room.objects.create(
         code="hki",
         name="Casino Helsinki",

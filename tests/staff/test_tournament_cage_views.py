@@ -6,7 +6,7 @@ amounts typed and shown as each language writes them."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.test import Client
@@ -223,7 +223,9 @@ def test_the_cages_identity_rule_applies_to_entries(event, shift, cashier, cage)
     """CA5: a player without a verified document may move only so much cash in a
     gaming day; the refusal says how much is left."""
     Cage.objects.filter(pk=cage.pk).update(identity_threshold_cents=10_000)
-    cage_services.player_register(code="P-777", name="Ulla Unknown")
+    cage_services.player_register(
+        code="P-777", name="Ulla Unknown", birth_date=date(1985, 1, 1)
+    )
     desk = signed_in(cashier)
     sell(desk, "P-777", "115")
     page = said(desk)

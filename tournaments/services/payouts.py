@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounting.cage import payable_create, payable_pay
+from accounting.cage.protection import Door, award_check
 from accounting.models import Receipt
 from accounting.services import retry_on_conflict
 from jackpots.models import Pool
@@ -227,7 +228,10 @@ def _seat_pay(*, satellite: Event, line: Payout, by: User, at: datetime) -> Entr
     bounty, as an entry at the cage would book them, with no cash moving.
 
     The house honours a seat won after the target's late registration closed: he
-    is registered at its last registration level (TO1, TDA "MLR")."""
+    is registered at its last registration level (TO1, TDA "MLR"). The seat is
+    a prize: a winner under age is refused (PP2), a restricted one's is held
+    (PP6, ``award_held``), before anything is booked."""
+    award_check(player=line.entry.player, door=Door.PRIZE, at=at)
     target = _event_locked(Event(pk=satellite.satellite_target_id))
     level = selectors.scheduled_level(event=target, at=at)
     entry = _entry_open(
@@ -236,6 +240,7 @@ def _seat_pay(*, satellite: Event, line: Payout, by: User, at: datetime) -> Entr
         level=min(level, target.late_registration_level),
         at=at,
         by=by,
+        at_door=False,
     )
     price = price_of(event=target, kind=Purchase.Kind.BUY_IN)
     posting = _book(
@@ -511,11 +516,13 @@ def payout_pay(
     (CA6), with a tax document at or above the event's threshold.
 
     Raises :class:`Refusal` (TO9) for a prize not payable or without its tax
-    document; the cage's refusals (CA1, CA2, CA5, CA6) otherwise.
+    document; PP2 (``under_age``) for a player under age or without a date of
+    birth, PP6 (``award_held``) for one whose restriction holds his prize; the
+    cage's refusals (CA1, CA2, CA5, CA6) otherwise.
     """
     payout = (
         Payout.objects.select_for_update(of=("self",))
-        .select_related("sheet__event", "payable")
+        .select_related("sheet__event", "payable__player")
         .get(pk=payout.pk)
     )
     if payout.status == Payout.Status.PAID:
@@ -524,6 +531,7 @@ def payout_pay(
         raise refuse(
             Code.PRIZE_NOT_PAYABLE, rule="TO9", status=payout.get_status_display()
         )
+    award_check(player=payout.payable.player, door=Door.PRIZE, at=at)
     event = payout.sheet.event
     if (
         payout.amount_cents >= event.tax_document_threshold_cents
@@ -542,6 +550,7 @@ def payout_pay(
         player=player,
         player_signed=player_signed,
         at=at,
+        door=Door.PRIZE,
     )
     Payout.objects.filter(pk=payout.pk).update(
         status=Payout.Status.PAID, tax_document=tax_document.strip()

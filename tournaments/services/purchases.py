@@ -17,6 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounting.cage import receipt_issue
+from accounting.cage.protection import Door, door_check
 from accounting.models import Player, Receipt, Shift
 from accounting.services import retry_on_conflict
 from tournaments.domain import clock as clock_rules
@@ -152,10 +153,20 @@ def _purchase_record(
 
 
 def _entry_open(
-    *, event: Event, player: str, level: int, at: datetime, by: User | None
+    *,
+    event: Event,
+    player: str,
+    level: int,
+    at: datetime,
+    by: User | None,
+    at_door: bool = True,
 ) -> Entry:
     """Open ``player``'s next life in the locked ``event`` and draw his seat: the
-    checks of :func:`entry_register` (TO1, TO2, CA2), nothing paid yet."""
+    checks of :func:`entry_register` (TO1, TO2, CA2), nothing paid yet.
+
+    He asks at the tournaments' door (PP2–PP4) once he is known, unless
+    ``at_door`` is false: a satellite's seat is a prize, asked for as one (PP6).
+    """
     _open_for_play(event)
     if level > event.late_registration_level:
         raise refuse(
@@ -187,6 +198,8 @@ def _entry_open(
     entrant = Player.objects.filter(code=player).first()
     if entrant is None:
         raise refuse(Code.PLAYER_UNKNOWN, rule="CA2", code=player)
+    if at_door:
+        door_check(player=entrant, door=Door.TOURNAMENT, at=at)
     entry = Entry.objects.create(
         event=event,
         player=entrant,
@@ -225,7 +238,10 @@ def entry_register(
 
     Raises :class:`Conflict` (409, TO12) when ``level`` isn't the server's;
     :class:`Refusal` (TO1) for a closed event or registration, a player already
-    playing, no re-entry left; the cage's refusals (CA1, CA2, CA5).
+    playing, no re-entry left; at the tournaments' door, PP2 (``under_age``) for a
+    player under age or without a date of birth, PP3 (``player_barred``) or PP4
+    (``player_self_excluded``) for a restricted one; the cage's refusals (CA1,
+    CA2, CA5).
     """
     at = at or timezone.now()
     event = _event_locked(event)
@@ -273,13 +289,17 @@ def rebuy_buy(
     is stopped. ``level`` is only what the caller believes the clock is at.
 
     Raises :class:`Conflict` (409, TO12) when ``level`` isn't the server's;
-    :class:`Refusal` (TO1) outside those, with what was allowed.
+    :class:`Refusal` (TO1) outside those, with what was allowed; at the
+    tournaments' door, PP2 (``under_age``), PP3 (``player_barred``) or PP4
+    (``player_self_excluded``): a restriction set while he plays refuses his
+    next rebuy.
     """
     at = at or timezone.now()
     _event_locked(entry.event)
     entry = _entry_locked(entry)
     event = entry.event
     _open_for_play(event)
+    door_check(player=entry.player, door=Door.TOURNAMENT, at=at)
     if not event.rebuy_max:
         raise refuse(Code.NO_REBUYS, rule="TO1")
     clock = _server_clock(event, at=at, believed=level)
@@ -337,13 +357,15 @@ def addon_buy(
 
     Raises :class:`Conflict` (409, TO12) when ``level`` isn't the server's;
     :class:`Refusal` (TO1) for an event without one, another level, a second
-    add-on.
+    add-on; at the tournaments' door, PP2 (``under_age``), PP3
+    (``player_barred``) or PP4 (``player_self_excluded``).
     """
     at = at or timezone.now()
     _event_locked(entry.event)
     entry = _entry_locked(entry)
     event = entry.event
     _open_for_play(event)
+    door_check(player=entry.player, door=Door.TOURNAMENT, at=at)
     if event.addon_level is None or not event.addon_chips:
         raise refuse(Code.NO_ADDON, rule="TO1")
     clock = _server_clock(event, at=at, believed=level)

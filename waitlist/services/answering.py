@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from waitlist.domain.seating import (
@@ -46,14 +47,18 @@ def entry_answer(
 
     Yes: he is on his way; the 5 minutes still run until he sits down. No: he
     leaves the list (WL5); a must-move player who says no leaves the must-move game
-    with his stack and is barred from it for 60 minutes (WL7). Raises
-    :class:`Refusal` (WL2) when the call ran out, :class:`Conflict` when he
-    isn't called.
+    with his stack and is barred from it for 60 minutes (WL7). A yes asks at the
+    waiting list's door again (PP2–PP4): a restriction set since the call refuses
+    it, and he may still say no. Raises :class:`Refusal` (WL2) when the call ran
+    out, PP2 (``under_age``), PP3 (``player_barred``) or PP4
+    (``player_self_excluded``) for a yes the door refuses; :class:`Conflict` when
+    he isn't called.
     """
     now = now or timezone.now()
     entry = locked_entry(entry_id, now)
     must_be_called(entry)
     if accept:
+        door_check(player=entry.player, door=Door.WAITLIST, at=now)
         entry.answered_at = now
         entry.save(update_fields=["answered_at"])
         record_event(

@@ -1,4 +1,5 @@
-"""Calling the next player for an open seat of a game (WL2–WL4, WL6, WL7, WL9, WL10)."""
+"""Calling the next player for an open seat of a game (WL2–WL4, WL6, WL7, WL9, WL10),
+passing over a player the waiting list's door refuses (PP2–PP4)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounting.cage.protection import Door, door_check
+from accounting.models import Player
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from cardroom.models import SeatSession, Table
+from core.errors import Refusal
 from waitlist import selectors
 from waitlist.domain.calls import CallPlan, call_plan, tables_to_call
 from waitlist.domain.seating import Kind, Opening, call_deadline
@@ -82,6 +86,22 @@ def _candidates(
     return keep, seated_at
 
 
+Doors = dict[int, Refusal | None]
+"""The waiting list's door for each player a call asked: his refusal, or None."""
+
+
+def _at_door(player: Player, doors: Doors, now: datetime) -> Refusal | None:
+    """Ask the waiting list's door for ``player`` once per call (PP2–PP4)."""
+    if player.pk not in doors:
+        try:
+            door_check(player=player, door=Door.WAITLIST, at=now)
+        except Refusal as refused:
+            doors[player.pk] = refused
+        else:
+            doors[player.pk] = None
+    return doors[player.pk]
+
+
 def _plan_at(
     wl: WaitingList,
     table: Table,
@@ -90,9 +110,16 @@ def _plan_at(
     game_tables: frozenset[str],
     now: datetime,
     actor: Actor,
-) -> tuple[CallPlan, dict[int, Entry]]:
+    doors: Doors,
+) -> tuple[CallPlan, dict[int, Entry], list[Entry]]:
     """Read the queue for ``table`` (its must-move players first put on it) and
-    return the call's plan with the entries by id."""
+    return the call's plan with the entries by id, and the entries whose players
+    the waiting list's door refuses (PP2–PP4), left out of the plan.
+
+    Only the player the plan would call is asked at the door: one the door
+    refuses is passed over, keeping his place (a bar may end before his turn
+    comes again), and the plan is made again without him.
+    """
     if MustMove.objects.filter(main=table, ended_at__isnull=True).exists():
         sync_must_move(wl, table, now, actor)
     entries, seated_at = _candidates(wl, now, actor)
@@ -111,8 +138,17 @@ def _plan_at(
     )
     candidates = [selectors.candidate(e, seated_at.get(e.player.code)) for e in entries]
     apart = selectors.apart_pairs([e.player_id for e in entries])
-    plan = call_plan(candidates, opening, apart=apart, busy=busy)
-    return plan, {e.pk: e for e in entries}
+    by_id = {e.pk: e for e in entries}
+    closed: list[Entry] = []
+    while True:
+        plan = call_plan(candidates, opening, apart=apart, busy=busy)
+        if plan.called is None:
+            return plan, by_id, closed
+        entry = by_id[plan.called.id]
+        if _at_door(entry.player, doors, now) is None:
+            return plan, by_id, closed
+        closed.append(entry)
+        candidates = [c for c in candidates if c.id != entry.pk]
 
 
 @retry_on_conflict()
@@ -131,10 +167,11 @@ def list_call(
     player goes to: the fewest players, and at equal counts the one that opened
     first (WL4). The queue: closed tables' players (WL3), must-move players to
     their main game (WL7), seat changes of players in the game (WL10), the list
-    (WL1); players kept apart from someone at the table are passed over (WL9). The
-    call holds the seat for 5 minutes. Raises :class:`Conflict` when the table has
-    no free seat, :class:`Refusal` (WL1, WL3) for a table of another game or
-    one being broken.
+    (WL1); players kept apart from someone at the table are passed over (WL9), and
+    so are players the waiting list's door refuses (PP2–PP4), each named in
+    ``skipped`` with the rule and the code of his refusal. The call holds the
+    seat for 5 minutes. Raises :class:`Conflict` when the table has no free seat,
+    :class:`Refusal` (WL1, WL3) for a table of another game or one being broken.
     """
     now = now or timezone.now()
     # Lock the list and read the game's tables.
@@ -150,9 +187,13 @@ def list_call(
         raise conflict(Code.NO_OPEN_SEAT)
     # Try each table in turn: plan (pure), then book what it decided.
     skipped: list[dict[str, Any]] = []
+    doors: Doors = {}
     for code in order:
         state = states[code]
-        plan, by_id = _plan_at(wl, state.table, state, seat, names, now, actor)
+        plan, by_id, closed = _plan_at(
+            wl, state.table, state, seat, names, now, actor, doors
+        )
+        skipped += _closed_door(closed, doors, skipped)
         skipped += _pass_over(plan, by_id, now, actor)
         if plan.called is not None:
             assert plan.seat is not None
@@ -181,6 +222,24 @@ def _check_named(
     free = states[table.code].free_seats
     if not free or (seat is not None and seat not in free):
         raise conflict(Code.NO_OPEN_SEAT, text=NO_OPEN_SEAT_AT, t=table.code)
+
+
+def _closed_door(
+    closed: list[Entry], doors: Doors, skipped: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Name the players passed over because the waiting list's door refuses them
+    (PP2–PP4), once per call however many tables it tried."""
+    named = {(one["player"], one["rule"]) for one in skipped}
+    passed = []
+    for entry in closed:
+        refused = doors[entry.player_id]
+        assert refused is not None
+        if (entry.player.code, refused.rule) in named:
+            continue
+        passed.append(
+            {"player": entry.player.code, "rule": refused.rule, "reason": refused.code}
+        )
+    return passed
 
 
 def _pass_over(

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from waitlist import selectors
@@ -47,12 +48,16 @@ def entry_join(
     He may be on several lists and may list while seated in another game. Raises
     :class:`Refusal`: WL1 when he is on this list already, WL10 when he plays
     this game already (he asks the floor for a seat change), WL7 while a refused
-    must-move bars him from the game, BI10 for an unregistered player.
+    must-move bars him from the game, BI10 for an unregistered player; at the
+    waiting list's door, PP2 (``under_age``) for a player under age or without a
+    date of birth, PP3 (``player_barred``) or PP4 (``player_self_excluded``) for a
+    restricted one.
     """
     now = now or timezone.now()
     (wl,) = lock_lists([waiting_list.pk])
     refresh(wl, now)
     player = floor.player_get(player_code)
+    door_check(player=player, door=Door.WAITLIST, at=now)
     refuse_if_barred(player, wl.game, now)
     if wl.entries.filter(player=player, status__in=ACTIVE).exists():
         raise refuse(Code.ALREADY_LISTED, rule="WL1", p=player.code)

@@ -7,6 +7,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from waitlist import selectors
@@ -44,14 +45,18 @@ def lockup_take(
     """Hold a free seat for a player on his way (WL8).
 
     While players wait on the game's list a new game's lockup is released after 5
-    minutes and any other after 10. Raises :class:`Conflict` when the seat is
-    taken, called or held.
+    minutes and any other after 10. A seat held for a named player is a seat: he
+    asks at its door (PP2–PP4). Raises :class:`Conflict` when the seat is taken,
+    called or held; :class:`Refusal` PP2 (``under_age``), PP3
+    (``player_barred``) or PP4 (``player_self_excluded``) for the player named.
     """
     now = now or timezone.now()
     table = floor.table_get_open(table_code, lock=False)
     (wl,) = lock_lists([list_for_game(table.game).pk])
     refresh(wl, now)
     player = floor.player_get(player_code) if player_code else None
+    if player is not None:
+        door_check(player=player, door=Door.SEAT, at=now)
     seat_exists(table, seat)
     if seat not in selectors.table_state(table).free_seats:
         raise conflict(Code.SEAT_TAKEN, s=seat)

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from waitlist import selectors
@@ -49,13 +50,15 @@ def seat_change_request(
     floor grants the change as a house move, so he keeps his stack. Raises
     :class:`Refusal`: WL10 when he doesn't play this game (new players join the
     list), WL9 when a player kept apart from him sits there, WL1 when he already
-    waits in this game.
+    waits in this game; at the waiting list's door, PP2 (``under_age``), PP3
+    (``player_barred``) or PP4 (``player_self_excluded``).
     """
     now = now or timezone.now()
     table = floor.table_get_open(table_code, lock=False)
     (wl,) = lock_lists([list_for_game(table.game).pk])
     refresh(wl, now)
     player = floor.player_get(player_code)
+    door_check(player=player, door=Door.WAITLIST, at=now)
     session = selectors.open_session(player)
     if session is None or session.game_id != table.game_id:
         raise refuse(Code.NOT_IN_GAME, rule="WL10", p=player.code)

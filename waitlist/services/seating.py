@@ -9,6 +9,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
 from cardroom import services as floor
 from cardroom.models import SeatSession, StackMovement, Table
@@ -64,9 +65,14 @@ def entry_seat(
     apply BI1–BI7 and WL6. His other calls go back to waiting; a lockup he held at
     the table is released.
 
+    A player who isn't moved for the house asks at the seat's door before he
+    leaves the seat he had (PP2–PP4); a house move is the house's, not his.
+
     Raises :class:`Refusal` for WL2 (the call ran out), WL7 (barred), WL9
-    (kept apart) and the buy-in rules, :class:`Conflict` when the seat is taken or
-    he isn't called, :class:`Invalid` (400) when a new player has no amount.
+    (kept apart), PP2 (``under_age``), PP3 (``player_barred``), PP4
+    (``player_self_excluded``) and the buy-in rules, :class:`Conflict` when the
+    seat is taken or he isn't called, :class:`Invalid` (400) when a new player
+    has no amount.
     """
     now = now or timezone.now()
     # Lock and check.
@@ -77,6 +83,8 @@ def entry_seat(
     seat = seat or entry.call_seat
     his_lockups = _check_seat(entry, table, seat, now)
     origin, house = _origin(entry, table)
+    if not house:
+        door_check(player=entry.player, door=Door.SEAT, at=now)
     # Book: he leaves the seat he had and takes this one.
     session, amount = _sit(
         entry,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import date
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -10,7 +11,14 @@ from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from accounting.cage import cage_vault_fund, shift_open, slip_issue, slip_request
+from accounting.cage import (
+    cage_vault_fund,
+    player_register,
+    shift_open,
+    slip_issue,
+    slip_request,
+)
+from accounting.cage.protection import player_correct
 from accounting.models import Cage, Player, Shift, TableSlip
 from cardroom import services
 from cardroom.models import Table, TerminalKey
@@ -29,14 +37,51 @@ TABLES = [
     ("T03", "Sökö 2/4", "SOKO", (200, 400), 20_000, 80_000, 8),
 ]
 PLAYERS = [
-    ("P-1001", "Aino Virtanen", "Aino"),
-    ("P-1002", "Mikko Korhonen", "Mikko"),
-    ("P-1003", "Ji-woo Kim", "Jiwoo"),
-    ("P-1004", "Emma Nieminen", ""),
-    ("P-1005", "Seo-yeon Park", "Seoyeon"),
-    ("P-1006", "Juha Mäkinen", "Juha"),
+    # code, name, nickname, date of birth
+    ("P-1001", "Aino Virtanen", "Aino", date(1985, 1, 1)),
+    ("P-1002", "Mikko Korhonen", "Mikko", date(1978, 6, 14)),
+    ("P-1003", "Ji-woo Kim", "Jiwoo", date(1992, 3, 30)),
+    ("P-1004", "Emma Nieminen", "", date(1969, 11, 2)),
+    ("P-1005", "Seo-yeon Park", "Seoyeon", date(1996, 8, 21)),
+    ("P-1006", "Juha Mäkinen", "Juha", date(1981, 12, 9)),
 ]
 TRAY = 500_000
+BIRTH_DATE = date(1985, 1, 1)
+"""The date of birth of the players the demo and the simulation make up."""
+
+
+def demo_player(
+    *,
+    code: str,
+    name: str,
+    by: User,
+    nickname: str = "",
+    birth_date: date = BIRTH_DATE,
+) -> Player:
+    """Return the demo player ``code``, registered with a verified identity and
+    a date of birth if he is new (BI10, PP1): every door refuses a player without
+    one (PP2). One already on file without a date of birth is given ``birth_date``
+    as a correction, recorded with who and why (PP7); one on file with a date of
+    birth is left as he is.
+    """
+    player = Player.objects.filter(code=code).first()
+    if player is None:
+        return player_register(
+            code=code,
+            name=name,
+            nickname=nickname,
+            id_verified=True,
+            registered_by=by,
+            birth_date=birth_date,
+        )
+    if player.birth_date is None:
+        player = player_correct(
+            player=player,
+            by=by,
+            reason="demo player: date of birth on file (PP1)",
+            birth_date=birth_date,
+        )
+    return player
 
 
 def demo_table_open(
@@ -96,10 +141,13 @@ class Command(BaseCommand):
             shift_open(
                 cage=cage, cashier=cashier, cash_cents=500_000, chips_cents=2_000_000
             )
-        for code, name, nickname in PLAYERS:
-            Player.objects.get_or_create(
+        for code, name, nickname, born in PLAYERS:
+            demo_player(
                 code=code,
-                defaults={"name": name, "nickname": nickname, "id_verified": True},
+                name=name,
+                nickname=nickname,
+                birth_date=born,
+                by=users[Role.MANAGER],
             )
         keys = []
         for spec in TABLES:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -24,7 +26,10 @@ def cage(db) -> Cage:
 @pytest.fixture
 def player(db):
     return services.player_register(
-        code="P-1001", name="Aino Virtanen", id_verified=True
+        code="P-1001",
+        name="Aino Virtanen",
+        id_verified=True,
+        birth_date=date(1985, 1, 1),
     )
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -86,7 +88,7 @@ def test_ca3_a_fill_is_not_a_credit(cage, cashier, floor, open_shift):
 
 def test_ca5_threshold_without_verified_id(cage, cashier, open_shift):
     """€2,000 in a night without a verified ID: 422 CA5 with what is left."""
-    services.player_register(code="P-2002", name="Pekka")
+    services.player_register(code="P-2002", name="Pekka", birth_date=date(1985, 1, 1))
     body = {"cage": "MAIN", "player": "P-2002"}
     assert (
         post(cashier, "cage/purchases", {**body, "amount": 120_000}).status_code == 201

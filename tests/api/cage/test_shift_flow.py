@@ -19,7 +19,14 @@ pytestmark = pytest.mark.django_db
 def test_a_shift_from_float_to_sign_off_adds_up(cage, cashier, floor, manager):
     """Purchases, a redemption, a fill and a credit; €30 short waits for a manager."""
     registered = post(
-        manager, "players", {"id": "P-1001", "name": "Aino", "id_verified": True}
+        manager,
+        "players",
+        {
+            "id": "P-1001",
+            "name": "Aino",
+            "id_verified": True,
+            "birth_date": "1985-01-01",
+        },
     )
     assert registered.status_code == 201, registered.content
     opened = post(

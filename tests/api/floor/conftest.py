@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -150,7 +150,10 @@ def open_table(manager, stock_tray) -> Callable[..., APIClient]:
 def players(db) -> list[str]:
     codes = [f"P-{n}" for n in range(1, 13)]
     Player.objects.bulk_create(
-        Player(code=c, name=f"Player {c}", id_verified=True) for c in codes
+        Player(
+            code=c, name=f"Player {c}", id_verified=True, birth_date=date(1985, 1, 1)
+        )
+        for c in codes
     )
     return codes
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from datetime import date
 
 import pytest
 from django.db import connections
@@ -42,7 +43,10 @@ def test_a_thousand_hands_posted_twice_concurrently_book_once(
 
     rng = random.Random(11)
     codes = [f"Q-{n}" for n in range(TABLES * PLAYERS_PER_TABLE)]
-    Player.objects.bulk_create(Player(code=c, name=c, id_verified=True) for c in codes)
+    Player.objects.bulk_create(
+        Player(code=c, name=c, id_verified=True, birth_date=date(1985, 1, 1))
+        for c in codes
+    )
     work = []
     for t in range(TABLES):
         table = f"C{t}"

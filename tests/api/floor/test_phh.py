@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from io import BytesIO, StringIO
 from pathlib import Path
 
@@ -173,7 +174,10 @@ def test_pluribus_hands_import_at_one_table(clock, open_table, tmp_path):
             for n in h.split("players = [")[1].split("]")[0].split(",")
         }
     )
-    Player.objects.bulk_create(Player(code=n, name=n, id_verified=True) for n in names)
+    Player.objects.bulk_create(
+        Player(code=n, name=n, id_verified=True, birth_date=date(1985, 1, 1))
+        for n in names
+    )
     open_table("T01", tray=20_000_000)
     out = StringIO()
     call_command(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from accounting import chart
@@ -74,7 +76,9 @@ class TestBuyIn:
         from accounting.models import Player
 
         settings.CARDROOM_IDENTITY_THRESHOLD_CENTS = 30_000
-        Player.objects.create(code="P-anon", name="No papers")
+        Player.objects.create(
+            code="P-anon", name="No papers", birth_date=date(1985, 1, 1)
+        )
         t = open_table("T01")
         assert seat(t, "T01", 1, "P-anon", 20_000).status_code == 201
         before = counts()

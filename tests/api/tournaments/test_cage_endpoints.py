@@ -4,6 +4,8 @@ prize paid at the cage (TO1, TO7, TO9)."""
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 from django.contrib.auth.models import User
 
@@ -35,7 +37,10 @@ def setup(room, structure, staff_client):
     assert post(cashier, "cage/shifts", shift).status_code == 201
     for n in range(3):
         cage_services.player_register(
-            code=f"P-{n}", name=f"Player {n}", id_verified=True
+            code=f"P-{n}",
+            name=f"Player {n}",
+            id_verified=True,
+            birth_date=date(1985, 1, 1),
         )
     event = make_event(room, structure, code="sunday")
     return event, cashier, floor, manager

@@ -8,7 +8,7 @@ in the error shape with their rule, idempotent POSTs, and what may change when.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.utils import timezone
@@ -414,7 +414,9 @@ def test_a_satellite_names_its_target(director, friday):
 def sold(friday):
     """One entry sold at the cage."""
     cashier = cage_services_shift()
-    player = cage_services.player_register(code="P-1", name="One", id_verified=True)
+    player = cage_services.player_register(
+        code="P-1", name="One", id_verified=True, birth_date=date(1985, 1, 1)
+    )
     services.entry_register(
         event=friday, player=player.code, cage="MAIN", cashier=cashier, level=0
     )

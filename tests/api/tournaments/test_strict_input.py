@@ -8,6 +8,7 @@ attack's, not a broken endpoint's.
 from __future__ import annotations
 
 import copy
+from datetime import date
 from typing import Any
 
 import pytest
@@ -82,7 +83,10 @@ def room_open(room, structure, staff_client):
     kalle = User.objects.get(username="kalle")
     for n in range(7):
         cage_services.player_register(
-            code=f"P-{n}", name=f"Player {n}", id_verified=True
+            code=f"P-{n}",
+            name=f"Player {n}",
+            id_verified=True,
+            birth_date=date(1985, 1, 1),
         )
     for n in range(6):
         services.entry_register(

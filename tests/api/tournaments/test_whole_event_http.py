@@ -399,6 +399,7 @@ def register_the_players(room: Room) -> None:
             {
                 "id": code,
                 "name": f"Player {n + 1}",
+                "birth_date": "1985-01-01",
                 "id_verified": True,
                 "id_document_type": "passport",
                 "id_document_number": f"X{1_000_000 + n}",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from accounting import cage as services
@@ -44,10 +46,15 @@ def shift(cage, cashier):
 @pytest.fixture
 def player(db):
     return services.player_register(
-        code="P-1001", name="Aino Virtanen", id_verified=True
+        code="P-1001",
+        name="Aino Virtanen",
+        id_verified=True,
+        birth_date=date(1985, 1, 1),
     )
 
 
 @pytest.fixture
 def unverified(db):
-    return services.player_register(code="P-2002", name="Pekka Niemi")
+    return services.player_register(
+        code="P-2002", name="Pekka Niemi", birth_date=date(1985, 1, 1)
+    )

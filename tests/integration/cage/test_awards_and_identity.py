@@ -89,7 +89,12 @@ def test_a_payout_needs_the_awards_player_and_his_signature(
     award, shift, cashier, change, code
 ):
     """Another player's id, or no signature: refused (CA6), nothing moves."""
-    services.player_register(code="P-3003", name="Someone Else", id_verified=True)
+    services.player_register(
+        code="P-3003",
+        name="Someone Else",
+        id_verified=True,
+        birth_date=date(1985, 1, 1),
+    )
     before = snapshot()
     with pytest.raises(Refusal) as refused:
         pay(award, cashier, **change)

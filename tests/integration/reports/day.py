@@ -105,7 +105,16 @@ def build_day(
     shift = post(
         cashier, "cage/shifts", {"cage": "MAIN", "cash": 500_000, "chips": 500_000}
     )["id"]
-    post(manager, "players", {"id": "P-20", "name": "Unverified", "id_verified": False})
+    post(
+        manager,
+        "players",
+        {
+            "id": "P-20",
+            "name": "Unverified",
+            "id_verified": False,
+            "birth_date": "1985-01-01",
+        },
+    )
     for player, amount in [("P-12", 170_000), ("P-20", 100_000), ("P-9", 60_000)]:
         post(
             cashier,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 import time_machine
@@ -76,7 +76,10 @@ def second_shift(cage, second_cashier):
 def players(db):
     return [
         cage_services.player_register(
-            code=f"P-{100 + n}", name=f"Player {n}", id_verified=True
+            code=f"P-{100 + n}",
+            name=f"Player {n}",
+            id_verified=True,
+            birth_date=date(1985, 1, 1),
         )
         for n in range(12)
     ]

@@ -3,7 +3,7 @@ drawn, its tables broken and balanced (TO2, TO11)."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.db import (
@@ -231,7 +231,10 @@ class TestSeats:
         EventTable.objects.create(event=event, table="TT3", seats=9, break_order=3)
         more = [
             cage_services.player_register(
-                code=f"P-{200 + n}", name=f"Extra {n}", id_verified=True
+                code=f"P-{200 + n}",
+                name=f"Extra {n}",
+                id_verified=True,
+                birth_date=date(1985, 1, 1),
             )
             for n in range(9)
         ]

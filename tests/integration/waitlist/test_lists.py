@@ -109,13 +109,15 @@ class TestCall:
         self, two_tables, clock, django_assert_num_queries
     ):
         """One call for the next seat, with three players waiting, in a fixed count
-        of statements: the list's lock, the timers, the loads and the queue."""
+        of statements: the list's lock, the timers, the loads, the queue, and the
+        waiting list's door for the one player called, not for every player
+        waiting (PP2–PP4: the settings and his restrictions)."""
         for code in ("P-5", "P-6", "P-7"):
             services.entry_join(
                 actor=STAFF, waiting_list=nl12(), player_code=code, now=clock.now
             )
         wl = nl12()
-        with django_assert_num_queries(21):
+        with django_assert_num_queries(23):
             result = services.list_call(actor=STAFF, waiting_list=wl, now=clock.now)
         assert result.entry is not None and result.entry.player.code == "P-5"
 
