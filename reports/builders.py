@@ -21,7 +21,7 @@ from accounting.models import BalanceSnapshot, Receipt, Shift, TableSlip
 from accounting.selectors import balances_at
 from cardroom.models import StackMovement
 from core.money import money_format
-from reports import jackpot_sources, tournaments
+from reports import jackpot_sources, protection, tournaments
 from reports import selectors as q
 from reports.document import (
     BOOL,
@@ -216,6 +216,9 @@ def daily_audit(
     receivables = _receivables(period)
     progress(_("exceptions"))
 
+    protection_sections = protection.audit_sections(period)
+    progress(_("player protection"))
+
     trial = _trial_balance(ledger, checks, previous, snapshot)
     progress(_("trial balance"))
 
@@ -239,6 +242,7 @@ def daily_audit(
             tournament_section,
             *exception_sections,
             receivables,
+            *protection_sections,
             trial,
             schema_changes,
         ],
