@@ -1,25 +1,35 @@
 """Players (BI10): registered before their first buy-in or cage transaction.
 
-``POST /api/v1/players`` (manager or cashier), ``GET /api/v1/players/{id}`` (staff),
-``POST /api/v1/players/{id}/identity`` (manager or cashier) records a checked
-identity document (CA5).
+``POST /api/v1/players`` (manager or cashier), ``GET /api/v1/players/{id}`` (staff:
+with his age and the restrictions in force, PP2–PP4), ``PATCH
+/api/v1/players/{id}`` (manager) corrects his name, nickname or date of birth, each
+change recorded with who, when and why (PP7), ``POST /api/v1/players/{id}/identity``
+(manager or cashier) records a checked identity document (CA5). His documents and
+restrictions are :mod:`accounting.api.protection`'s.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from django.utils.translation import gettext as _
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounting import cage as services
+from accounting.api.protection import RestrictionInForceSerializer
 from accounting.api.serializers import code_field
 from accounting.api.views import IDEMPOTENCY_KEY
-from accounting.models import Player
+from accounting.cage import protection
+from accounting.cage import protection_selectors as selectors
+from accounting.models import Player, Restriction
 from core.api.fields import StrictSerializer
-from core.api.permissions import role_required, staff
+from core.api.permissions import IsManager, role_required, staff
+from core.api.schema import AutoSchema, ErrorSerializer
 from core.idempotency import idempotent
 from core.roles import Role
 
@@ -28,7 +38,8 @@ StaffReader = role_required(Role.CASHIER, Role.FLOOR, Role.MANAGER, Role.AUDITOR
 
 
 class PlayerSerializer(serializers.Serializer):
-    """A player as staff see him; the document number is not shown."""
+    """A player as staff see him: his age on today's gaming day (PP2) and the
+    restrictions in force (PP3, PP4); never a document's number (PP7)."""
 
     class Meta:
         ref_name = "Player"
@@ -39,7 +50,32 @@ class PlayerSerializer(serializers.Serializer):
     id_verified = serializers.BooleanField()
     id_document_type = serializers.CharField()
     birth_date = serializers.DateField(allow_null=True)
+    age = serializers.SerializerMethodField(
+        help_text="On today's gaming day (PP2); null without a date of birth."
+    )
+    restricted = serializers.SerializerMethodField(
+        help_text="A bar or a self-exclusion holds now (PP3, PP4)."
+    )
+    restrictions = serializers.SerializerMethodField()
     registered_at = serializers.DateTimeField()
+
+    def get_age(self, player: Player) -> int | None:
+        return selectors.player_age(player)
+
+    def get_restricted(self, player: Player) -> bool:
+        return bool(self._in_force(player))
+
+    @extend_schema_field(RestrictionInForceSerializer(many=True))
+    def get_restrictions(self, player: Player) -> list[Any]:
+        return list(
+            RestrictionInForceSerializer(self._in_force(player), many=True).data
+        )
+
+    def _in_force(self, player: Player) -> list[Restriction]:
+        found: dict[int, list[Restriction]] = self.__dict__.setdefault("_found", {})
+        if player.pk not in found:
+            found[player.pk] = selectors.restrictions_in_force(player=player)
+        return found[player.pk]
 
 
 class PlayerRegisterApi(APIView):
@@ -91,14 +127,83 @@ class PlayerRegisterApi(APIView):
         return Response(PlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
-class PlayerDetailApi(APIView):
-    """A registered player."""
+class CorrectionSchema(AutoSchema):
+    """A correction's body is required, as its reason is (PP7): drf-spectacular
+    reads a PATCH as partial, every field optional, and its body with them."""
 
-    permission_classes = [StaffReader]
+    def _get_request_body(self, direction: str = "request") -> Any:
+        body = super()._get_request_body(direction)
+        if body and self.method == "PATCH":
+            body["required"] = True
+        return body
+
+
+class PlayerDetailApi(APIView):
+    """A registered player (staff), or his correction (a manager, PP7)."""
+
+    schema = CorrectionSchema()
+
+    def get_permissions(self) -> list[Any]:
+        if self.request.method == "PATCH":
+            return [IsManager()]
+        return [StaffReader()]
+
+    class CorrectionSerializer(StrictSerializer):
+        class Meta:
+            ref_name = "PlayerCorrectionInput"
+            any_required = [["name"], ["nickname"], ["birth_date"]]  # as validate()
+            # A PATCH's schema makes every field optional; the reason is not (PP7).
+            rules = [{"required": ["reason"]}]
+
+        name = serializers.CharField(max_length=200, required=False)
+        nickname = serializers.CharField(
+            max_length=40, required=False, allow_blank=True
+        )
+        birth_date = serializers.DateField(required=False)
+        reason = serializers.CharField(
+            max_length=500, help_text="PP7: why, kept with each change."
+        )
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            if not {"name", "nickname", "birth_date"} & set(attrs):
+                raise serializers.ValidationError(
+                    _("A correction gives a name, a nickname or a date of birth.")
+                )
+            return attrs
 
     @extend_schema(responses={200: PlayerSerializer})
     def get(self, request: Request, code: str) -> Response:
         return Response(PlayerSerializer(get_object_or_404(Player, code=code)).data)
+
+    @extend_schema(
+        request=CorrectionSerializer,
+        responses={
+            200: PlayerSerializer,
+            404: OpenApiResponse(ErrorSerializer, "No such player."),
+            422: OpenApiResponse(
+                ErrorSerializer,
+                "PP1 `birth_date_future`: a date of birth that isn't in the past;"
+                " PP7 `nothing_changed`: every value is the one on file.",
+            ),
+        },
+        parameters=[IDEMPOTENCY_KEY],
+    )
+    @idempotent
+    def patch(self, request: Request, code: str) -> Response:
+        """Correct the player's name, nickname or date of birth; each change is
+        recorded with who, when, why and the value it replaces (PP7)."""
+        data = self.CorrectionSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        player = protection.player_correct(
+            player=get_object_or_404(Player, code=code),
+            by=staff(request),
+            reason=values["reason"],
+            name=values.get("name"),
+            nickname=values.get("nickname"),
+            birth_date=values.get("birth_date"),
+        )
+        return Response(PlayerSerializer(player).data)
 
 
 class PlayerIdentityApi(APIView):

@@ -127,6 +127,24 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/players"): ("cashier", "manager"),
     ("post", "/api/v1/players/{code}/identity"): ("cashier", "manager"),
     ("get", "/api/v1/players/{code}"): ("cashier", "floor", "manager", "auditor"),
+    # Player protection (API.md, PP1-PP7): a manager corrects a player's identity,
+    # bars him and records his self-exclusion; a second manager ends a bar (the
+    # view refuses the first); the cage records identity documents too. The
+    # number of a document goes to the roles that need it (PP7: the cage's
+    # identity and tax records, a manager), never to the floor or the auditors,
+    # who read what was checked and by whom. The settings are read by all staff.
+    ("patch", "/api/v1/players/{code}"): MANAGER,
+    ("post", "/api/v1/players/{code}/documents"): ("cashier", "manager"),
+    ("get", "/api/v1/players/{code}/documents"): CAGE_READERS,
+    ("get", "/api/v1/documents/{id}/number"): ("cashier", "manager"),
+    ("post", "/api/v1/players/{code}/restrictions"): MANAGER,
+    ("get", "/api/v1/players/{code}/restrictions"): REPORT_READERS,
+    ("post", "/api/v1/restrictions/{id}/end"): MANAGER,  # PP3: a second manager
+    ("post", "/api/v1/restrictions/{id}/lapse"): MANAGER,  # PP4: the player asks
+    ("get", "/api/v1/restrictions/exclusions"): MANAGER,  # for the door staff
+    ("get", "/api/v1/restrictions/exclusions.csv"): MANAGER,
+    ("get", "/api/v1/protection/settings"): ("cashier", "floor", "manager", "auditor"),
+    ("post", "/api/v1/protection/settings"): MANAGER,  # PP2, PP4
     # The cage (API.md, CA1–CA6): the cashier's work.
     ("post", "/api/v1/cage/shifts"): CASHIER,
     ("post", "/api/v1/cage/shifts/{shift_id}/close"): CASHIER,
