@@ -30,6 +30,7 @@ class SeatRow:
     away_seconds: int | None = None
     called: str = ""
     locked: bool = False
+    must_leave: str = ""  # PP5: the rule by which he leaves after this hand
 
     @property
     def taken(self) -> bool:
@@ -124,6 +125,7 @@ def table_row(table: Table, *, now: datetime, currency: str) -> TableRow:
                 away_seconds=(
                     _seconds(s["away_since"], now) if s["away_since"] else None
                 ),
+                must_leave=s.get("must_leave") or "",
             )
         )
     must_move = (

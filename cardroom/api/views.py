@@ -61,6 +61,28 @@ from core.roles import Role, has_role
 TerminalOrFloor = terminal_or_role(Role.FLOOR, Role.MANAGER)
 
 
+class TableNoticeSerializer(serializers.Serializer):
+    """A seat whose player must leave, or left, because a restriction began
+    while he sat (PP5)."""
+
+    class Meta:
+        ref_name = "TableNotice"
+
+    seat = serializers.IntegerField()
+    player = serializers.CharField()
+    rule = serializers.ChoiceField(choices=["PP3", "PP4"])
+    code = serializers.ChoiceField(choices=["player_barred", "player_self_excluded"])
+    since = serializers.DateTimeField(allow_null=True)
+    action = serializers.ChoiceField(
+        choices=["leave_after_hand", "left"],
+        help_text="leave_after_hand: deal him out once the hand in play ends;"
+        " left: this request's hand ended his seat.",
+    )
+    left_with = serializers.IntegerField(
+        allow_null=True, help_text="Cents he took with him (left)."
+    )
+
+
 class TableNotices:
     """PP5: an answer about a table carries what its terminal must know now.
 
@@ -291,12 +313,22 @@ class SeatsSerializer(serializers.Serializer):
         away_since = serializers.DateTimeField(allow_null=True)
         sat_down = serializers.DateTimeField()
         last_hand_no = serializers.IntegerField(allow_null=True)
+        must_leave = serializers.CharField(
+            allow_null=True,
+            help_text="PP5: the rule (PP3, PP4) by which he leaves at the end of"
+            " the hand in play; null when he plays on.",
+        )
 
     table = serializers.CharField()
     status = serializers.CharField()
     gaming_day = serializers.DateField(allow_null=True)
     last_hand_no = serializers.IntegerField(allow_null=True)
     seats = SeatRow(many=True)
+    notices = TableNoticeSerializer(
+        many=True,
+        required=False,
+        help_text="PP5: what the terminal must know now; only when there is some.",
+    )
 
 
 class SeatApi(TableNotices, APIView):

@@ -160,6 +160,7 @@ def table_seats(code: str) -> dict[str, Any]:
             "away_since": s.away_since,
             "sat_down": s.started_at,
             "last_hand_no": s.last_hand_no,
+            "must_leave": s.must_leave_rule or None,
         }
         for account, s in codes.items()
     ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from django.test import Client
 
 from accounting.cage.protection import restriction_set
 from accounting.models import Account, Player
@@ -89,6 +90,15 @@ def test_the_terminal_is_told_and_the_next_hand_ends_his_seat(table, make_staff)
             "left_with": None,
         }
     ]
+    listed = table.get("/api/v1/tables/T01/seats").json()
+    assert listed["notices"] == notices
+    seats = {s["seat"]: s["must_leave"] for s in listed["seats"]}
+    assert seats == {1: "PP3", 2: None, 3: None}
+    # The floor's map says it too.
+    floor = Client()
+    floor.force_login(make_staff("pp5-floor", Role.FLOOR))
+    page = floor.get("/floor/map", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Restricted (PP3): leaves after this hand" in page
     # The hand in play is played out and booked; then he is gone.
     booked = post_hand(table, "T01", hand(2))
     assert booked.status_code == 201, booked.content
