@@ -83,6 +83,7 @@ class Code(StrEnum):
     BIRTH_DATE_FUTURE = "birth_date_future"
     NOTHING_CHANGED = "nothing_changed"
     NOT_HELD = "not_held"
+    SETTINGS_CHANGED = "settings_changed"
     AWARD_FORFEITED = "award_forfeited"
 
 
@@ -198,6 +199,10 @@ TEXTS = {
     Code.NOTHING_CHANGED: _("PP7: the correction changes nothing."),
     Code.AWARD_FORFEITED: _(
         "PP6: award %(ref)s was forfeited by a manager's decision; it isn't paid."
+    ),
+    Code.SETTINGS_CHANGED: _(
+        "Version %(version)d of the protection settings was just recorded by"
+        " someone else; read them again."
     ),
     Code.NOT_HELD: _(
         "PP6: award %(ref)s isn't held: it is paid or decided, or its player is no"

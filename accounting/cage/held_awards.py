@@ -46,11 +46,17 @@ def held_awards(*, at: datetime | None = None) -> list[tuple[Payable, Restrictio
 
 
 def _holding(
-    player: Player, *, at: datetime, day: date, config: Settings
+    player: Player,
+    *,
+    at: datetime,
+    day: date,
+    config: Settings,
+    door: Door = Door.AWARD,
 ) -> Restriction | None:
-    """The restriction that holds the player's awards now, or None (PP6)."""
+    """The restriction that holds the player's awards (or prizes, ``door``) now,
+    or None (PP6)."""
     held = rules.held(
-        door=Door.AWARD,
+        door=door,
         restrictions=restrictions_of(player),
         at=at,
         day=day,
@@ -63,14 +69,20 @@ def _holding(
 
 @transaction.atomic
 def held_award_decide(
-    *, payable: Payable, decision: str, reason: str, by: User
+    *,
+    payable: Payable,
+    decision: str,
+    reason: str,
+    by: User,
+    door: Door = Door.AWARD,
 ) -> AwardDecision:
     """A manager's decision on an award held for a restricted player (PP6).
 
     ``pay``: the cage pays it to him after all (CA6 still asks his identity and
     signature). ``forfeit``: it moves out of awards payable into forfeited
     awards, a liability until it goes where the licence says, and the award is
-    closed. Raises 409 ``not_held`` when the award isn't held (paid, decided,
+    closed. ``door``: what it is, an award or a tournament prize. Raises 409
+    ``not_held`` when the award isn't held (paid, decided,
     or its player no longer restricted).
     """
     locked = (
@@ -80,7 +92,11 @@ def held_award_decide(
     holding = None
     if locked.status == Payable.Status.OPEN and not decided(locked):
         holding = _holding(
-            locked.player, at=now, day=gaming_day_of(now), config=protection_settings()
+            locked.player,
+            at=now,
+            day=gaming_day_of(now),
+            config=protection_settings(),
+            door=door,
         )
     if holding is None:
         raise conflict(Code.NOT_HELD, rule="PP6", ref=locked.reference)

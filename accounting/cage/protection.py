@@ -23,9 +23,10 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from psycopg import errors as pg_errors
 
 from accounting.cage.days import gaming_day_of
 from accounting.domain import protection as rules
@@ -97,10 +98,38 @@ def protection_settings_change(
     note: str,
     by: User,
 ) -> ProtectionRules:
-    """Record a new version of the protection settings, in force from now."""
+    """Record a new version of the protection settings, in force from now.
+
+    Two changes at once: the second is 409 ``settings_changed`` (the version it
+    would have had is taken); read the settings again and retry."""
     current = protection_settings()
+    try:
+        with transaction.atomic():
+            return _settings_create(
+                current.version + 1,
+                min_age=min_age,
+                min_self_exclusion_days=min_self_exclusion_days,
+                cooling_off_hours=cooling_off_hours,
+                note=note,
+                by=by,
+            )
+    except IntegrityError as exc:
+        if not isinstance(exc.__cause__, pg_errors.UniqueViolation):
+            raise
+        raise conflict(Code.SETTINGS_CHANGED, version=current.version + 1) from exc
+
+
+def _settings_create(
+    version: int,
+    *,
+    min_age: int,
+    min_self_exclusion_days: int,
+    cooling_off_hours: int,
+    note: str,
+    by: User,
+) -> ProtectionRules:
     return ProtectionRules.objects.create(
-        version=current.version + 1,
+        version=version,
         min_age=min_age,
         min_self_exclusion_days=min_self_exclusion_days,
         cooling_off_hours=cooling_off_hours,

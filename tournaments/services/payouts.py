@@ -13,8 +13,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting.cage import payable_create, payable_pay
-from accounting.cage.protection import Door, award_check
+from accounting.cage import held_award_decide, payable_create, payable_pay
+from accounting.cage.protection import Door, award_check, award_held
 from accounting.models import Receipt
 from accounting.services import retry_on_conflict
 from jackpots.models import Pool
@@ -156,6 +156,8 @@ def payout_sheet_prepare(
         reason = holds.get(entry.pk, "")
         if entry.status == Entry.Status.DISQUALIFIED and not reason:
             reason = _("disqualified (TDA RP-23)")
+        if not reason and award_held(player=entry.player, door=Door.PRIZE):
+            reason = _("restricted player: held until a manager decides (PP6)")
         Payout.objects.create(
             sheet=sheet,
             entry=entry,
@@ -406,6 +408,11 @@ def payout_release(
         memo=reason,
         currency=event.currency,
     )
+    if award_held(player=payout.entry.player, door=Door.PRIZE):
+        # PP6: releasing a restricted player's prize is the decision to pay him.
+        held_award_decide(
+            payable=award, decision="pay", reason=reason, by=by, door=Door.PRIZE
+        )
     Payout.objects.filter(pk=payout.pk).update(
         status=Payout.Status.PAYABLE, payable=award
     )
@@ -531,7 +538,9 @@ def payout_pay(
         raise refuse(
             Code.PRIZE_NOT_PAYABLE, rule="TO9", status=payout.get_status_display()
         )
-    award_check(player=payout.payable.player, door=Door.PRIZE, at=at)
+    award_check(
+        player=payout.payable.player, door=Door.PRIZE, at=at, payable=payout.payable
+    )
     event = payout.sheet.event
     if (
         payout.amount_cents >= event.tax_document_threshold_cents
