@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from accounting.api import players, protection
+from accounting.api import held_awards, players, protection
 
 urlpatterns = [
     path("players", players.PlayerRegisterApi.as_view(), name="players"),
@@ -47,6 +47,12 @@ urlpatterns = [
         "restrictions/<int:pk>/lapse",
         protection.RestrictionLapseApi.as_view(),
         name="restriction-lapse",
+    ),
+    path("held-awards", held_awards.HeldAwardListApi.as_view(), name="held-awards"),
+    path(
+        "held-awards/<int:pk>/decide",
+        held_awards.HeldAwardDecideApi.as_view(),
+        name="held-award-decide",
     ),
     path(
         "protection/settings",

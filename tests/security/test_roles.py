@@ -145,6 +145,9 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/api/v1/restrictions/exclusions.csv"): MANAGER,
     ("get", "/api/v1/protection/settings"): ("cashier", "floor", "manager", "auditor"),
     ("post", "/api/v1/protection/settings"): MANAGER,  # PP2, PP4
+    # PP6: the awards held for restricted players, decided by a manager.
+    ("get", "/api/v1/held-awards"): REPORT_READERS,
+    ("post", "/api/v1/held-awards/{id}/decide"): MANAGER,
     # The cage (API.md, CA1–CA6): the cashier's work.
     ("post", "/api/v1/cage/shifts"): CASHIER,
     ("post", "/api/v1/cage/shifts/{shift_id}/close"): CASHIER,
