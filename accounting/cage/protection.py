@@ -165,6 +165,36 @@ def restrictions_of(player: Player) -> list[rules.Restriction]:
     return [_as_rule(row) for row in rows]
 
 
+def restricted_now(
+    player_ids: list[int], *, door: Door, at: datetime | None = None
+) -> dict[int, str]:
+    """Which of the players ``player_ids`` a restriction keeps from ``door`` now,
+    each with its rule (PP3, PP4), in two queries: for the floor's screens, which
+    show every seated player (PP5)."""
+    at = at or timezone.now()
+    day = gaming_day_of(at)
+    config = protection_settings()
+    by_player: dict[int, list[rules.Restriction]] = {}
+    for row in Restriction.objects.filter(player_id__in=player_ids).select_related(
+        "end"
+    ):
+        by_player.setdefault(row.player_id, []).append(_as_rule(row))
+    found = {}
+    for player, held in by_player.items():
+        refused = rules.refusal(
+            door=door,
+            birth_date=date.min,
+            restrictions=held,
+            at=at,
+            day=day,
+            min_age=0,
+            cooling_off=config.cooling_off,
+        )
+        if refused is not None:
+            found[player] = refused.rule
+    return found
+
+
 def _refusal(found: rules.Refused, player: Player, config: Settings) -> Refusal:
     """The 422 of ``found``, in API.md's words (PP2, PP3, PP4)."""
     params = found.params
@@ -527,6 +557,7 @@ __all__ = [
     "player_correct",
     "protection_settings",
     "protection_settings_change",
+    "restricted_now",
     "restriction_active",
     "restriction_end",
     "restriction_get",

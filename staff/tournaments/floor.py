@@ -30,6 +30,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from accounting.cage.protection import Door, restricted_now
 from core.api.permissions import staff
 from core.errors import ApplicationError, Invalid
 from core.roles import Role, has_role
@@ -314,13 +315,28 @@ def _tables(event: Event) -> list[dict[str, Any]]:
         )
     )
     tables = floor_services.table_map(event)
+    restricted = _restricted(event)
     for table in tables:
         latest = counts.get(table["table"])
         table["count"] = chips_text(latest.chips) if latest else ""
         table["counted_at"] = latest.at if latest else None
         for seat in table["seated"]:
             seat["name"] = names.get(seat["player"] or "", "") or seat["player"]
+            seat["restricted"] = restricted.get(seat["player"] or "", "")
     return tables
+
+
+def _restricted(event: Event) -> dict[str, str]:
+    """The playing entrants a bar or a self-exclusion keeps from tournaments now,
+    by player code, with the rule (PP5): the floor removes each, disqualifying
+    him with his counted stack (TO3), his prize held (PP6, TO9)."""
+    playing = dict(
+        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).values_list(
+            "player_id", "player__code"
+        )
+    )
+    found = restricted_now(list(playing), door=Door.TOURNAMENT)
+    return {playing[player]: rule for player, rule in found.items()}
 
 
 def _reconciliation(event: Event) -> dict[str, Any]:
