@@ -17,7 +17,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.urls import URLPattern, path, reverse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
@@ -25,13 +24,21 @@ from django.utils.translation import gettext_lazy as _
 from accounting.cage.selectors import drawer_running_balance, shift_report
 from accounting.models import (
     Account,
+    AwardDecision,
     BoxCount,
     Cage,
     CashTransaction,
+    DocumentLookup,
+    DoorRefusal,
     Entry,
+    IdentityDocument,
     Payable,
     Player,
+    PlayerChange,
+    ProtectionRules,
     Receipt,
+    Restriction,
+    RestrictionEnd,
     Shift,
     TableSlip,
     Transaction,
@@ -137,46 +144,124 @@ class TransactionAdmin(ReadOnlyAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(RoleAdmin):
+    """Players are registered here; what identifies them changes only through
+    the protection screen or the API, each change with who, when and why (PP7),
+    and a document's number is shown only by its recorded look-up (PP7)."""
+
     editors = (Role.MANAGER, Role.CASHIER)
     readers = (Role.CASHIER, Role.FLOOR, Role.MANAGER, Role.AUDITOR)
-    list_display = ["code", "name", "nickname", "id_verified", "registered_at"]
+    list_display = [
+        "code",
+        "name",
+        "nickname",
+        "birth_date",
+        "id_verified",
+        "registered_at",
+    ]
     list_filter = ["id_verified"]
     search_fields = ["code", "name", "nickname"]
     fields = [
         "code",
         "name",
         "nickname",
+        "birth_date",
         "id_verified",
         "id_document_type",
-        "id_document_number",
         "id_verified_at",
         "id_verified_by",
         "registered_at",
         "registered_by",
     ]
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        """The document number only for who registers players (as the API, which
-        shows it to no one): floor staff and auditors don't see it."""
-        fields = list(super().get_fields(request, obj))
-        if not has_role(request.user, *self.editors):
-            fields.remove("id_document_number")
-        return fields
-
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        fixed = ["id_verified_at", "id_verified_by", "registered_at", "registered_by"]
-        # The database keeps a player's id fixed once registered.
-        return [*fixed, "code"] if obj is not None else fixed
+        checked = [
+            "id_verified",
+            "id_document_type",
+            "id_verified_at",
+            "id_verified_by",
+        ]
+        fixed = [*checked, "registered_at", "registered_by"]
+        if obj is None:
+            return fixed
+        # PP7: corrections are records with a reason (the player's page).
+        return [*fixed, "code", "name", "nickname", "birth_date"]
 
     def save_model(
         self, request: HttpRequest, obj: Player, form: Any, change: bool
     ) -> None:
         if not change:
             obj.registered_by = staff(request)
-        if "id_verified" in form.changed_data and obj.id_verified:
-            obj.id_verified_at = timezone.now()
-            obj.id_verified_by = staff(request)
         super().save_model(request, obj, form, change)
+
+
+class ProtectionAdmin(ReadOnlyAdmin):
+    """Player protection's records (PP1-PP7): read by managers and auditors."""
+
+    readers = (Role.MANAGER, Role.AUDITOR)
+
+
+@admin.register(Restriction)
+class RestrictionAdmin(ProtectionAdmin):
+    list_display = ["id", "player", "kind", "scope", "starts", "until", "set_by"]
+    list_filter = ["kind", "scope"]
+    search_fields = ["player__code", "player__name"]
+    list_select_related = ["player", "set_by"]
+
+
+@admin.register(RestrictionEnd)
+class RestrictionEndAdmin(ProtectionAdmin):
+    list_display = ["restriction", "kind", "at", "effective", "by"]
+    list_select_related = ["restriction", "by"]
+
+
+@admin.register(IdentityDocument)
+class IdentityDocumentAdmin(ProtectionAdmin):
+    # The number only through its recorded look-up (PP7).
+    fields = ("player", "kind", "expires", "checked_at", "checked_by")
+    list_display = ["player", "kind", "expires", "checked_at", "checked_by"]
+    search_fields = ["player__code"]
+    list_select_related = ["player", "checked_by"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return ["player", "kind", "expires", "checked_at", "checked_by"]
+
+
+@admin.register(DocumentLookup)
+class DocumentLookupAdmin(ProtectionAdmin):
+    list_display = ["at", "by", "document", "purpose"]
+    list_select_related = ["by", "document"]
+
+
+@admin.register(PlayerChange)
+class PlayerChangeAdmin(ProtectionAdmin):
+    list_display = ["at", "player", "field", "old", "new", "by", "reason"]
+    search_fields = ["player__code"]
+    list_select_related = ["player", "by"]
+
+
+@admin.register(ProtectionRules)
+class ProtectionRulesAdmin(ProtectionAdmin):
+    list_display = [
+        "version",
+        "min_age",
+        "min_self_exclusion_days",
+        "cooling_off_hours",
+        "created_at",
+        "created_by",
+    ]
+
+
+@admin.register(AwardDecision)
+class AwardDecisionAdmin(ProtectionAdmin):
+    list_display = ["payable", "decision", "held_by", "at", "by", "booking"]
+    list_select_related = ["payable", "by"]
+
+
+@admin.register(DoorRefusal)
+class DoorRefusalAdmin(ProtectionAdmin):
+    list_display = ["at", "gaming_day", "player", "door", "rule", "code"]
+    list_filter = ["gaming_day", "rule", "door"]
+    list_select_related = ["player"]
 
 
 @admin.register(Cage)
