@@ -11,6 +11,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from accounting.cage.days import gaming_day_of
+from accounting.cage.identity import document_record
 from accounting.domain.cage import identity_allowance
 from accounting.errors import Code, conflict, invalid, refuse
 from accounting.models import (
@@ -59,7 +60,7 @@ def player_register(
     now = timezone.now()
     try:
         with transaction.atomic():
-            return Player.objects.create(
+            player = Player.objects.create(
                 code=code,
                 name=name,
                 nickname=nickname,
@@ -74,9 +75,19 @@ def player_register(
     except IntegrityError as exc:
         # Another desk registered the same code a moment before us.
         raise conflict(Code.PLAYER_EXISTS, code=code) from exc
+    checked = id_verified and id_document_type and id_document_number.strip()
+    if checked and registered_by is not None:
+        # PP1: the document checked at registration is on file like any other.
+        document_record(
+            player=player,
+            kind=id_document_type,
+            number=id_document_number,
+            expires=None,
+            by=registered_by,
+        )
+    return player
 
 
-@transaction.atomic
 def player_identity_verify(
     *,
     player: Player,
@@ -84,28 +95,22 @@ def player_identity_verify(
     document_number: str,
     verified_by: User,
 ) -> Player:
-    """Record that ``verified_by`` checked the player's identity document (CA5).
+    """Record that ``verified_by`` checked the player's identity document (CA5):
+    an identity document on file (PP1), kept as
+    :func:`accounting.cage.identity.document_record` keeps it.
 
     Raises :class:`core.errors.Invalid` (400) without a document type and number.
     """
     if not document_type or not document_number.strip():
         raise invalid(Code.DOCUMENT_REQUIRED)
-    player = Player.objects.select_for_update().get(pk=player.pk)
-    player.id_verified = True
-    player.id_document_type = document_type
-    player.id_document_number = document_number.strip()
-    player.id_verified_at = timezone.now()
-    player.id_verified_by = verified_by
-    player.save(
-        update_fields=[
-            "id_verified",
-            "id_document_type",
-            "id_document_number",
-            "id_verified_at",
-            "id_verified_by",
-        ]
+    document = document_record(
+        player=player,
+        kind=document_type,
+        number=document_number,
+        expires=None,
+        by=verified_by,
     )
-    return player
+    return document.player
 
 
 def cash_activity_day_total(*, player: Player, gaming_day: date) -> int:
