@@ -250,7 +250,7 @@ def door_check(*, player: Player, door: Door, at: datetime | None = None) -> Non
     or under the room's minimum age on the gaming day of ``at``), PP4
     ``player_self_excluded`` or PP3 ``player_barred`` (a restriction whose scope
     closes ``door``), with ``allowed`` saying the minimum age or the restriction's
-    end. A redemption is refused to nobody but a minor (PP5).
+    end. A redemption is refused to nobody, a minor neither: his chips are his (PP5).
     """
     at = at or timezone.now()
     day = gaming_day_of(at)

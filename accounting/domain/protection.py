@@ -59,7 +59,7 @@ CASH_DOORS = frozenset(
 TOURNAMENT_DOORS = frozenset({Door.TOURNAMENT, Door.PRIZE})
 """The doors of the tournaments, closed by a ``tournaments`` restriction."""
 OPEN_DOORS = frozenset({Door.REDEMPTION})
-"""The doors no restriction closes: his money is his (PP5). Age still counts."""
+"""The doors nothing closes, age neither: his money is his (PP5)."""
 
 
 def closes(scope: Scope, door: Door) -> bool:
