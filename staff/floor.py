@@ -43,7 +43,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounting import cage as cage_services
-from accounting.models import TableSlip
+from accounting.models import Player, TableSlip
 from cardroom import services as floor
 from cardroom.models import (
     Correction,
@@ -261,14 +261,17 @@ def floor_lists(request: HttpRequest) -> HttpResponse:
 @require_POST
 def list_call(request: HttpRequest, list_id: int) -> HttpResponse:
     """Call the next player the rules pick for a free seat of the game (WL1, WL2, WL4);
-    the whole list and its other actions are on the admin's floor screen."""
+    the whole list and its other actions are on the admin's floor screen. A player
+    the list's door refuses is passed over, and the floor is told why (PP2–PP4)."""
     waiting_list = get_object_or_404(WaitingList, pk=list_id)
     said: list[str] = []
+    passed: list[str] = []
 
     def act() -> None:
         result = waitlist.list_call(
             waiting_list=waiting_list, table_code=None, actor=Actor(by=staff(request))
         )
+        passed.extend(passed_over(result.skipped))
         entry = result.entry
         if entry is None:
             raise Refusal(
@@ -291,7 +294,37 @@ def list_call(request: HttpRequest, list_id: int) -> HttpResponse:
         _refused(request, error, room_facts().currency)
     else:
         messages.success(request, said[0])
+    for text in passed:
+        messages.warning(request, text)
     return redirect("staff:floor-home")
+
+
+def passed_over(skipped: list[dict[str, Any]]) -> list[str]:
+    """Why a call passed players over whom the waiting list's door refuses
+    (PP2–PP4), for the floor: each keeps his place on the list."""
+    texts = {
+        "PP2": _(
+            "%(p)s was passed over: under the room's minimum age or without a date "
+            "of birth (PP2). He keeps his place on the list."
+        ),
+        "PP3": _(
+            "%(p)s was passed over: barred (PP3). He keeps his place on the list."
+        ),
+        "PP4": _(
+            "%(p)s was passed over: self-excluded (PP4). He keeps his place on the "
+            "list."
+        ),
+    }
+    refused = [one for one in skipped if one.get("rule") in texts]
+    names = dict(
+        Player.objects.filter(code__in=[one["player"] for one in refused]).values_list(
+            "code", "name"
+        )
+    )
+    return [
+        texts[one["rule"]] % {"p": names.get(one["player"]) or one["player"]}
+        for one in refused
+    ]
 
 
 @floor_only
