@@ -146,8 +146,11 @@ def _page(
     *,
     status: int = 200,
     shown: tuple[IdentityDocument, str] | None = None,
-    **forms: Any,
+    forms: dict[str, Any] | None = None,
 ) -> HttpResponse:
+    """The player's page; ``forms`` are those sent back with their errors, by
+    prefix (``bar``, ``self``, ``correct``)."""
+    forms = forms or {}
     manager = has_role(request.user, Role.MANAGER)
     context = _context(
         request,
@@ -197,7 +200,7 @@ def restriction_set(request: HttpRequest, code: str) -> HttpResponse:
     kind = KINDS[prefix]
     form = RestrictionForm(request.POST, prefix=prefix)
     if not form.is_valid():
-        return _page(request, player, status=422, **{prefix: form})
+        return _page(request, player, status=422, forms={prefix: form})
     data, by = form.cleaned_data, staff(request)
     scope = Restriction.Scope(data["scope"])
 
@@ -218,7 +221,7 @@ def restriction_set(request: HttpRequest, code: str) -> HttpResponse:
     done %= {"who": player.name, "scope": scope.label}
     if _record(request, write, done, _page_url(player)):
         return redirect(_page_url(player))
-    return _page(request, player, status=422, **{prefix: form})
+    return _page(request, player, status=422, forms={prefix: form})
 
 
 def _restriction(restriction_id: int) -> Restriction:
@@ -308,7 +311,7 @@ def player_correct(request: HttpRequest, code: str) -> HttpResponse:
     player = _player(code)
     form = CorrectionForm(request.POST, prefix="correct")
     if not form.is_valid():
-        return _page(request, player, status=422, correct=form)
+        return _page(request, player, status=422, forms={"correct": form})
     data, by = form.cleaned_data, staff(request)
 
     def write() -> Player:
@@ -323,7 +326,7 @@ def player_correct(request: HttpRequest, code: str) -> HttpResponse:
     done = _("The data of %(code)s is corrected.") % {"code": player.code}
     if _record(request, write, done, _page_url(player)):
         return redirect(_page_url(player))
-    return _page(request, player, status=422, correct=form)
+    return _page(request, player, status=422, forms={"correct": form})
 
 
 @manager_only
