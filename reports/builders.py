@@ -214,11 +214,8 @@ def daily_audit(
 
     exception_sections = _exceptions(period)
     receivables = _receivables(period)
-    progress(_("exceptions"))
-
     protection_sections = protection.audit_sections(period)
-    progress(_("player protection"))
-
+    progress(_("exceptions"))
     trial = _trial_balance(ledger, checks, previous, snapshot)
     progress(_("trial balance"))
 

@@ -63,16 +63,12 @@ def entry_seat(
     maximum), or with ``amount`` and ``method`` as the floor says (WL5). A new
     player buys in with ``amount`` and ``method``. The floor's services book it and
     apply BI1–BI7 and WL6. His other calls go back to waiting; a lockup he held at
-    the table is released.
+    the table is released. Unless the house moves him, he asks at the seat's door
+    before he leaves the seat he had (PP2–PP4).
 
-    A player who isn't moved for the house asks at the seat's door before he
-    leaves the seat he had (PP2–PP4); a house move is the house's, not his.
-
-    Raises :class:`Refusal` for WL2 (the call ran out), WL7 (barred), WL9
-    (kept apart), PP2 (``under_age``), PP3 (``player_barred``), PP4
-    (``player_self_excluded``) and the buy-in rules, :class:`Conflict` when the
-    seat is taken or he isn't called, :class:`Invalid` (400) when a new player
-    has no amount.
+    Raises :class:`Refusal` for WL2 (the call ran out), WL7 (barred), WL9 (kept
+    apart), PP2–PP4 and the buy-in rules, :class:`Conflict` when the seat is taken
+    or he isn't called, :class:`Invalid` (400) when a new player has no amount.
     """
     now = now or timezone.now()
     # Lock and check.
