@@ -83,6 +83,7 @@ class Code(StrEnum):
     BIRTH_DATE_FUTURE = "birth_date_future"
     NOTHING_CHANGED = "nothing_changed"
     NOT_HELD = "not_held"
+    DOCUMENT_ON_FILE = "document_on_file"
     SETTINGS_CHANGED = "settings_changed"
     AWARD_FORFEITED = "award_forfeited"
 
@@ -203,6 +204,10 @@ TEXTS = {
     Code.SETTINGS_CHANGED: _(
         "Version %(version)d of the protection settings was just recorded by"
         " someone else; read them again."
+    ),
+    Code.DOCUMENT_ON_FILE: _(
+        "PP1: an award or a prize is paid only to a player whose identity document"
+        " is on file and valid; %(player)s has none. Record the one you check."
     ),
     Code.NOT_HELD: _(
         "PP6: award %(ref)s isn't held: it is paid or decided, or its player is no"

@@ -44,6 +44,7 @@ from accounting.errors import (
 from accounting.models import (
     AwardDecision,
     DoorRefusal,
+    IdentityDocument,
     Payable,
     Player,
     ProtectionRules,
@@ -281,7 +282,8 @@ def award_check(
 ) -> None:
     """Refuse to pay ``player`` an award or prize (PP1, PP2, PP6).
 
-    Under age or without a date of birth, he is refused as at any door (PP2). A
+    Under age or without a date of birth, he is refused as at any door (PP2);
+    without a valid identity document on file, 422 ``document_on_file`` (PP1). A
     restriction of a scope that closes ``door`` holds what he is owed: 422
     ``award_held`` (PP6), the award staying a liability until a manager decides
     (:func:`held_award_decide`); ``payable`` a manager decided to pay is paid.
@@ -300,6 +302,8 @@ def award_check(
     )
     if found is not None:
         raise _refusal(found, player, config)
+    if not identity_on_file(player, day=day):
+        raise refuse(Code.DOCUMENT_ON_FILE, rule="PP1", player=player.code)
     held = rules.held(
         door=door,
         restrictions=restrictions_of(player),
@@ -324,6 +328,18 @@ def _decided_to_pay(payable: Payable | None) -> bool:
             payable=payable, decision=AwardDecision.Decision.PAY
         ).exists()
     )
+
+
+def identity_on_file(player: Player, *, day: date) -> bool:
+    """Whether an identity document checked by staff is on file and valid on
+    ``day`` (PP1); a player verified before documents were kept, with none on
+    file, counts as verified."""
+    documents = list(
+        IdentityDocument.objects.filter(player=player).values_list("expires", flat=True)
+    )
+    if not documents:
+        return player.id_verified
+    return any(expires is None or expires >= day for expires in documents)
 
 
 def award_held(*, player: Player, door: Door = Door.AWARD) -> bool:
