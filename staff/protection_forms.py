@@ -1,9 +1,10 @@
-"""The player-protection forms (PP1, PP3, PP4, PP7): a checked identity document,
-a bar or a self-exclusion, the end of a bar, a self-exclusion's lapse and a
-correction of the player's data, each with its reason.
+"""The player-protection forms (PP1–PP7): a checked identity document, a bar or
+a self-exclusion, the end of a bar, a self-exclusion's lapse, a correction of the
+player's data, a decision on a held award (PP6) and a new version of the
+settings (PP2, PP4), each with its reason.
 
-Each carries its own key (:class:`staff.forms.OnceForm`): a double click records
-one bar, one document, one end.
+Each that records carries its own key (:class:`staff.forms.OnceForm`): a double
+click records one bar, one document, one end, one decision, one version.
 """
 
 from __future__ import annotations
@@ -36,11 +37,11 @@ def _reason_field(label: Any = None) -> forms.CharField:
     )
 
 
-class DocumentForm(forms.Form):
+class DocumentForm(OnceForm):
     """The identity document the cashier checked: kind, number, expiry (PP1).
 
-    Without a key of its own: a second post records the same check twice, which
-    says no more than once and changes nothing else."""
+    With its own key, as the cage's other forms: a double post records the check
+    once (PP7: the records are never edited, so a second one would stay)."""
 
     document_type = forms.ChoiceField(
         label=_("Document"), choices=Player.Document.choices
@@ -108,3 +109,31 @@ class NumberForm(forms.Form):
     """Why the manager asks to see a document's number (recorded, PP7)."""
 
     purpose = forms.CharField(label=_("Why"), max_length=200, required=False)
+
+
+class SettingsForm(OnceForm):
+    """A new version of the room's protection settings (PP2, PP4), with why.
+
+    The bounds are the API's (``POST protection/settings``). ``version`` is the
+    version the manager read: another recorded since is said, not overwritten
+    unseen."""
+
+    min_age = forms.IntegerField(
+        label=_("Minimum age (PP2)"),
+        min_value=16,
+        max_value=25,
+        help_text=_("On the gaming day; from 16 to 25."),
+    )
+    min_self_exclusion_days = forms.IntegerField(
+        label=_("Shortest self-exclusion, in days (PP4)"),
+        min_value=1,
+        max_value=3650,
+    )
+    cooling_off_hours = forms.IntegerField(
+        label=_("Cooling-off time, in hours (PP4)"),
+        min_value=1,
+        max_value=8760,
+        help_text=_("From the player's request until his ended self-exclusion lapses."),
+    )
+    note = _reason_field(_("Why it changes"))
+    version = forms.IntegerField(min_value=0, widget=forms.HiddenInput)

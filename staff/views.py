@@ -464,28 +464,28 @@ def chips_redeem(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def player_identify(request: HttpRequest, code: str) -> HttpResponse:
     """Record the identity document the cashier checked, with its expiry (PP1,
-    CA5); an expired one is refused (PP1)."""
+    CA5), once for the form's key (staff.once): a double post records one check.
+    An expired one is refused (PP1)."""
     cage = _cage(request)
     player = _player(code)
     form = DocumentForm(request.POST)
     if not form.is_valid():
         return _player_page(request, cage, player, identity=form)
-    try:
+    data, cashier = form.cleaned_data, staff(request)
+
+    def book() -> str:
         protection.document_record(
             player=player,
-            kind=form.cleaned_data["document_type"],
-            number=form.cleaned_data["document_number"],
-            expires=form.cleaned_data["expires"],
-            by=staff(request),
+            kind=data["document_type"],
+            number=data["document_number"],
+            expires=data["expires"],
+            by=cashier,
         )
-    except ApplicationError as error:
-        _refuse(request, cage, error)
-        return _player_page(request, cage, player, identity=form)
-    messages.success(
-        request,
-        _("Identity document recorded for %(who)s.") % {"who": player.name},
-    )
-    return redirect("staff:player", code=player.code)
+        return reverse("staff:player", args=[player.code])
+
+    done = _("Identity document recorded for %(who)s.") % {"who": player.name}
+    answer = _book(request, cage, book, done)
+    return answer or _player_page(request, cage, player, identity=form)
 
 
 @cashier_only

@@ -28,6 +28,15 @@ def key_of(page) -> str:
     return found[0]
 
 
+def identity_key(page) -> str:
+    """The key of the page's form for a checked identity document (PP1)."""
+    found = re.search(
+        r'class="identity".*?name="once" value="([^"]+)"', page.content.decode(), re.S
+    )
+    assert found, "the document's form carries no idempotency key"
+    return found.group(1)
+
+
 def text(page) -> str:
     return page.content.decode()
 
@@ -175,7 +184,11 @@ def test_a_purchase_over_the_identity_threshold_says_how_much_is_left(
     assert not Receipt.objects.exists()
     desk.post(
         "/cage/players/P-2002/identity",
-        {"document_type": "passport", "document_number": "KR1234567"},
+        {
+            "once": identity_key(answer),
+            "document_type": "passport",
+            "document_number": "KR1234567",
+        },
     )
     page = desk.get("/cage/players/P-2002")
     assert "Verified" in text(page) and "passport" in text(page)

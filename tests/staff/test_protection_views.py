@@ -47,6 +47,15 @@ def key_of(page, kind: str = "") -> str:
     return found[0]
 
 
+def identity_key(page) -> str:
+    """The key of the cage's form for a checked identity document (PP1)."""
+    found = re.search(
+        r'class="identity".*?name="once" value="([^"]+)"', text(page), re.S
+    )
+    assert found, "the document's form carries no idempotency key"
+    return found.group(1)
+
+
 def said(language: str, message: str, **params: object) -> str:
     """``message`` as the catalogue of ``language`` has it, filled in and escaped
     as a template shows it."""
@@ -164,6 +173,7 @@ def test_the_cashier_records_a_checked_document_with_its_expiry(
     answer = desk.post(
         "/cage/players/P-2001/identity",
         {
+            "once": identity_key(desk.get("/cage/players/P-2001")),
             "document_type": "id_card",
             "document_number": "X123",
             "expires": past.isoformat(),
@@ -175,6 +185,7 @@ def test_the_cashier_records_a_checked_document_with_its_expiry(
     desk.post(
         "/cage/players/P-2001/identity",
         {
+            "once": identity_key(answer),
             "document_type": "id_card",
             "document_number": "X123",
             "expires": expires.isoformat(),
@@ -188,6 +199,29 @@ def test_the_cashier_records_a_checked_document_with_its_expiry(
     )
     page = text(desk.get("/cage/players/P-2001"))
     assert f"valid until {expires.isoformat()}" in page and "X123" not in page
+
+
+def test_a_checked_document_sent_twice_is_recorded_once(desk, cashier_user, aino):
+    """PP1, PP7: a double click on "Record the document" records one check; the
+    second post of the same form is told so and records nothing. A form without
+    its key is refused, and records nothing either."""
+    form = {
+        "once": identity_key(desk.get("/cage/players/P-2001")),
+        "document_type": "passport",
+        "document_number": "FI5566778",
+        "expires": (gaming_day_of() + timedelta(days=700)).isoformat(),
+    }
+    first = desk.post("/cage/players/P-2001/identity", form, follow=True)
+    assert "Identity document recorded for Aino Virtanen." in text(first)
+    again = desk.post("/cage/players/P-2001/identity", form, follow=True)
+    assert again.redirect_chain[-1][0] == "/cage/players/P-2001"
+    assert "This form was already sent; it was booked once." in text(again)
+    assert "Identity document recorded" not in text(again)
+    assert IdentityDocument.objects.filter(player=aino).count() == 1
+    keyless = {k: v for k, v in form.items() if k != "once"}
+    refused = desk.post("/cage/players/P-2001/identity", keyless)
+    assert "This form has expired" in text(refused)
+    assert IdentityDocument.objects.filter(player=aino).count() == 1
 
 
 # Who sees a number ----------------------------------------------------------------
