@@ -18,8 +18,8 @@ from accounting.cage import (
     slip_issue,
     slip_request,
 )
-from accounting.cage.protection import player_correct
-from accounting.models import Cage, Player, Shift, TableSlip
+from accounting.cage.protection import player_correct, restriction_set
+from accounting.models import Cage, Player, Restriction, Shift, TableSlip
 from cardroom import services
 from cardroom.models import Table, TerminalKey
 from core.roles import Role
@@ -105,6 +105,21 @@ def demo_table_open(
     return table
 
 
+def _demo_protection(by: User) -> None:
+    """A minor and a barred player, for every door to refuse (PP2, PP3)."""
+    demo_player(code="P-1007", name="Leo Salo", by=by, birth_date=date(2010, 4, 1))
+    barred = demo_player(code="P-1008", name="Ville Barred", by=by)
+    if not Restriction.objects.filter(player=barred).exists():
+        restriction_set(
+            player=barred,
+            kind="bar",
+            scope="room",
+            until=None,
+            reason="demo: chip dumping seen on camera",
+            by=by,
+        )
+
+
 class Command(BaseCommand):
     help = "Create a demo room and print the staff logins (new passwords each run)."
 
@@ -149,6 +164,7 @@ class Command(BaseCommand):
                 birth_date=born,
                 by=users[Role.MANAGER],
             )
+        _demo_protection(users[Role.MANAGER])
         keys = []
         for spec in TABLES:
             code = spec[0]
