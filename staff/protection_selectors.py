@@ -1,6 +1,7 @@
 """Reads for the player-protection screens (PP1–PP7): a player's age on the
-gaming day, his restrictions with their state, his identity documents and the
-history of his identity data.
+gaming day, his restrictions with their state, his identity documents, the
+history of his identity data, and the awards held for restricted players with
+the managers' decisions on them (PP6).
 
 The rules are :mod:`accounting.domain.protection`'s and the settings
 :func:`accounting.cage.protection.protection_settings`'; here they are put
@@ -19,10 +20,13 @@ from enum import StrEnum
 from django.utils import timezone
 
 from accounting.cage import gaming_day_of
+from accounting.cage.held_awards import held_awards
 from accounting.cage.protection import protection_settings, restriction_active
 from accounting.domain.protection import age_on, self_exclusion_shortest
 from accounting.models import (
+    AwardDecision,
     IdentityDocument,
+    Payable,
     Player,
     PlayerChange,
     Restriction,
@@ -214,3 +218,48 @@ def players_flags(players: Iterable[Player]) -> dict[int, list[Flag]]:
             found.append(Flag.BARRED)
         flags[player.pk] = found
     return flags
+
+
+@dataclass(frozen=True, slots=True)
+class HeldAward:
+    """An award held now for a restricted player, with the restriction that
+    holds it (PP6)."""
+
+    payable: Payable
+    holding: RestrictionRow
+
+
+def held_award_rows() -> list[HeldAward]:
+    """The awards held now, oldest first, each with the restriction holding it
+    and that restriction's state (PP6)."""
+    return [HeldAward(p, restriction_row(r)) for p, r in held_awards()]
+
+
+def held_award_of(payable: Payable) -> HeldAward | None:
+    """``payable`` as it is held now, or None when it isn't (paid, decided, or
+    its player no longer restricted, PP6)."""
+    return next((h for h in held_award_rows() if h.payable.pk == payable.pk), None)
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRow:
+    """A manager's decision on a held award (PP6), with the restriction that
+    held it as ``_said.html`` says it."""
+
+    decision: AwardDecision
+
+    @property
+    def restriction(self) -> Restriction:
+        return self.decision.held_by
+
+    @property
+    def bar(self) -> bool:
+        return self.decision.held_by.kind == Restriction.Kind.BAR
+
+
+def award_decisions(*, limit: int = 50) -> list[DecisionRow]:
+    """The latest ``limit`` decisions on held awards, newest first (PP6)."""
+    rows = AwardDecision.objects.select_related(
+        "payable__player", "held_by", "by"
+    ).order_by("-at", "-id")
+    return [DecisionRow(d) for d in rows[:limit]]

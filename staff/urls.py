@@ -1,11 +1,20 @@
 """The staff screens: sign-in, each role's home page, the cage (CA1–CA6), the
-manager's approvals, terminal keys and player protection (PP1–PP7), the floor
+manager's approvals, terminal keys and player protection (PP1–PP7: players,
+held awards, the exclusion list, the settings), the floor
 (WL1–WL10, DC2, RK8) and the auditor's reports (BI8)."""
 
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from staff import auditor, boxes, floor, manager, protection, views
+from staff import (
+    auditor,
+    boxes,
+    floor,
+    manager,
+    protection,
+    protection_manager,
+    views,
+)
 
 app_name = "staff"
 
@@ -96,6 +105,25 @@ urlpatterns = [
         "manager/documents/<int:document_id>/number",
         protection.document_number,
         name="document-number",
+    ),
+    path("manager/held-awards", protection_manager.held_awards, name="held-awards"),
+    path(
+        "manager/held-awards/<int:payable_id>/pay",
+        protection_manager.held_award,
+        {"decision": "pay"},
+        name="held-award-pay",
+    ),
+    path(
+        "manager/held-awards/<int:payable_id>/forfeit",
+        protection_manager.held_award,
+        {"decision": "forfeit"},
+        name="held-award-forfeit",
+    ),
+    path("manager/exclusions", protection_manager.exclusions, name="exclusions"),
+    path(
+        "manager/protection-settings",
+        protection_manager.settings_page,
+        name="protection-settings",
     ),
     path("auditor/", auditor.auditor_home, name="auditor-home"),
     path("auditor/produce", auditor.report_produce, name="report-produce"),

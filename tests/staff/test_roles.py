@@ -67,6 +67,16 @@ PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("GET", "/manager/restrictions/1/lapse"): MANAGER,
     ("POST", "/manager/restrictions/1/lapse"): MANAGER,
     ("POST", "/manager/documents/1/number"): MANAGER,
+    # Held awards (PP6): an auditor reads them and the decisions, only a manager
+    # decides; the exclusion list and the settings are a manager's (PP2–PP4).
+    ("GET", "/manager/held-awards"): ("manager", "auditor"),
+    ("GET", "/manager/held-awards/1/pay"): MANAGER,
+    ("POST", "/manager/held-awards/1/pay"): MANAGER,
+    ("GET", "/manager/held-awards/1/forfeit"): MANAGER,
+    ("POST", "/manager/held-awards/1/forfeit"): MANAGER,
+    ("GET", "/manager/exclusions"): MANAGER,
+    ("GET", "/manager/protection-settings"): MANAGER,
+    ("POST", "/manager/protection-settings"): MANAGER,
 }
 
 
