@@ -21,8 +21,16 @@ from django.utils import timezone
 
 from accounting.cage import gaming_day_of
 from accounting.cage.held_awards import held_awards
-from accounting.cage.protection import protection_settings, restriction_active
-from accounting.domain.protection import age_on, self_exclusion_shortest
+from accounting.cage.protection import (
+    protection_settings,
+    restriction_active,
+    restriction_end_of,
+)
+from accounting.domain.protection import (
+    age_on,
+    document_valid_on,
+    self_exclusion_shortest,
+)
 from accounting.models import (
     AwardDecision,
     IdentityDocument,
@@ -88,16 +96,9 @@ def _state(row: Restriction, end: RestrictionEnd | None, now: datetime) -> State
     return State.IN_FORCE
 
 
-def _end_of(row: Restriction) -> RestrictionEnd | None:
-    try:
-        return row.end
-    except RestrictionEnd.DoesNotExist:
-        return None
-
-
 def restriction_row(row: Restriction) -> RestrictionRow:
     """One restriction with how it ended and its state now."""
-    end = _end_of(row)
+    end = restriction_end_of(row)
     return RestrictionRow(row, end, _state(row, end, timezone.now()))
 
 
@@ -109,7 +110,7 @@ def restriction_rows(player: Player) -> list[RestrictionRow]:
     )
     out = []
     for row in rows:
-        end = _end_of(row)
+        end = restriction_end_of(row)
         out.append(RestrictionRow(row, end, _state(row, end, now)))
     return out
 
@@ -146,7 +147,7 @@ def player_glance(player: Player) -> Glance:
     documents = list(
         IdentityDocument.objects.filter(player=player).select_related("checked_by")
     )
-    valid = next((d for d in documents if d.expires is None or d.expires >= day), None)
+    valid = next((d for d in documents if document_valid_on(d.expires, day)), None)
     return Glance(
         gaming_day=day,
         min_age=protection_settings().min_age,

@@ -50,6 +50,7 @@ from accounting.api.views import IDEMPOTENCY_KEY
 from accounting.cage import protection as services
 from accounting.cage import protection_selectors as selectors
 from accounting.cage.days import gaming_day_of
+from accounting.domain.protection import document_valid_on
 from accounting.models import (
     IdentityDocument,
     Player,
@@ -151,7 +152,7 @@ class DocumentSerializer(serializers.Serializer):
     checked_by = serializers.SerializerMethodField()
 
     def get_valid(self, document: IdentityDocument) -> bool:
-        return document.expires is None or document.expires >= gaming_day_of()
+        return document_valid_on(document.expires, gaming_day_of())
 
     def get_checked_by(self, document: IdentityDocument) -> str | None:
         return _username(document.checked_by)
@@ -309,7 +310,7 @@ class RestrictionSerializer(serializers.Serializer):
 
     @extend_schema_field(RestrictionEndSerializer(allow_null=True))
     def get_end(self, row: Restriction) -> dict[str, Any] | None:
-        end = selectors.restriction_end_of(row)
+        end = services.restriction_end_of(row)
         return None if end is None else RestrictionEndSerializer(end).data
 
 

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounting.cage.days import gaming_day_of
+from accounting.domain.protection import document_valid_on
 from accounting.errors import Code, refuse
 from accounting.models import DocumentLookup, IdentityDocument, Player, PlayerChange
 
@@ -102,6 +103,6 @@ def document_valid(
     """The player's latest checked document not expired on ``day`` (PP1)."""
     day = day or gaming_day_of()
     for document in IdentityDocument.objects.filter(player=player):
-        if document.expires is None or document.expires >= day:
+        if document_valid_on(document.expires, day):
             return document
     return None

@@ -140,7 +140,7 @@ def _settings_create(
 
 
 def _as_rule(row: Restriction) -> rules.Restriction:
-    end = getattr(row, "end", None) if _has_end(row) else None
+    end = restriction_end_of(row)
     return rules.Restriction(
         kind=rules.Kind(row.kind),
         scope=rules.Scope(row.scope),
@@ -152,12 +152,14 @@ def _as_rule(row: Restriction) -> rules.Restriction:
     )
 
 
-def _has_end(row: Restriction) -> bool:
+def restriction_end_of(row: Restriction) -> RestrictionEnd | None:
+    """How ``row`` ends: a bar ended early by a second manager (PP3), a
+    self-exclusion's lapse the player asked for (PP4), or None while neither is
+    recorded."""
     try:
-        row.end  # noqa: B018 (the reverse one-to-one raises when there is none)
+        return row.end
     except RestrictionEnd.DoesNotExist:
-        return False
-    return True
+        return None
 
 
 def restrictions_of(player: Player) -> list[rules.Restriction]:
@@ -339,7 +341,7 @@ def identity_on_file(player: Player, *, day: date) -> bool:
     )
     if not documents:
         return player.id_verified
-    return any(expires is None or expires >= day for expires in documents)
+    return any(rules.document_valid_on(expires, day) for expires in documents)
 
 
 def award_held(*, player: Player, door: Door = Door.AWARD) -> bool:
@@ -500,7 +502,7 @@ def _locked(restriction: Restriction) -> Restriction:
 def _not_ended(locked: Restriction) -> None:
     config = protection_settings()
     now = timezone.now()
-    if _has_end(locked) or not rules.active(
+    if restriction_end_of(locked) is not None or not rules.active(
         _as_rule(locked), at=now, day=gaming_day_of(now), cooling_off=config.cooling_off
     ):
         raise conflict(Code.RESTRICTION_ENDED, rule="PP7", id=locked.pk)
@@ -519,7 +521,7 @@ def self_exclusion_lapse(
     locked = _locked(restriction)
     if locked.kind != Restriction.Kind.SELF_EXCLUSION or locked.until is None:
         raise refuse(Code.SELF_EXCLUSION_FINAL, rule="PP4")
-    if _has_end(locked):
+    if restriction_end_of(locked) is not None:
         raise conflict(Code.RESTRICTION_ENDED, rule="PP7", id=locked.pk)
     now = timezone.now()
     config = protection_settings()
@@ -576,6 +578,7 @@ __all__ = [
     "restricted_now",
     "restriction_active",
     "restriction_end",
+    "restriction_end_of",
     "restriction_get",
     "restriction_set",
     "restrictions_of",

@@ -28,16 +28,6 @@ from accounting.models import (
 _RELATED = ("player", "set_by", "end", "end__by")
 
 
-def restriction_end_of(row: Restriction) -> RestrictionEnd | None:
-    """How ``row`` ends: a bar ended early by a second manager (PP3), a
-    self-exclusion's lapse the player asked for (PP4), or None while neither is
-    recorded."""
-    try:
-        return row.end
-    except RestrictionEnd.DoesNotExist:
-        return None
-
-
 def restrictions_list(*, player: Player) -> list[Restriction]:
     """The player's restrictions, newest first, each with its end if it has one
     (PP3, PP4)."""

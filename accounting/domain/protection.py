@@ -82,6 +82,12 @@ def age_on(birth_date: date, day: date) -> int:
     return years
 
 
+def document_valid_on(expires: date | None, day: date) -> bool:
+    """Whether a document that ``expires`` (None: never) is valid on ``day``
+    (PP1): up to and including its last day."""
+    return expires is None or expires >= day
+
+
 @dataclass(frozen=True)
 class Restriction:
     """A bar or a self-exclusion as the rules read it (PP3, PP4).
