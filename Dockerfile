@@ -21,4 +21,4 @@ RUN pip install --no-cache-dir . \
 RUN useradd --system cardroom
 USER cardroom
 EXPOSE 8000
-CMD ["gunicorn", "cardroom.wsgi", "--bind", "0.0.0.0:8000", "--workers", "4"]
+CMD ["gunicorn", "config.wsgi", "--bind", "0.0.0.0:8000", "--workers", "4"]

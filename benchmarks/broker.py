@@ -34,12 +34,12 @@ def run(interval: float, tasks: int, timeout: float) -> tuple[float, int]:
             **os.environ,
             "CARDROOM_DATA_DIR": data,
             "CELERY_BROKER_POLLING_INTERVAL": str(interval),
-            "DJANGO_SETTINGS_MODULE": "cardroom.settings",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
             "LOG_LEVEL": "WARNING",
         }
         env.pop("CELERY_BROKER_URL", None)
         publish = (
-            "from cardroom.celery import app\n"
+            "from config.celery import app\n"
             f"for _ in range({tasks}): app.send_task('celery.backend_cleanup')\n"
         )
         subprocess.run([sys.executable, "-c", publish], cwd=ROOT, env=env, check=True)
@@ -51,7 +51,7 @@ def run(interval: float, tasks: int, timeout: float) -> tuple[float, int]:
                 "-m",
                 "celery",
                 "-A",
-                "cardroom",
+                "config",
                 "worker",
                 "--concurrency",
                 "2",

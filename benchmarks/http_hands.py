@@ -970,7 +970,7 @@ def start_gunicorn(
         sys.executable,
         "-m",
         "gunicorn",
-        "cardroom.wsgi",
+        "config.wsgi",
         "--bind",
         f"127.0.0.1:{port}",
         "--workers",
@@ -1199,7 +1199,7 @@ def main() -> None:
     env = {
         **os.environ,
         "DATABASE_URL": url,
-        "DJANGO_SETTINGS_MODULE": "cardroom.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "CARDROOM_DATA_DIR": str(tmp / "data"),
         "SECRET_KEY": secrets.token_urlsafe(48),
         "DEBUG": "false",

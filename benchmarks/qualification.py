@@ -342,7 +342,7 @@ def main() -> None:
     env = {
         **os.environ,
         "DATABASE_URL": url,
-        "DJANGO_SETTINGS_MODULE": "cardroom.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "CARDROOM_DATA_DIR": str(tmp / "data"),
         "SECRET_KEY": secrets.token_urlsafe(48),
         "DEBUG": "false",

@@ -52,7 +52,7 @@ from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "cardroom.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("CARDROOM_DATA_DIR", "/tmp/bench-data")  # noqa: S108
 os.environ.setdefault("LOG_LEVEL", "WARNING")
 SCRATCH = "bench_reports"

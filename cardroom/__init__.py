@@ -1,5 +1,6 @@
-"""cardroom: the Django project and the floor's domain."""
+"""cardroom: the floor app (tables, seats, hands and their settlement).
 
-from .celery import app as celery_app
-
-__all__ = ["celery_app"]
+``cardroom.domain`` is the pure settlement engine: it imports neither Django nor
+Celery, so ``python -m cardroom.domain.settle_cli`` and ``manage.py settle_hand``
+load no more than it needs.
+"""

@@ -8,7 +8,7 @@ still empty or half written, fail to decode it and stop (seen once in CI's
 within one folder is atomic, so a reader sees the whole message or none of it.
 
 ``CELERY_BROKER_TRANSPORT`` names this transport whenever the broker is the
-embedded one (``cardroom/settings.py``); the URL stays ``filesystem://``.
+embedded one (``config/settings/``); the URL stays ``filesystem://``.
 """
 
 from __future__ import annotations

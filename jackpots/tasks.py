@@ -17,10 +17,10 @@ from datetime import timedelta
 from typing import Any
 
 import structlog
+from celery import current_app as app  # the project's app (config.celery)
 from celery.schedules import crontab
 from django.utils import timezone
 
-from cardroom.celery import app
 from jackpots import services
 
 log = structlog.get_logger(__name__)

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery import current_app as app  # the project's app (config.celery)
 from celery import shared_task
 from celery.schedules import crontab
 
-from cardroom.celery import app
 from reports import services
 
 DAILY = "reports: daily audit and player activity of the last gaming day"

@@ -1,6 +1,6 @@
 """Run ``python -m MODULE ARGS…`` on a clock the test controls.
 
-``python -m tests.clocked 2026-11-28T10:00:00+02:00 SINCE celery -A cardroom …``
+``python -m tests.clocked 2026-11-28T10:00:00+02:00 SINCE celery -A config …``
 starts the module with every clock Python reads (``time.time``, ``datetime.now``,
 Django's ``timezone.now``) showing the given moment at the monotonic instant
 ``SINCE`` (``time.monotonic()`` as the test read it), and ticking on from there

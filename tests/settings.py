@@ -1,6 +1,6 @@
 """Test settings: the production settings with HTTPS redirects off and fast hashing."""
 
-from cardroom.settings import *  # noqa: F403
+from config.settings import *  # noqa: F403
 
 SECURE_SSL_REDIRECT = False
 SESSION_COOKIE_SECURE = False

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from celery import current_app as app  # the project's app (config.celery)
 from celery import shared_task
 
-from cardroom.celery import app
 from waitlist.services import sweep
 
 SWEEP_EVERY_SECONDS = 30.0

@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom.urls import urlpatterns as project_urls
+from config.urls import urlpatterns as project_urls
 from core.api.errors import RuleViolation
 from core.idempotency import idempotent
 

@@ -54,7 +54,7 @@ def test_check_deploy_is_clean_with_production_settings():
     """`manage.py check --deploy` finds nothing with production settings."""
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "cardroom.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(64),
         "ALLOWED_HOSTS": "cardroom.example",

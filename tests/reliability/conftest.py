@@ -1,7 +1,7 @@
 """Real processes for the reliability tests (DESIGN.md, "Reliability and security
 targets").
 
-gunicorn serving ``cardroom.wsgi`` runs as a subprocess against the test database, in
+gunicorn serving ``config.wsgi`` runs as a subprocess against the test database, in
 a process group of its own, so that a test can kill it outright: SIGKILL to the master
 and its workers at once, as a crash or the OOM killer does. A second connection to the
 database, the ``locker``, holds a lock so that a request stops inside its database
@@ -153,7 +153,7 @@ class Client:
 
 
 class Web:
-    """gunicorn serving ``cardroom.wsgi`` against the test database.
+    """gunicorn serving ``config.wsgi`` against the test database.
 
     The settings are the tests' (``tests.settings``: production settings without the
     HTTPS redirect) with ``DEBUG`` off, so errors are answered as in production. The
@@ -181,7 +181,7 @@ class Web:
             sys.executable,
             "-m",
             "gunicorn",
-            "cardroom.wsgi",
+            "config.wsgi",
             "--bind",
             f"127.0.0.1:{self.port}",
             "--workers",

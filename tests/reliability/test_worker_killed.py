@@ -1,7 +1,7 @@
 """A Celery worker killed while it builds the night's reports: the reports are still
 stored, once (reports/tasks.py; DESIGN.md, "Reliability and security targets").
 
-A real worker (``celery -A cardroom worker``) on a queue of its own takes the daily
+A real worker (``celery -A config worker``) on a queue of its own takes the daily
 reports' task as beat sends it and stops in the middle of the daily audit: another
 connection holds the hands' table (``LOCK TABLE … ACCESS EXCLUSIVE``), which the
 audit reads after the ledger. The worker is killed (SIGKILL), the lock released, a
@@ -31,7 +31,7 @@ import pytest
 from celery.schedules import crontab
 from django.conf import settings
 
-from cardroom.celery import app as celery_app
+from config.celery import app as celery_app
 from reports.models import Report
 from reports.tasks import DAILY
 from tests.integration.jackpots.test_worker import wait_for
@@ -54,7 +54,7 @@ def worker(queue: str, name: str, log: Path, timeline: Timeline) -> Group:
     """Start a worker that takes only ``queue``'s tasks, on ``timeline``."""
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "cardroom.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": database_url(),
         "CONN_MAX_AGE": "0",
         "LOG_LEVEL": "INFO",
@@ -67,7 +67,7 @@ def worker(queue: str, name: str, log: Path, timeline: Timeline) -> Group:
             "-m",
             "celery",
             "-A",
-            "cardroom",
+            "config",
             "worker",
             "--queues",
             queue,

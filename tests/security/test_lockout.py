@@ -1,4 +1,4 @@
-"""Login lockout as configured (django-axes; cardroom/settings.py).
+"""Login lockout as configured (django-axes; config/settings/).
 
 tests/api/test_auth.py already shows that after ``AXES_FAILURE_LIMIT`` failures
 even the right password is refused with 429 in the error shape. Here: the lockout

@@ -1,6 +1,6 @@
 """No secret in the repository: keys, tokens, passwords, ``.env`` files.
 
-Production reads every secret from the environment (cardroom/settings.py: the
+Production reads every secret from the environment (config/settings/: the
 ``SECRET_KEY``, the database and broker URLs; docker-compose.yml takes them from an
 ``.env`` file that is never committed). The files looked at are those git tracks
 plus those it would add (untracked and not ignored), so a secret is caught before

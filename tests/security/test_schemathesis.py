@@ -60,7 +60,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from cardroom.models import Room, Table, TerminalKey
-from cardroom.wsgi import application
+from config.wsgi import application
 from core.roles import Role
 from tests.security.test_roles import ALLOWED
 from tournaments import floor as tournament_floor

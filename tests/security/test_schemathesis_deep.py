@@ -30,7 +30,7 @@ import hypothesis
 import pytest
 import schemathesis
 
-from cardroom.wsgi import application
+from config.wsgi import application
 from tests.security.test_schemathesis import (
     CHECKS_CONFIG,
     allowed,

@@ -33,7 +33,7 @@ def test_no_password_and_no_terminal_is_refused(monkeypatch):
 def test_the_command_line_answers_on_stderr_with_a_failing_status():
     """Run as a script (no controlling terminal, stdin closed), create_staff exits
     non-zero with its message on stderr and no traceback."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "cardroom.settings"}
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
     result = subprocess.run(
         [
             sys.executable,

@@ -71,13 +71,13 @@ class Command(BaseCommand):
 
     def commands(self, options: dict[str, Any]) -> dict[str, list[str]]:
         python = sys.executable
-        celery = [python, "-m", "celery", "-A", "cardroom"]
+        celery = [python, "-m", "celery", "-A", "config"]
         return {
             "web": [
                 python,
                 "-m",
                 "gunicorn",
-                "cardroom.wsgi",
+                "config.wsgi",
                 "--bind",
                 options["bind"],
                 "--workers",

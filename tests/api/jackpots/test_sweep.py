@@ -9,7 +9,7 @@ import pytest
 import time_machine
 from django.db import transaction
 
-from cardroom.celery import app as celery_app
+from config.celery import app as celery_app
 from jackpots import services, tasks
 from jackpots.models import Hit, QualifiedHand, SweepCursor
 from jackpots.services import qualification

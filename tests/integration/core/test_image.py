@@ -89,7 +89,7 @@ def test_the_image_checks_for_deployment_and_migrates(tmp_path):
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(tmp_path),
         "PYTHONDONTWRITEBYTECODE": "1",
-        "DJANGO_SETTINGS_MODULE": "cardroom.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DEBUG": "false",
         "SECRET_KEY": secrets.token_urlsafe(64),
         "ALLOWED_HOSTS": "cardroom.example",

@@ -24,7 +24,7 @@ import pytest
 from tests.processes import start_logged
 
 ROOT = Path(__file__).resolve().parents[3]
-CELERY = [sys.executable, "-m", "celery", "-A", "cardroom"]
+CELERY = [sys.executable, "-m", "celery", "-A", "config"]
 
 
 def _free_port() -> int:

@@ -1,6 +1,6 @@
 """The month closed by the scheduled task through a real Celery worker (HM3).
 
-A worker process (``celery -A cardroom worker``) runs against the configured broker
+A worker process (``celery -A config worker``) runs against the configured broker
 — kombu's filesystem transport here, Redis in CI — and the test database, its clock
 on the 2nd of November 2026 whenever the test runs. October's hands are queued for
 qualification and the beat schedule's entry for the month's close is sent as beat
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from cardroom.celery import app as celery_app
+from config.celery import app as celery_app
 from jackpots import tasks
 from jackpots.models import Hit, Month, QualifiedHand
 from tests.api.floor.conftest import HELSINKI
@@ -52,7 +52,7 @@ def worker(tmp_path):
                     "-m",
                     "celery",
                     "-A",
-                    "cardroom",
+                    "config",
                     "worker",
                     "--queues",
                     queue,

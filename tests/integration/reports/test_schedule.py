@@ -54,7 +54,7 @@ def test_beat_and_a_worker_store_last_nights_reports_once(build, tmp_path):
     )
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "cardroom.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": database_url(),
         "LOG_LEVEL": "INFO",
         "CELERY_TASK_ALWAYS_EAGER": "false",
@@ -69,7 +69,7 @@ def test_beat_and_a_worker_store_last_nights_reports_once(build, tmp_path):
             "-m",
             "celery",
             "-A",
-            "cardroom",
+            "config",
             "worker",
             "--beat",
             "--queues",

@@ -37,7 +37,7 @@ def test_the_embedded_broker_uses_this_transport(tmp_path: Path) -> None:
     """Without CELERY_BROKER_URL the settings give the Celery app this transport."""
     script = (
         "import django; django.setup()\n"
-        "from cardroom.celery import app\n"
+        "from config.celery import app\n"
         "transport = type(app.connection_for_write().transport)\n"
         "print(transport.__module__, transport.__name__)\n"
     )
@@ -47,7 +47,7 @@ def test_the_embedded_broker_uses_this_transport(tmp_path: Path) -> None:
         if k not in ("CELERY_BROKER_URL", "DATABASE_URL")
     }
     env.update(
-        DJANGO_SETTINGS_MODULE="cardroom.settings", CARDROOM_DATA_DIR=str(tmp_path)
+        DJANGO_SETTINGS_MODULE="config.settings", CARDROOM_DATA_DIR=str(tmp_path)
     )
     shown = subprocess.run(
         [sys.executable, "-c", script],

@@ -116,7 +116,7 @@ def test_the_command_opens_no_database_connection(
     path.write_text(json.dumps([GOOD, GOOD]))
     env = dict(
         os.environ,
-        DJANGO_SETTINGS_MODULE="cardroom.settings",
+        DJANGO_SETTINGS_MODULE="config.settings",
         DATABASE_URL="postgres://nobody:nothing@127.0.0.1:9/none",
         CARDROOM_DATA_DIR=str(tmp_path / "data"),
     )
