@@ -500,7 +500,7 @@ class HandSerializer(serializers.Serializer):
     hand_no = StrictIntegerField(
         min_value=1,
         max_value=2**63 - 1,
-        help_text="Above the table's last hand by at most 1000 (HS6).",
+        help_text="Above the table's last hand by at most 1000 (HS-P1).",
     )
     game = serializers.CharField()
     button = StrictIntegerField(required=False, allow_null=True)

@@ -13,14 +13,14 @@ from datetime import UTC, datetime, timedelta
 from cardroom.domain.errors import HandError
 
 HAND_NO_WINDOW = 1000
-"""HS6: a hand's number is at most this far above the table's last hand.
+"""HS-P1: a hand's number is at most this far above the table's last hand.
 
 Hand numbers increase at a table (API.md); a terminal that lost hands skips a few,
 never a thousand. Without the window one typo (``2^63 - 1``) would leave no
 number for the table's next hand."""
 
 FIRST_HAND_NO_MAX = 1_000_000
-"""HS6: the first hand a table records is numbered at most this."""
+"""HS-P1: the first hand a table records is numbered at most this."""
 
 CLOCK_SKEW = timedelta(minutes=5)
 """BI8: how far ahead of the server's clock a terminal's clock may run."""
@@ -34,10 +34,11 @@ def hand_no_allowed(last: int | None) -> tuple[int, int]:
 
 
 def check_hand_no(hand_no: int, last: int | None) -> None:
-    """Refuse a new hand numbered too far above the table's ``last`` (HS6).
+    """Refuse a new hand numbered too far above the table's ``last`` (HS-P1).
 
     A number at or below ``last`` is a repeat or out of order, which the caller
-    answers (200 or 409); this refuses only the jump ahead.
+    answers (200 or 409); this refuses only the jump ahead. The refusal carries
+    ``rule`` HS6 on the wire, as it always has (docs/rules.md, HS-P1).
     """
     low, high = hand_no_allowed(last)
     if hand_no > high:
@@ -45,7 +46,7 @@ def check_hand_no(hand_no: int, last: int | None) -> None:
             "hand_no_too_far_ahead",
             f"Hand {hand_no} is too far ahead: the table's next hands are numbered"
             f" {low} to {high}.",
-            rule="HS6",
+            rule="HS6",  # on the wire since it was built; the rule is HS-P1
             allowed={"min": low, "max": high, "last": last},
         )
 

@@ -110,7 +110,7 @@ def _when(value: str | None, fallback: datetime) -> datetime:
 def _check_hand_limits(
     table: Table, parsed: HandRecord, last: int | None, now: datetime
 ) -> None:
-    """Refuse a hand numbered too far ahead (HS6) or timed outside the table's open
+    """Refuse a hand numbered too far ahead (HS-P1) or timed outside the table's open
     gaming day (BI8); see cardroom.domain.hand_limits."""
     assert table.room is not None
     check_hand_no(parsed.hand_no, last)
@@ -145,7 +145,7 @@ def _settled(
     last: int | None,
     now: datetime,
 ) -> tuple[HandRecord, Settlement]:
-    """Parse and settle a new hand of ``table`` (HS9, HS6, BI8; the engine's parser
+    """Parse and settle a new hand of ``table`` (HS9, HS-P1, BI8; the engine's parser
     is the record's only check, API.md "Hand record")."""
     assert table.game is not None
     if record.get("game") != table.game.code:
