@@ -27,8 +27,16 @@ from tournaments.domain import clock as clock_rules
 from tournaments.domain import tables as table_rules
 from tournaments.domain.payouts import PayoutError, shares_for
 from tournaments.errors import Code, conflict, missing, refuse
-from tournaments.floor_models import ClockChange, SeatMove
-from tournaments.models import Bust, ChipMovement, Entry, Event, EventTable, Level
+from tournaments.models import (
+    Bust,
+    ChipMovement,
+    ClockChange,
+    Entry,
+    Event,
+    EventTable,
+    Level,
+    SeatMove,
+)
 
 
 def event_get(*, code: str, lock: bool = False) -> Event:

@@ -20,17 +20,18 @@ from tournaments.domain.chips import (
     reconcile,
 )
 from tournaments.errors import Code, refuse
-from tournaments.floor_models import ClockChange, SeatMove
 from tournaments.models import (
     BountyPayment,
     ChipCount,
     ChipMovement,
+    ClockChange,
     Entry,
     Event,
     EventTable,
     Level,
     Purchase,
     Refund,
+    SeatMove,
 )
 
 # --- The event's clock, as the server keeps it (TO12) -------------------------------

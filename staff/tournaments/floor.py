@@ -43,18 +43,19 @@ from staff.tournaments import director_forms as forms
 from tournaments import floor as floor_services
 from tournaments import selectors, services
 from tournaments.domain.chips import RANKS, SUITS, colour_up
-from tournaments.floor_models import ClockChange, SeatMove
 from tournaments.models import (
     Bust,
     ChipCount,
     ChipMovement,
     ChipRace,
+    ClockChange,
     Deal,
     Entry,
     Event,
     EventTable,
     Payout,
     PayoutSheet,
+    SeatMove,
 )
 from tournaments.services.deals import deal_approve as deal_approve_service
 from tournaments.services.payouts import payout_forfeit as payout_forfeit_service

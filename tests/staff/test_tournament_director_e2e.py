@@ -34,11 +34,11 @@ from tests.staff.browser import (
     screenshot_name,
 )
 from tournaments import services
-from tournaments.floor_models import ClockChange
 from tournaments.models import (
     Bust,
     ChipCount,
     ChipRace,
+    ClockChange,
     Deal,
     Entry,
     Event,

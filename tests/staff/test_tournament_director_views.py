@@ -26,17 +26,18 @@ from tests.integration.tournaments.conftest import (
 )
 from tournaments import floor as floor_services
 from tournaments import services
-from tournaments.floor_models import ClockChange, SeatMove
 from tournaments.models import (
     Bust,
     ChipCount,
     ChipMovement,
     ChipRace,
+    ClockChange,
     Deal,
     Entry,
     Event,
     EventTable,
     PayoutSheet,
+    SeatMove,
     Structure,
 )
 from tournaments.services import setup

@@ -6,10 +6,10 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 
-from tournaments.floor_models import SeatMove
 from tournaments.models import (
     Entry,
     Event,
+    SeatMove,
 )
 
 

@@ -42,8 +42,8 @@ from tournaments.domain.setup import (
     structure_check,
 )
 from tournaments.errors import Code, conflict, missing, refuse
-from tournaments.floor_models import ClockChange
 from tournaments.models import (
+    ClockChange,
     Entry,
     Event,
     EventTable,

@@ -25,8 +25,7 @@ from tests.api.tournaments.test_strict_input import tournament_state
 from tests.conftest import PASSWORD, ROOM_EVENING
 from tournaments import floor, selectors, services
 from tournaments.domain.clock import Status
-from tournaments.floor_models import ClockChange
-from tournaments.models import Entry, Event, Purchase
+from tournaments.models import ClockChange, Entry, Event, Purchase
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,14 @@ from accounting.models import Cage
 from cardroom.models import Game, Table
 from core.roles import Role
 from tournaments import services
-from tournaments.floor_models import ClockChange
-from tournaments.models import Event, EventTable, Level, PayoutSheet, Structure
+from tournaments.models import (
+    ClockChange,
+    Event,
+    EventTable,
+    Level,
+    PayoutSheet,
+    Structure,
+)
 
 pytestmark = pytest.mark.django_db
 

@@ -21,16 +21,17 @@ from tests.api.cage.conftest import FLOAT
 from tests.integration.tournaments.conftest import make_event
 from tests.security.ledger import fingerprint
 from tournaments import floor, services
-from tournaments.floor_models import ClockChange, SeatMove
 from tournaments.models import (
     Bust,
     ChipCount,
     ChipMovement,
+    ClockChange,
     Entry,
     Event,
     PayoutSheet,
     Purchase,
     RefundApproval,
+    SeatMove,
 )
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core.money import money_format
-from tournaments.floor_models import ClockChange, SeatMove
-from tournaments.models import Bust, ChipCount, Entry, Event
+from tournaments.models import Bust, ChipCount, ClockChange, Entry, Event, SeatMove
 
 pytestmark = pytest.mark.django_db
 

@@ -18,8 +18,7 @@ from django.utils import timezone
 from accounting import cage as cage_services
 from core.errors import NotFound, Refusal
 from tournaments import floor
-from tournaments.floor_models import ClockChange, SeatMove
-from tournaments.models import Entry, EventTable
+from tournaments.models import ClockChange, Entry, EventTable, SeatMove
 
 pytestmark = pytest.mark.django_db
 
