@@ -1,19 +1,22 @@
 """``settle_hand`` without Django: settle hand records from JSON files, no database.
 
+    python manage.py settle_hand --policy POLICY.json HAND.json
     python -m cardroom.domain.settle_cli --policy POLICY.json HAND.json
     python cardroom/domain/settle_cli.py --policy POLICY.json HAND.json
 
 Prints the settlement of API.md for one hand record, or an array of settlements for an
 array of hand records, as JSON on standard output. ``HAND.json`` may be ``-`` for
 standard input. A hand that can't be settled prints API.md's error object on standard
-error and exits with status 2. ``manage.py settle_hand`` runs the same code
-(:func:`settle_files`), so both print the same bytes.
+error and exits with status 2.
 
-Settling touches no model and no setting, so this command runs without
-``django.setup()``. Run by its path, it also skips the ``cardroom`` package's
-``__init__`` (which loads the Celery app, a fifth of a second of imports settling
-never uses). It ends with ``os._exit`` once its output is flushed: freeing the
-decoded hands and settlements one object at a time would only delay the exit.
+Settling touches no model and no setting, so none of these starts Django.
+``manage.py`` hands a ``settle_hand`` in the plain form (``--policy`` and the hand
+file, nothing else: :func:`plain_arguments`) to :func:`run_plain` before Django is
+loaded; any other form (``--help``, Django's own options, a missing argument) goes
+through the Django command (``cardroom/management/commands/settle_hand.py``), which
+calls the same :func:`settle_files` and prints the same bytes. Run from the command
+line, it ends with ``os._exit`` once its output is flushed: freeing the decoded hands
+and settlements one object at a time would only delay the exit.
 """
 
 from __future__ import annotations
@@ -22,18 +25,14 @@ import argparse
 import gc
 import os
 import sys
-from typing import IO, Any
+from collections.abc import Sequence
+from typing import IO, Any, NoReturn
 
 if __name__ == "__main__" and not __package__:  # pragma: no cover - run by its path
-    # Import the domain from the project's root, not from this directory, and give
-    # the ``cardroom`` package its path without running its ``__init__``.
-    import types
-
-    _root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    sys.path[0] = _root
-    _package = types.ModuleType("cardroom")
-    _package.__path__ = [os.path.join(_root, "cardroom")]
-    sys.modules.setdefault("cardroom", _package)
+    # Import the engine from the project's root, not from this directory.
+    sys.path[0] = os.path.dirname(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    )
 
 import msgspec
 import orjson
@@ -134,7 +133,59 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_arguments(parser)
     arguments = parser.parse_args(argv)
-    status, output = settle_files(arguments.policy, arguments.hand, sys.stdin)
+    return _print(arguments.policy, arguments.hand)
+
+
+def plain_arguments(argv: Sequence[str]) -> tuple[str, str] | None:
+    """Return ``(policy, hand)`` of ``settle_hand``'s arguments in the plain form,
+    else None.
+
+    The plain form is what :func:`add_arguments` reads and argparse would take
+    the same way: ``--policy POLICY.json`` (or ``--policy=POLICY.json``) once and
+    one hand file (``-`` for standard input), in either order. Anything else (an
+    option of Django's, ``--help``, an abbreviation, a value that looks like an
+    option, a missing or extra argument) is None: the Django command then parses
+    it, answers it or refuses it as it always has.
+    """
+    policy = hand = None
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if policy is None and arg == "--policy" and i + 1 < len(argv):
+            value = argv[i + 1]
+            if value.startswith("-") and value != "-":
+                return None
+            policy = value
+            i += 2
+        elif policy is None and arg.startswith("--policy="):
+            policy = arg[len("--policy=") :]
+            i += 1
+        elif hand is None and (arg == "-" or not arg.startswith("-")):
+            hand = arg
+            i += 1
+        else:
+            return None
+    if policy is None or hand is None:
+        return None
+    return policy, hand
+
+
+def run_plain(argv: Sequence[str]) -> None:
+    """Settle as ``manage.py settle_hand`` does and exit, when ``argv`` (the
+    arguments after ``settle_hand``) is in the plain form; else return at once.
+
+    ``manage.py`` calls it before loading Django: the same settlements, error
+    objects and exit statuses as the Django command, without Django's start-up.
+    """
+    arguments = plain_arguments(argv)
+    if arguments is not None:
+        exit_now(_print(*arguments))
+
+
+def _print(policy: str, hand: str) -> int:
+    """Settle the files; write the JSON to standard output (standard error for
+    the error object); return the exit status."""
+    status, output = settle_files(policy, hand, sys.stdin)
     stream = sys.stdout if status == 0 else sys.stderr
     stream.flush()
     stream.buffer.write(output)
@@ -142,9 +193,15 @@ def main(argv: list[str] | None = None) -> int:
     return status
 
 
-if __name__ == "__main__":  # pragma: no cover - exercised by the subprocess tests
-    code = main()
+def exit_now(status: int) -> NoReturn:
+    """Flush the standard streams and end the process with ``status`` at once.
+
+    The output is written; tearing the heap down object by object is wasted time.
+    """
     sys.stdout.flush()
     sys.stderr.flush()
-    # The output is written; tearing the heap down object by object is wasted time.
-    os._exit(code)
+    os._exit(status)
+
+
+if __name__ == "__main__":  # pragma: no cover - exercised by the subprocess tests
+    exit_now(main())

@@ -7,6 +7,10 @@ standard error and exits with status 2.
 
 The work is :mod:`cardroom.domain.settle_cli`'s, which also runs without Django
 (``python -m cardroom.domain.settle_cli``, the same arguments, the same output).
+``manage.py`` itself hands the plain form of the command (``--policy`` and the hand
+file) to it before Django loads; this command answers every other form (``--help``,
+Django's own options, an argument error), ``call_command`` and ``manage.py help``.
+The details of its error objects are English, as the engine's command prints them.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandParser, no_translations
 
 from cardroom.domain.settle_cli import add_arguments, settle_files
 
@@ -33,6 +37,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         add_arguments(parser)
 
+    @no_translations
     def handle(self, *args: Any, **options: Any) -> None:
         stdin = options.get("stdin") or sys.stdin
         status, output = settle_files(options["policy"], options["hand"], stdin)
