@@ -150,7 +150,7 @@ def measure(args: argparse.Namespace, day_audited: Any, days: list[Any]) -> None
     from reports.builders import daily_audit
     from reports.document import rows_of
     from reports.selectors import Period
-    from reports.services import _snapshot, report_generate
+    from reports.services import report_generate, report_snapshot
 
     period = Period.of(room_default(), day_audited)
     with connection.cursor() as c:
@@ -175,7 +175,7 @@ def measure(args: argparse.Namespace, day_audited: Any, days: list[Any]) -> None
     )
 
     def audit(**options: Any) -> dict[str, Any]:
-        with _snapshot():
+        with report_snapshot():
             return daily_audit(period=period, now=bench.NOW, **options)
 
     fastest, median, data = bench.best(args.repeat, lambda: audit(snapshot=snapshot))

@@ -750,7 +750,7 @@ def main() -> None:
     from reports.builders import daily_audit
     from reports.document import rows_of
     from reports.selectors import Period
-    from reports.services import _snapshot
+    from reports.services import report_snapshot
 
     room = world["room"]
     period = Period.of(room, DAY)
@@ -766,7 +766,7 @@ def main() -> None:
             steps[step] = min(steps.get(step, 1e9), now_ - mark[0])
             mark[0] = now_
 
-        with _snapshot():
+        with report_snapshot():
             return daily_audit(period=period, now=now, progress=progress)
 
     fastest, median, data = best(args.repeat, audit)

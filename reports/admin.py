@@ -14,9 +14,9 @@ from django.utils.translation import gettext_lazy as _
 
 from accounting.admin import ReadOnlyAdmin
 from core.roles import Role
-from reports.files import file_response
 from reports.models import Report
 from reports.render import FORMATS
+from reports.render.files import file_response
 
 
 @admin.register(Report)

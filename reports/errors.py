@@ -11,6 +11,7 @@ from enum import StrEnum
 from core.errors import (
     Forbidden,
     Invalid,
+    NotFound,
     Refusal,
     Unprocessable,
     gettext_noop,
@@ -25,6 +26,7 @@ class Code(StrEnum):
     REASON_REQUIRED = "reason_required"
     PERIOD_NOT_OVER = "period_not_over"
     PERIOD_ENDED = "period_ended"
+    UNKNOWN_FORMAT = "unknown_format"
 
 
 TEXTS = {
@@ -41,9 +43,11 @@ TEXTS = {
         "Gaming day %(day)s has ended; its %(kind)s is produced and stored, not "
         "shown provisionally."
     ),
+    Code.UNKNOWN_FORMAT: gettext_noop("Reports are files of these formats: %(f)s."),
 }
 
 refuse = refuser(TEXTS, Refusal)
 invalid = refuser(TEXTS, Invalid)
 forbidden = refuser(TEXTS, Forbidden)
 unprocessable = refuser(TEXTS, Unprocessable)
+missing = refuser(TEXTS, NotFound)

@@ -4,7 +4,7 @@ still open, shown as it stands and marked provisional, stored nothing.
 
 Each action calls ``reports.services.report_generate``, which stores a period's
 report once: asking again answers with the stored one (a manager may store a new
-version, with a reason). The form carries its own key (:mod:`staff.once`'s table)
+version, with a reason). The form carries its own key (:mod:`staff.common.once`'s table)
 so a double submit produces once; unlike a money form, the key is claimed in a
 transaction of its own and the report computed after it, in the read-only snapshot
 the service opens (a report read inside another transaction would see hands booked
@@ -35,19 +35,17 @@ from core.models import IdempotencyRecord
 from core.roles import Role, has_role
 from core.work import claim
 from reports.document import title_for_reader
-from reports.files import file_response
 from reports.models import Report
 from reports.render import FORMATS
+from reports.render.files import file_response
 from reports.services import month_bounds, report_generate, report_provisional
 from reports.totals import failed_checks, totals
-from staff.once import FIELD, form_fingerprint, form_reused
-from staff.selectors import room_facts
-from staff.views import role_only
+from staff.common.once import FIELD, form_fingerprint, form_reused
+from staff.common.roles import auditor_only
+from staff.common.selectors import room_facts
 
 HOME = "staff:auditor-home"
 MONTH = re.compile(r"^(\d{4})-(\d{2})$")
-
-auditor_only = role_only(Role.AUDITOR, Role.MANAGER)
 
 
 def last_ended_day(now: datetime) -> date:

@@ -20,7 +20,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api.errors import ApiError
 from core.api.fields import (
     FILLED_TEXT_PATTERN,
     StrictSerializer,
@@ -29,11 +28,13 @@ from core.api.fields import (
     refuse_empty_params,
 )
 from core.api.permissions import IsAuditor, staff
-from reports import services, tournaments
+from reports import services
+from reports.builders import tournaments
 from reports.document import digest
-from reports.files import file_response
+from reports.errors import Code, missing
 from reports.models import Report
 from reports.render import FORMATS, render, room_time_text
+from reports.render.files import file_response
 from tournaments.models import Event
 
 KINDS = ", ".join(Report.Kind.values)
@@ -258,12 +259,10 @@ class ReportFileApi(APIView):
     )
     def get(self, request: Request, report_id: int, fmt: str) -> HttpResponse:
         if fmt not in FORMATS:
-            raise ApiError(
-                _("Reports are files of these formats: %(f)s.")
-                % {"f": ", ".join(FORMATS)},
-                code="unknown_format",
-                status_code=404,
+            raise missing(
+                Code.UNKNOWN_FORMAT,
                 allowed={"formats": list(FORMATS)},
+                f=", ".join(FORMATS),
             )
         report = get_object_or_404(
             Report.objects.select_related("generated_by"), pk=report_id
@@ -295,12 +294,10 @@ class TournamentReportApi(APIView):
     )
     def get(self, request: Request, event: str, fmt: str) -> HttpResponse:
         if fmt not in FORMATS:
-            raise ApiError(
-                _("Reports are files of these formats: %(f)s.")
-                % {"f": ", ".join(FORMATS)},
-                code="unknown_format",
-                status_code=404,
+            raise missing(
+                Code.UNKNOWN_FORMAT,
                 allowed={"formats": list(FORMATS)},
+                f=", ".join(FORMATS),
             )
         found = get_object_or_404(Event.objects.select_related("room"), code=event)
         data = tournaments.event_report(event=found)

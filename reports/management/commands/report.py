@@ -27,9 +27,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from core.errors import ApplicationError
 from reports.builders import steps
-from reports.files import meta_of
 from reports.models import Report
 from reports.render import FORMATS, render
+from reports.render.files import meta_of
 from reports.services import Outcome, month_bounds, report_generate
 
 

@@ -22,10 +22,10 @@ from django.utils import translation
 from accounting.cage import gaming_day_of
 from core.roles import Role
 from reports.builders import daily_audit
+from reports.builders.tournaments import event_report
 from reports.document import rows_of, section_of
 from reports.render import render
 from reports.selectors import Period
-from reports.tournaments import event_report
 from tests.conftest import ROOM_EVENING
 from tournaments import services
 from tournaments.models import Entry, Event, Payout

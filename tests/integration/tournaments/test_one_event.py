@@ -19,10 +19,10 @@ from accounting.models import Payable, Receipt, Transaction
 from accounting.selectors import trial_balance
 from core.errors import Refusal
 from reports.builders import daily_audit
+from reports.builders.tournaments import event_report
 from reports.render import render
 from reports.selectors import Period
-from reports.tournaments import event_report
-from tournaments import chart, floor, selectors, services
+from tournaments import chart, selectors, services
 from tournaments.models import (
     BountyPayment,
     Bust,
@@ -100,7 +100,9 @@ def test_one_event_from_the_first_entry_to_the_last_payout(
         f"tournament:{event.code}:bounty_pool": -BOUNTY,
     }
     # TO12: the floor starts the clock, and the event with it, at level 2.
-    floor.clock_change(event_code=event.code, action="start", level=2, by=floor_person)
+    services.clock_change(
+        event_code=event.code, action="start", level=2, by=floor_person
+    )
     event.refresh_from_db()
     assert event.status == Event.Status.RUNNING
 
@@ -115,14 +117,18 @@ def test_one_event_from_the_first_entry_to_the_last_payout(
     # The first bust, and the player's re-entry before registration closes.
     _out(event, "TT1#12", floor_person, (codes[1], 20_000, codes[2]))
     assert Entry.objects.get(event=event, player__code=codes[1]).place == 8
-    floor.clock_change(event_code=event.code, action="move", level=3, by=floor_person)
+    services.clock_change(
+        event_code=event.code, action="move", level=3, by=floor_person
+    )
     reentry = services.entry_register(
         event=event, player=codes[1], cage="MAIN", cashier=cashier, level=3
     )
     assert reentry.kind == Entry.Kind.REENTRY and reentry.seat is not None
 
     # TO1: the add-on at its break, for two players.
-    floor.clock_change(event_code=event.code, action="move", level=4, by=floor_person)
+    services.clock_change(
+        event_code=event.code, action="move", level=4, by=floor_person
+    )
     for code in (codes[0], codes[2]):
         services.addon_buy(
             entry=_entry(event, code), cage="MAIN", cashier=cashier, level=4

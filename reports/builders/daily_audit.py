@@ -1,166 +1,40 @@
-"""The three reports, assembled from the selectors into stored documents.
-
-Each builder returns the JSON document of :mod:`reports.document`: sections of
-figures, the reconciliation checks that tie them to the ledger, and chart data.
-``progress`` is told the name of each section as it is done (the management
-commands show it as a progress bar).
-"""
+"""The daily audit: the gaming day's tables, cage, shifts, receivables, exceptions,
+the trial balance and the database's own guards, each reconciled to the ledger."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from django.conf import settings
-from django.utils.translation import get_language
-
 from accounting.cage.receivables import receivables_open
-from accounting.models import BalanceSnapshot, Receipt, Shift, TableSlip
+from accounting.models import BalanceSnapshot, Shift, TableSlip
 from accounting.selectors import balances_at
 from cardroom.models import StackMovement
-from core.money import money_format
-from reports import jackpot_sources, protection, tournaments
 from reports import selectors as q
+from reports.builders import protection, tournaments
+from reports.builders.common import (
+    CASH,
+    CHIPS,
+    Progress,
+    gaming_day_hours,
+    quiet,
+    report_document,
+)
+from reports.builders.guards import database_guards
+from reports.builders.jackpot import awards_check, jackpot_funds, trial_balance_totals
 from reports.document import (
     BOOL,
     DATE,
     DATETIME,
     INT,
     MONEY,
-    TEXT,
     Checks,
     Column,
     Section,
 )
 from reports.document import said as _
-from reports.guards import database_guards
 from reports.selectors import HAND_KINDS, AccountMovements, Period
-
-Progress = Callable[[str], None]
-CASH, CHIPS = StackMovement.Method.CASH, StackMovement.Method.CHIPS
-
-
-def _quiet(step: str) -> None:
-    """No progress to show."""
-
-
-def _document(
-    *,
-    kind: str,
-    title: str,
-    period: Period,
-    now: datetime,
-    sections: list[Section],
-    charts: list[dict[str, Any]],
-) -> dict[str, Any]:
-    return {
-        "kind": kind,
-        "title": title,
-        "period": {
-            "first": period.first.isoformat(),
-            "last": period.last.isoformat(),
-            "start": period.start.isoformat(),
-            "end": period.end.isoformat(),
-        },
-        "room": {
-            "name": str(period.room.name),
-            "time_zone": period.room.time_zone,
-            "cutoff_hour": period.room.gaming_day_cutoff_hour,
-        },
-        "currency": period.room.currency,
-        "as_of": now.isoformat(),
-        "sections": [s.as_json() for s in sections],
-        "charts": charts,
-    }
-
-
-def _hours(room_cutoff: int) -> list[int]:
-    """The local hours of a gaming day in order, from the cut-off (BI8)."""
-    return [(room_cutoff + h) % 24 for h in range(24)]
-
-
-# --- Jackpot funds (shared by the daily audit and the jackpot report) ---------------
-
-
-def jackpot_funds(
-    ledger: dict[str, AccountMovements], checks: Checks
-) -> tuple[Section, int]:
-    """Reconcile each jackpot account: opening + drops + in − out = closing (JD5).
-
-    ``closing`` is from the entries up to the period's end; the ledger's figure is
-    the cached balance less what was posted after the end. Returns the section and
-    the drops of the period over all jackpot accounts (raw credits, as cents).
-    """
-    section = Section(
-        key="jackpot_funds",
-        title=_("Jackpot fund reconciliation"),
-        columns=[
-            Column("account", _("account")),
-            Column("opening", _("opening"), MONEY),
-            Column("drops", _("drops"), MONEY),
-            Column("awards", _("awards and other out"), MONEY),
-            Column("other_in", _("other in"), MONEY),
-            Column("closing", _("closing"), MONEY),
-            Column("ledger_closing", _("ledger balance at end"), MONEY),
-            Column("out_by_kind", _("out by kind")),
-        ],
-        note=_(
-            "opening + drops + other in − awards and other out = closing, per "
-            "account, from the entries; checked against the account's balance."
-        ),
-    )
-    total_drops = 0
-    for code, account in sorted(ledger.items()):
-        if not code.startswith("jackpot:"):
-            continue
-        # Liabilities: a credit (negative entry) adds to the fund.
-        drops = -account.net(*HAND_KINDS)
-        debit, credit = account.net_except(*HAND_KINDS)
-        out_kinds = ", ".join(
-            f"{k} {money_format(d, account.currency, get_language() or 'en')}"
-            for k, (d, _c) in sorted(account.by_kind.items())
-            if k not in HAND_KINDS and d
-        )
-        closing = account.opening + drops - credit - debit
-        section.add(
-            account=code,
-            opening=account.opening,
-            drops=drops,
-            awards=debit,
-            other_in=-credit,
-            closing=closing,
-            ledger_closing=account.closing_from_cache,
-            out_by_kind=out_kinds,
-        )
-        if account.cache_checked:
-            # Otherwise the balance at the end is the cache's by construction; the
-            # daily audit's continuity check tests it.
-            checks.compare(
-                _("%(account)s closing balance") % {"account": code},
-                closing,
-                account.closing_from_cache,
-            )
-        total_drops += drops
-    return section, total_drops
-
-
-def _awards_check(
-    period: Period, ledger: dict[str, AccountMovements], checks: Checks
-) -> None:
-    """What approved hits and months booked = what left the pools as awards."""
-    out = sum(
-        account.by_kind.get(jackpot_sources.AWARD_KIND, (0, 0))[0]
-        for code, account in ledger.items()
-        if code.startswith("jackpot:")
-    )
-    checks.compare(
-        _("jackpot awards booked (BB5, HM3)"),
-        jackpot_sources.awards_booked(period=period),
-        out,
-    )
-
 
 # --- The daily audit ------------------------------------------------------------------
 
@@ -169,7 +43,7 @@ def daily_audit(
     *,
     period: Period,
     now: datetime,
-    progress: Progress = _quiet,
+    progress: Progress = quiet,
     full: bool = False,
     snapshot: BalanceSnapshot | None = None,
 ) -> dict[str, Any]:
@@ -222,7 +96,7 @@ def daily_audit(
     database, schema_changes = database_guards(period)
     progress(_("database"))
 
-    return _document(
+    return report_document(
         kind="daily_audit",
         title=_("Daily audit"),
         period=period,
@@ -257,7 +131,7 @@ def _funds_checked(
     funds, drops = jackpot_funds(ledger, checks)
     hand_drops = sum(h["drop"] for h in hands.values())
     checks.compare(_("jackpot drops of the hands"), hand_drops, drops)
-    _awards_check(period, ledger, checks)
+    awards_check(period, ledger, checks)
     return funds
 
 
@@ -452,7 +326,7 @@ def _box_counts(
 def _rake_chart(period: Period) -> dict[str, Any]:
     """The rake of each hour of the day by table, as a stacked bar chart."""
     by_hour = q.rake_by_hour(period=period)
-    hours = _hours(period.room.gaming_day_cutoff_hour)
+    hours = gaming_day_hours(period.room.gaming_day_cutoff_hour)
     chart_tables = sorted({t for t, _h in by_hour})
     return {
         "key": "rake_by_hour",
@@ -907,7 +781,7 @@ def _trial_balance(
             closing=a.closing,
             ledger_closing=a.closing_from_cache,
         )
-    _trial_balance_totals(
+    trial_balance_totals(
         checks,
         debit_balances,
         credit_balances,
@@ -917,249 +791,3 @@ def _trial_balance(
         snapshot=snapshot,
     )
     return section
-
-
-# --- The jackpot report ---------------------------------------------------------------
-
-
-def jackpot_report(
-    *, period: Period, now: datetime, progress: Progress = _quiet
-) -> dict[str, Any]:
-    """Build the jackpot report of ``period``: funds, drops by day, hits, standings."""
-    checks = Checks()
-    ledger = q.ledger_movements(period=period, code_prefix="jackpot:")
-    funds, drops = jackpot_funds(ledger, checks)
-    hands = q.hands_by_table(period=period)
-    checks.compare(
-        _("jackpot drops of the hands"), sum(h["drop"] for h in hands.values()), drops
-    )
-    _awards_check(period, ledger, checks)
-    progress(_("funds"))
-
-    daily = q.jackpot_daily(period=period)
-    days = [
-        period.first + timedelta(days=n)
-        for n in range((period.last - period.first).days + 1)
-    ]
-    contributions = Section(
-        key="contributions",
-        title=_("Contributions per day"),
-        columns=[
-            Column("gaming_day", _("gaming day"), DATE),
-            Column("account", _("account")),
-            Column("drops", _("drops"), MONEY),
-            Column("other", _("other movements"), MONEY),
-            Column("closing", _("closing"), MONEY),
-        ],
-        note=_("Drops are the hands' (JD1); other movements are awards and transfers."),
-    )
-    series = []
-    for code, account in sorted(ledger.items()):
-        balance = account.opening
-        values = []
-        for day in days:
-            raw_drops, raw_other = daily.get((code, day), (0, 0))
-            balance += account.normal * (raw_drops + raw_other)
-            values.append(balance)
-            if raw_drops or raw_other:
-                contributions.add(
-                    gaming_day=day.isoformat(),
-                    account=code,
-                    drops=account.normal * raw_drops,
-                    other=account.normal * raw_other,
-                    closing=balance,
-                )
-        series.append({"name": code, "values": values})
-        checks.compare(
-            _("%(account)s closing by day") % {"account": code},
-            balance,
-            account.closing,
-        )
-    progress(_("contributions"))
-
-    hits = jackpot_sources.hits_and_awards(period=period)
-    progress(_("hits and awards"))
-    standings = jackpot_sources.hand_of_the_month_standings(
-        period=period, month=period.last.replace(day=1)
-    )
-    progress(_("hand of the month"))
-    charts = [
-        {
-            "key": "pools_over_time",
-            "title": _("Jackpot pools over time"),
-            "type": "line",
-            "x": [d.isoformat() for d in days],
-            "x_label": _("gaming day"),
-            "y_label": period.room.currency,
-            "series": series,
-        }
-    ]
-    return _document(
-        kind="jackpot",
-        title=_("Jackpot report"),
-        period=period,
-        now=now,
-        sections=[checks, funds, contributions, hits, standings],
-        charts=charts,
-    )
-
-
-def _trial_balance_totals(
-    checks: Checks,
-    debit_balances: dict[str, int],
-    credit_balances: dict[str, int],
-    sums: dict[str, list[int]],
-    cached: dict[str, list[int]],
-    *,
-    previous: tuple[str, dict[str, int]] | None,
-    snapshot: BalanceSnapshot | None,
-) -> None:
-    """The checks on every currency's balances as a whole."""
-    for currency in sorted(set(debit_balances) | set(credit_balances)):
-        checks.compare(
-            _("trial balance %(c)s: debit balances = credit balances")
-            % {"c": currency},
-            debit_balances[currency],
-            credit_balances[currency],
-        )
-        if snapshot is not None:
-            checks.compare(
-                _("%(c)s closings = cached balances less later entries (Σ)")
-                % {"c": currency},
-                cached[currency][0],
-                cached[currency][1],
-            )
-        if previous is None and snapshot is not None:
-            continue
-        checks.compare(
-            (
-                _("%(c)s cached balances = sums of entries (Σ of balances)")
-                if previous is None
-                else _("%(c)s openings = previous closings (Σ of balances)")
-            )
-            % {"c": currency},
-            sums[currency][0],
-            sums[currency][1],
-        )
-
-
-# --- Player activity ------------------------------------------------------------------
-
-
-def _players_section(threshold: int) -> Section:
-    return Section(
-        key="players",
-        title=_("Players"),
-        columns=[
-            Column("player", _("player")),
-            Column("name", _("name")),
-            Column("id_verified", _("identity verified"), BOOL),
-            Column("hands", _("hands"), INT),
-            Column("tables", _("tables"), INT),
-            Column("minutes_seated", _("minutes seated"), INT),
-            Column("buy_ins_cash", _("buy-ins, cash"), MONEY),
-            Column("buy_ins_chips", _("buy-ins, chips"), MONEY),
-            Column("left_with", _("left tables with"), MONEY),
-            Column("net", _("won − put in"), MONEY),
-            Column("chips_bought", _("chips bought at the cage"), MONEY),
-            Column("cashed_out", _("cashed out at the cage"), MONEY),
-            Column("award_payouts", _("award payouts"), MONEY),
-            Column("cash_total", _("cash transactions (CA5)"), MONEY),
-            Column("ca5", _("CA5 threshold reached"), BOOL),
-        ],
-        note=_(
-            "Cash transactions are the CA5 log: cash buy-ins at the tables, chip "
-            "purchases, redemptions and award payouts at the cage. Threshold: "
-            "%(t)d cents in a gaming day."
-        )
-        % {"t": threshold},
-    )
-
-
-def _review_section() -> Section:
-    return Section(
-        key="ca5_review",
-        title=_("Identity threshold reached (CA5)"),
-        columns=[
-            Column("player", _("player")),
-            Column("name", _("name")),
-            Column("cash_total", _("cash transactions"), MONEY),
-            Column("id_verified", _("identity verified"), BOOL),
-            Column("flag", _("flag"), TEXT),
-        ],
-        note=_(
-            "Players whose cash transactions reached the threshold, for AML review."
-        ),
-    )
-
-
-def player_activity(
-    *, period: Period, now: datetime, progress: Progress = _quiet
-) -> dict[str, Any]:
-    """Build the player activity of ``period`` for the floor and AML review (CA5)."""
-    cash = q.player_cash(period=period)
-    moves = q.player_movements(period=period)
-    progress(_("cash and buy-ins"))
-    played = q.player_hands(period=period)
-    progress(_("hands"))
-    seated = q.player_time_seated(period=period, now=now)
-    progress(_("time seated"))
-    codes = set(cash) | set(moves) | set(played) | set(seated)
-    names = q.players_named(codes)
-    threshold = settings.CARDROOM_IDENTITY_THRESHOLD_CENTS
-    players = _players_section(threshold)
-    review = _review_section()
-    for code in sorted(codes):
-        c, m, h = cash.get(code, {}), moves.get(code, {}), played.get(code, {})
-        who = names.get(code, {"name": "", "id_verified": False})
-        total = sum(c.values())
-        reached = total >= threshold
-        players.add(
-            player=code,
-            name=who["name"],
-            id_verified=who["id_verified"],
-            hands=h.get("hands", 0),
-            tables=h.get("tables", 0),
-            minutes_seated=seated.get(code, {}).get("seconds", 0) // 60,
-            buy_ins_cash=sum(m.get((k, CASH), 0) for k in q.BUY_IN_KINDS),
-            buy_ins_chips=sum(m.get((k, CHIPS), 0) for k in q.BUY_IN_KINDS),
-            left_with=m.get((StackMovement.Kind.LEAVE, CHIPS), 0),
-            net=h.get("net", 0) or 0,
-            chips_bought=c.get(Receipt.Kind.PURCHASE, 0),
-            cashed_out=c.get(Receipt.Kind.REDEMPTION, 0),
-            award_payouts=c.get(Receipt.Kind.AWARD_PAYOUT, 0),
-            cash_total=total,
-            ca5=reached,
-        )
-        if reached:
-            review.add(
-                player=code,
-                name=who["name"],
-                cash_total=total,
-                id_verified=who["id_verified"],
-                flag=_("review") if who["id_verified"] else _("NO VERIFIED IDENTITY"),
-            )
-    progress(_("players"))
-    return _document(
-        kind="player_activity",
-        title=_("Player activity"),
-        period=period,
-        now=now,
-        sections=[review, players],
-        charts=[],
-    )
-
-
-BUILDERS: dict[str, Callable[..., dict[str, Any]]] = {
-    "daily_audit": daily_audit,
-    "jackpot": jackpot_report,
-    "player_activity": player_activity,
-}
-
-
-def steps(kind: str) -> int:
-    """How many progress steps the builder of ``kind`` reports."""
-    return {"daily_audit": 8, "jackpot": 4, "player_activity": 4}[kind]
-
-
-__all__ = ["BUILDERS", "daily_audit", "jackpot_report", "player_activity", "steps"]

@@ -25,8 +25,7 @@ from accounting.services import snapshot_at
 from cardroom.models import Room
 from cardroom.services import room_default
 from core.roles import Role, has_role
-from reports import guards
-from reports.builders import BUILDERS
+from reports.builders import BUILDERS, guards
 from reports.document import digest, rows_of
 from reports.errors import Code, forbidden, invalid, refuse, unprocessable
 from reports.models import Report
@@ -49,7 +48,7 @@ def month_bounds(month: date) -> tuple[date, date]:
 
 
 @contextmanager
-def _snapshot() -> Iterator[None]:
+def report_snapshot() -> Iterator[None]:
     """Read every figure from one snapshot of the database.
 
     Hands booked while the report is computed must not show in one query and not
@@ -281,7 +280,7 @@ def _build(
             # Not for a day still open: a snapshot is of a moment past.
             snapshot_at(period.end)
     language = report_language(period.room)
-    with _snapshot(), translation.override(language):
+    with report_snapshot(), translation.override(language):
         data = BUILDERS[kind](period=period, now=now, **shown)
     data["language"] = language
     return data
