@@ -7,8 +7,8 @@ A code several refusals share has one text in :data:`TEXTS` and the others besid
 it, passed as ``text=``.
 
 >>> error = refuse(Code.IDENTITY_REQUIRED, rule="CA5", threshold=200000, max=0)
->>> (error.code, error.status_code)
-('identity_required', 422)
+>>> (error.code, error.rule)
+('identity_required', 'CA5')
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from core.errors import (
     Invalid,
     NotFound,
     Refusal,
+    Unprocessable,
     refuser,
 )
 from core.errors import gettext_noop as _
@@ -249,13 +250,10 @@ AWARD_FOUR_EYES = _("CA6: an award is approved by another person than who made i
 PAYER_FOUR_EYES = _("CA6: the cashier paying an award can't be its approver.")
 
 
-class LedgerError(Refusal):
-    """A posting the ledger refuses (unbalanced, mixed currencies, overdrawn…): 422
-    whether or not it names a rule."""
-
-    @property
-    def status_code(self) -> int:
-        return self.status
+class LedgerError(Unprocessable, Refusal):
+    """A posting the ledger refuses (unbalanced, mixed currencies, overdrawn…): a
+    refusal, and a well-formed request refused for what no schema states, whether
+    or not it names a rule."""
 
 
 class InsufficientFunds(LedgerError):

@@ -3,17 +3,21 @@
 Plain Python with no Django import, so the ``domain/`` packages can raise them too.
 Each carries the fields of API.md's error object: a stable ``code`` for programs,
 the ``rule`` of RULES.md that refused the request (``None`` when no house rule
-applies), a ``detail`` for people and what was ``allowed``. One exception handler at
-the edge (``core.api.errors.exception_handler``) maps them to statuses:
+applies), a ``detail`` for people and what was ``allowed``. The class says what
+kind of refusal it is; the one exception handler at the edge
+(``core.api.errors.exception_handler``, through ``core.api.errors.status_of``)
+says which HTTP status each kind is answered with:
 
-- :class:`Invalid`: the request can't be read (400);
-- :class:`Refusal`: a house rule refuses it (422; 400 when it names no rule);
+- :class:`Invalid`: the request can't be read;
+- :class:`Refusal`: a house rule refuses it (without a rule, it can't be read);
 - :class:`Unprocessable`: the request is well formed, as its schema says, but
   refused for what the schema can't state and no house rule decides: fields
-  that contradict each other (422);
-- :class:`NotFound`: the thing named doesn't exist (404);
-- :class:`Conflict`: it contradicts what is recorded (409);
-- :class:`Forbidden`: the caller may not do it (403).
+  that contradict each other;
+- :class:`NotFound`: the thing named doesn't exist;
+- :class:`Conflict`: it contradicts what is recorded;
+- :class:`Unauthenticated`: the caller's credentials don't hold;
+- :class:`Forbidden`: the caller may not do it;
+- :class:`Throttled`: the caller asked too often; he tries again later.
 
 >>> error = Refusal("short_buy_in_not_allowed", "Once a night.", rule="BI4")
 >>> error.as_dict()["error"]["rule"]
@@ -26,7 +30,10 @@ message template passed through the active language's catalogue (Django's
 
 Each app keeps its codes as a :class:`enum.StrEnum` and their texts in one table
 beside them (``APP/errors.py``), marked for ``makemessages`` with
-:func:`gettext_noop` (this module's, so that ``domain/`` code can use the table):
+:func:`gettext_noop` (this module's, so that ``domain/`` code can use the table).
+A code that more than one app refuses with is defined once, here, in
+:class:`SharedCode`; an app's table gives it the app's own text (keyed by the
+shared member), or leaves it to :data:`SHARED_TEXTS`:
 
 >>> from enum import StrEnum
 >>> class Code(StrEnum):
@@ -42,7 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from enum import StrEnum
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 _translate: Callable[[str], str] = str
 
@@ -76,7 +83,6 @@ class Said(str):
 class ApplicationError(Exception):
     """Base of every error a use case raises for its caller to answer."""
 
-    status: ClassVar[int] = 400
     template: str = ""
     params: Mapping[str, Any] | None = None
 
@@ -107,11 +113,6 @@ class ApplicationError(Exception):
     def detail(self, value: str) -> None:
         self.template, self.params = value, None
 
-    @property
-    def status_code(self) -> int:
-        """The HTTP status the edge answers with."""
-        return self.status
-
     def as_dict(self) -> dict[str, Any]:
         """Return API.md's error object ``{"error": {code, rule, detail, allowed}}``."""
         return {
@@ -134,28 +135,20 @@ class ApplicationError(Exception):
 
 
 class Invalid(ApplicationError):
-    """Input that can't be read: a malformed value, an unknown field (400)."""
-
-    status = 400
+    """Input that can't be read: a malformed value, an unknown field."""
 
 
 class Refusal(ApplicationError):
-    """A house rule refuses the request (422); without a rule it is malformed (400)."""
-
-    status = 422
-
-    @property
-    def status_code(self) -> int:
-        return self.status if self.rule else 400
+    """A house rule refuses the request; without a rule it is malformed input."""
 
 
 class Unprocessable(ApplicationError):
-    """A request its schema allows, refused for what the schema can't state (422).
+    """A request its schema allows, refused for what the schema can't state.
 
-    400 says "this request breaks the door's schema"; a request that keeps to it
-    is never answered 400. What the schema can't state is refused for what it
-    is: by the house rule that decides it (:class:`Refusal` with its ``rule``,
-    422: a deal naming other entries than those left, TO5), else here, with
+    "Invalid" says "this request breaks the door's schema"; a request that keeps
+    to it is never answered so. What the schema can't state is refused for what
+    it is: by the house rule that decides it (:class:`Refusal` with its
+    ``rule``: a deal naming other entries than those left, TO5), else here, with
     what ``allowed`` would be taken: fields that each read well and contradict
     each other (a big blind below the small blind, a period that ends before it
     starts). ``rule`` may still name the rule the refusal serves.
@@ -163,39 +156,119 @@ class Unprocessable(ApplicationError):
     >>> error = Unprocessable(
     ...     "blinds_out_of_order", "Too small.", allowed={"min_big_blind": 200}
     ... )
-    >>> (error.status_code, error.rule, error.allowed)
-    (422, None, {'min_big_blind': 200})
+    >>> (error.code, error.rule, error.allowed)
+    ('blinds_out_of_order', None, {'min_big_blind': 200})
     """
-
-    status = 422
 
 
 class NotFound(ApplicationError):
-    """What the request names doesn't exist (404)."""
-
-    status = 404
+    """What the request names doesn't exist."""
 
 
 class Conflict(ApplicationError):
-    """The request contradicts recorded state (409)."""
-
-    status = 409
+    """The request contradicts recorded state."""
 
 
 class Unauthenticated(ApplicationError):
-    """The caller's credentials no longer hold (401): a terminal key revoked or
-    expired since it was last checked."""
-
-    status = 401
+    """The caller's credentials don't hold: a terminal key revoked or expired
+    since it was last checked, a wrong password."""
 
 
 class Forbidden(ApplicationError):
-    """The caller may not do this, whatever its role allows elsewhere (403)."""
+    """The caller may not do this, whatever its role allows elsewhere."""
 
-    status = 403
+
+class Throttled(ApplicationError):
+    """The caller asked too often and is held off for a while (a sign-in locked
+    out after repeated failures)."""
+
+
+class SharedCode(StrEnum):
+    """The codes more than one app answers with, each defined once.
+
+    The API's own (core's: a request's body, its idempotency key, a sign-in)
+    and the codes several apps refuse with, each meaning one thing wherever it
+    is said; an app's table gives a shared code its own text where its rule
+    says it its own way.
+    """
+
+    # The API's (core.api, core.idempotency).
+    INVALID = "invalid"
+    MALFORMED_REQUEST = "malformed_request"
+    REQUEST_TOO_LARGE = "request_too_large"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    NOT_AUTHENTICATED = "not_authenticated"
+    AUTHENTICATION_FAILED = "authentication_failed"
+    PERMISSION_DENIED = "permission_denied"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    NOT_ACCEPTABLE = "not_acceptable"
+    THROTTLED = "throttled"
+    SERVER_ERROR = "server_error"
+    ERROR = "error"
+    INVALID_IDEMPOTENCY_KEY = "invalid_idempotency_key"
+    IDEMPOTENCY_KEY_REUSED = "idempotency_key_reused"
+    INVALID_CREDENTIALS = "invalid_credentials"
+    LOCKED_OUT = "locked_out"
+    # Refusals several apps make.
+    REASON_REQUIRED = "reason_required"
+    FOUR_EYES = "four_eyes"
+    INSUFFICIENT_FUNDS = "insufficient_funds"
+    INVALID_AMOUNT = "invalid_amount"
+    DECIDED = "decided"
+    ALREADY_PAID = "already_paid"
+    NOT_HELD = "not_held"
+    WRONG_CURRENCY = "wrong_currency"
+    HAND_VOIDED = "hand_voided"
+    TABLE_CLOSED = "table_closed"
+    NOT_FOUND = "not_found"
+    ALREADY_SEATED = "already_seated"
+    NO_SUCH_SEAT = "no_such_seat"
+    SEAT_EMPTY = "seat_empty"
+    SEAT_TAKEN = "seat_taken"
+    WRONG_GAME = "wrong_game"
+
+
+SHARED_TEXTS: dict[SharedCode, str] = {
+    SharedCode.INVALID: gettext_noop("The request can't be read."),
+    SharedCode.MALFORMED_REQUEST: gettext_noop("The request can't be read."),
+    SharedCode.REQUEST_TOO_LARGE: gettext_noop(
+        "The request body is larger than %(n)d bytes."
+    ),
+    SharedCode.UNSUPPORTED_MEDIA_TYPE: gettext_noop(
+        "Send the body as JSON (Content-Type: application/json)."
+    ),
+    SharedCode.PERMISSION_DENIED: gettext_noop(
+        "You do not have permission to perform this action."
+    ),
+    SharedCode.NOT_FOUND: gettext_noop("No such resource."),
+    SharedCode.SERVER_ERROR: gettext_noop("The server failed; nothing was recorded."),
+    SharedCode.INVALID_IDEMPOTENCY_KEY: gettext_noop(
+        "Idempotency-Key is longer than %(n)d characters."
+    ),
+    SharedCode.IDEMPOTENCY_KEY_REUSED: gettext_noop(
+        "This Idempotency-Key was used with another request."
+    ),
+    SharedCode.INVALID_CREDENTIALS: gettext_noop("Unknown username or wrong password."),
+    SharedCode.LOCKED_OUT: gettext_noop(
+        "Too many failed logins. Try again later or ask a manager."
+    ),
+    SharedCode.REASON_REQUIRED: gettext_noop("Say why."),
+    SharedCode.NO_SUCH_SEAT: gettext_noop(
+        "Seat %(s)d doesn't exist at this table (1–%(n)d)."
+    ),
+    SharedCode.SEAT_EMPTY: gettext_noop("Nobody sits in seat %(s)d."),
+}
+"""The texts of the shared codes that read the same in every app; an app's own
+table says the others (and may say these its own way)."""
 
 
 E = TypeVar("E", bound=ApplicationError)
+
+
+def _text_of(texts: Mapping[Any, str], code: StrEnum) -> str:
+    """The text of ``code`` in an app's table, else the shared one."""
+    text = texts.get(code)
+    return text if text is not None else SHARED_TEXTS[SharedCode(code)]
 
 
 def refuser(
@@ -205,9 +278,9 @@ def refuser(
     """Return ``refuse(code, *, rule=None, allowed=None, text=None, **params)``.
 
     ``refuse`` builds (it doesn't raise) an error of ``kind`` whose detail is the
-    code's text in ``texts``, or ``text`` (another template of the app's table, for
-    a code that several refusals share); keyword arguments other than ``rule``,
-    ``allowed`` and ``text`` fill it.
+    code's text in ``texts`` (else in :data:`SHARED_TEXTS`), or ``text`` (another
+    template of the app's table, for a code that several refusals share); keyword
+    arguments other than ``rule``, ``allowed`` and ``text`` fill it.
     """
 
     def refuse(
@@ -221,7 +294,7 @@ def refuser(
     ) -> E:
         return kind(
             code,
-            texts[code] if text is None else text,
+            _text_of(texts, code) if text is None else text,
             rule=rule,
             allowed=allowed,
             params=params or None,
@@ -235,7 +308,8 @@ def variants_refuser(
     kind: type[E] = Refusal,  # type: ignore[assignment]
 ) -> Callable[..., E]:
     """As :func:`refuser`, over a table where a code that several rules refuse with
-    has one text per rule: ``texts[code]`` and ``texts[code, variant]``.
+    has one text per rule: ``texts[code]`` (else :data:`SHARED_TEXTS`) and
+    ``texts[code, variant]``.
 
     ``refuse(code, /, *, text=None, rule=None, allowed=None, **params)`` says the
     code's text, or its ``text`` variant; ``code`` is positional, so a text may
@@ -251,7 +325,15 @@ def variants_refuser(
         allowed: dict[str, Any] | None = None,
         **params: Any,
     ) -> E:
-        template = texts[code if text is None else (code, text)]
+        template = _text_of(texts, code) if text is None else texts[code, text]
         return kind(code, template, rule=rule, allowed=allowed, params=params or None)
 
     return refuse
+
+
+refuse: Callable[..., Refusal] = refuser(SHARED_TEXTS)
+invalid = refuser(SHARED_TEXTS, Invalid)
+unprocessable = refuser(SHARED_TEXTS, Unprocessable)
+conflict = refuser(SHARED_TEXTS, Conflict)
+unauthenticated = refuser(SHARED_TEXTS, Unauthenticated)
+throttled = refuser(SHARED_TEXTS, Throttled)

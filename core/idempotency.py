@@ -23,11 +23,10 @@ from collections.abc import Callable
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.utils.translation import gettext as _
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from core.api.errors import ApiError
+from core.errors import SharedCode, invalid, unprocessable
 from core.models import IdempotencyRecord
 from core.work import Key, unit_of_work
 
@@ -53,11 +52,7 @@ def request_fingerprint(request: Request) -> str:
 
 def _replay(record: IdempotencyRecord, fingerprint: str) -> Response:
     if record.request_hash != fingerprint:
-        raise ApiError(
-            _("This Idempotency-Key was used with another request."),
-            code="idempotency_key_reused",
-            status_code=422,
-        )
+        raise unprocessable(SharedCode.IDEMPOTENCY_KEY_REUSED)
     response = Response(record.response_body, status=record.status_code)
     response[REPLAY_HEADER] = "true"
     return response
@@ -86,11 +81,7 @@ def idempotent(view_method: Callable[..., Response]) -> Callable[..., Response]:
         if not key:
             return view_method(self, request, *args, **kwargs)
         if len(key) > MAX_KEY_LENGTH:
-            raise ApiError(
-                _("Idempotency-Key is longer than %(n)d characters.")
-                % {"n": MAX_KEY_LENGTH},
-                code="invalid_idempotency_key",
-            )
+            raise invalid(SharedCode.INVALID_IDEMPOTENCY_KEY, n=MAX_KEY_LENGTH)
         claimed = Key(caller_scope(request), key, request_fingerprint(request), request)
         return unit_of_work(
             lambda: view_method(self, request, *args, **kwargs),

@@ -6,10 +6,10 @@ edge reads ``detail`` (``core.errors``). A code that several rules refuse with
 has one text per rule: the table's other keys name them ``(code, variant)``.
 
 >>> error = refuse(Code.REASON_REQUIRED, text="hit", rule="BB5")
->>> (error.code, error.status_code, error.detail)
-('reason_required', 422, 'BB5: a rejected hit records why.')
->>> conflict(Code.ALREADY_RETIRED, pool="main").status_code
-409
+>>> (error.code, error.rule, error.detail)
+('reason_required', 'BB5', 'BB5: a rejected hit records why.')
+>>> type(conflict(Code.ALREADY_RETIRED, pool="main")).__name__
+'Conflict'
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ class Code(StrEnum):
     BEFORE_FIRST_MONTH = "before_first_month"
     EARLIER_MONTH_OPEN = "earlier_month_open"
     EARLIER_MONTH_PENDING = "earlier_month_pending"
+    INVALID_MONTH = "invalid_month"
 
 
 TEXTS: dict[Code | tuple[Code, str], str] = {
@@ -87,6 +88,9 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     Code.BAD_SUCCESSOR: _(
         "JD5: the successor is another active pool of room %(room)s."
     ),
+    (Code.BAD_SUCCESSOR, "room"): _(
+        "JD5: the successor is another pool of room %(room)s."
+    ),
     (Code.BAD_SUCCESSOR, "currency"): _(
         "JD5: the successor pool keeps another currency."
     ),
@@ -125,6 +129,7 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     Code.BEFORE_FIRST_MONTH: _("HM3: %(pool)s starts with %(first)s."),
     Code.EARLIER_MONTH_OPEN: _("HM3: close %(previous)s first."),
     Code.EARLIER_MONTH_PENDING: _("HM3: %(month)s is decided first."),
+    Code.INVALID_MONTH: _("%(month)s is not a month: write YYYY-MM, e.g. 2026-11"),
 }
 
 refuse = variants_refuser(TEXTS, Refusal)  # 422 with a rule, 400 without

@@ -24,9 +24,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from cardroom.models import StackMovement
-from core.api.errors import ApiError
 from core.api.permissions import staff
-from core.errors import ApplicationError
+from core.errors import ApplicationError, Invalid, SharedCode
 from core.money_admin import money_column
 from core.roles import Role, has_role
 from waitlist import selectors, services
@@ -186,7 +185,10 @@ class WaitingListAdmin(FloorAdmin):
                     actor=actor,
                 )
                 if result.entry is None:
-                    raise ApiError(gettext("Nobody in the queue can take this seat."))
+                    raise Invalid(
+                        SharedCode.INVALID,
+                        gettext("Nobody in the queue can take this seat."),
+                    )
 
             _run(request, call, gettext("Called."))
         elif action == "seat":

@@ -2,7 +2,9 @@
 
 ``{"error": {"code": ..., "rule": ..., "detail": ..., "allowed": ...}}`` with 400 for
 malformed input, 401/403 for authentication and roles, 404, 409 for a conflict with
-recorded state, 422 for a refusal by a house rule.
+recorded state, 422 for a refusal by a house rule, 429 for a caller held off. The
+kinds of :mod:`core.errors` say what a refusal is; :func:`status_of`, here only,
+says which status each is answered with.
 
 Under /api/ only: a person at a staff screen (any other path) gets a page in his
 language, with the staff screens' bar and links to the homes his roles open, for
@@ -28,50 +30,52 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from core.errors import ApplicationError
+from core.api.parsers import body_too_large, max_body_bytes
+from core.errors import (
+    SHARED_TEXTS,
+    ApplicationError,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Refusal,
+    SharedCode,
+    Throttled,
+    Unauthenticated,
+    Unprocessable,
+)
 from core.roles import Role, has_role
 
+STATUSES: tuple[tuple[type[ApplicationError], int], ...] = (
+    (Unprocessable, status.HTTP_422_UNPROCESSABLE_ENTITY),
+    (Invalid, status.HTTP_400_BAD_REQUEST),
+    (Refusal, status.HTTP_422_UNPROCESSABLE_ENTITY),
+    (NotFound, status.HTTP_404_NOT_FOUND),
+    (Conflict, status.HTTP_409_CONFLICT),
+    (Unauthenticated, status.HTTP_401_UNAUTHORIZED),
+    (Forbidden, status.HTTP_403_FORBIDDEN),
+    (Throttled, status.HTTP_429_TOO_MANY_REQUESTS),
+)
+"""Each kind of :mod:`core.errors` and the status it is answered with, first
+match first (an error that is both :class:`Unprocessable` and a
+:class:`Refusal`, as the ledger's, is 422 with or without a rule)."""
 
-class ApiError(exceptions.APIException, ApplicationError):  # type: ignore[misc]
-    """A refusal with a code, the rule that refused it and what was allowed.
 
-    The older form of :class:`core.errors.ApplicationError`, which it also is, so
-    a caller (a staff screen, a command) catches both as one.
+def status_of(error: ApplicationError) -> int:
+    """The HTTP status ``error`` is answered with: the one mapping of kinds to
+    statuses, for the API's exception handler and any edge that answers a page.
+
+    >>> status_of(Refusal("refused", "By a rule.", rule="CA1"))
+    422
+    >>> status_of(Refusal("refused", "By no rule."))
+    400
     """
-
-    status_code: int = status.HTTP_400_BAD_REQUEST
-    default_code = "invalid"
-    default_detail = "The request was refused."
-
-    def __init__(
-        self,
-        detail: str | None = None,
-        *,
-        code: str | None = None,
-        rule: str | None = None,
-        allowed: dict[str, Any] | None = None,
-        status_code: int | None = None,
-    ) -> None:
-        exceptions.APIException.__init__(self, detail=detail, code=code)
-        self.error_code = self.code = code or self.default_code
-        self.rule = rule
-        self.allowed = allowed
-        if status_code is not None:
-            self.status_code = status_code
-
-
-class RuleViolation(ApiError):
-    """A house rule refused the request (422); ``rule`` is its RULES.md ID."""
-
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
-    default_code = "rule_violation"
-
-
-class Conflict(ApiError):
-    """The request conflicts with recorded state (409)."""
-
-    status_code = status.HTTP_409_CONFLICT
-    default_code = "conflict"
+    for kind, answered in STATUSES:
+        if isinstance(error, kind):
+            if kind is Refusal and not error.rule:
+                return status.HTTP_400_BAD_REQUEST
+            return answered
+    return status.HTTP_400_BAD_REQUEST
 
 
 def error_body(
@@ -94,16 +98,21 @@ def error_body(
 
 
 _CODES = {
-    exceptions.NotAuthenticated: "not_authenticated",
-    exceptions.AuthenticationFailed: "authentication_failed",
-    exceptions.PermissionDenied: "permission_denied",
-    exceptions.NotFound: "not_found",
-    exceptions.MethodNotAllowed: "method_not_allowed",
-    exceptions.NotAcceptable: "not_acceptable",
-    exceptions.UnsupportedMediaType: "unsupported_media_type",
-    exceptions.Throttled: "throttled",
-    exceptions.ParseError: "malformed_request",
+    exceptions.NotAuthenticated: SharedCode.NOT_AUTHENTICATED,
+    exceptions.AuthenticationFailed: SharedCode.AUTHENTICATION_FAILED,
+    exceptions.PermissionDenied: SharedCode.PERMISSION_DENIED,
+    exceptions.NotFound: SharedCode.NOT_FOUND,
+    exceptions.MethodNotAllowed: SharedCode.METHOD_NOT_ALLOWED,
+    exceptions.NotAcceptable: SharedCode.NOT_ACCEPTABLE,
+    exceptions.UnsupportedMediaType: SharedCode.UNSUPPORTED_MEDIA_TYPE,
+    exceptions.Throttled: SharedCode.THROTTLED,
+    exceptions.ParseError: SharedCode.MALFORMED_REQUEST,
 }
+
+
+def said(code: SharedCode) -> str:
+    """The text of a shared code in the active language."""
+    return _(SHARED_TEXTS[code])
 
 
 def _flatten(detail: Any) -> str:
@@ -124,27 +133,27 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         set_rollback()
         return Response(
             error_body(exc.code, str(exc.detail), rule=exc.rule, allowed=exc.allowed),
-            status=exc.status_code,
+            status=status_of(exc),
         )
     if isinstance(exc, exceptions.UnsupportedMediaType):
         # API.md: the API is JSON; anything else is malformed input (400).
         set_rollback()
         return Response(
             error_body(
-                "unsupported_media_type",
-                _("Send the body as JSON (Content-Type: application/json)."),
+                SharedCode.UNSUPPORTED_MEDIA_TYPE,
+                said(SharedCode.UNSUPPORTED_MEDIA_TYPE),
                 allowed={"media_types": ["application/json"]},
             ),
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, RequestDataTooBig):
-        from core.api.parsers import body_too_large, max_body_bytes
-
         return exception_handler(body_too_large(max_body_bytes()), context)
     if isinstance(exc, SuspiciousOperation):
         set_rollback()
         return Response(
-            error_body("malformed_request", _("The request can't be read.")),
+            error_body(
+                SharedCode.MALFORMED_REQUEST, said(SharedCode.MALFORMED_REQUEST)
+            ),
             status=status.HTTP_400_BAD_REQUEST,
         )
     if isinstance(exc, Http404):
@@ -154,18 +163,16 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None:
         return None
-    if isinstance(exc, ApiError):
+    if isinstance(exc, exceptions.ValidationError):
         body = error_body(
-            exc.error_code, str(exc.detail), rule=exc.rule, allowed=exc.allowed
-        )
-    elif isinstance(exc, exceptions.ValidationError):
-        body = error_body(
-            "invalid",
+            SharedCode.INVALID,
             _flatten(exc.detail),
             fields=exc.detail if isinstance(exc.detail, dict) else None,
         )
     else:
-        code = next((c for cls, c in _CODES.items() if isinstance(exc, cls)), "error")
+        code = next(
+            (c for cls, c in _CODES.items() if isinstance(exc, cls)), SharedCode.ERROR
+        )
         body = error_body(code, _flatten(getattr(exc, "detail", str(exc))))
     response.data = body
     return response
@@ -229,10 +236,7 @@ def lockout_response(
         minutes = int(cooloff.total_seconds() // 60) if cooloff else None
         return error_page(request, status.HTTP_429_TOO_MANY_REQUESTS, minutes=minutes)
     return JsonResponse(
-        error_body(
-            "locked_out",
-            _("Too many failed logins. Try again later or ask a manager."),
-        ),
+        error_body(SharedCode.LOCKED_OUT, said(SharedCode.LOCKED_OUT)),
         status=status.HTTP_429_TOO_MANY_REQUESTS,
     )
 
@@ -242,7 +246,7 @@ def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpR
     if not is_api(request):
         return error_page(request, status.HTTP_404_NOT_FOUND)
     return JsonResponse(
-        error_body("not_found", _("No such resource.")),
+        error_body(SharedCode.NOT_FOUND, said(SharedCode.NOT_FOUND)),
         status=status.HTTP_404_NOT_FOUND,
     )
 
@@ -253,16 +257,16 @@ def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
     if not request.path.startswith("/api/"):
         return defaults.bad_request(request, exception)
     if isinstance(exception, RequestDataTooBig):
-        from core.api.parsers import max_body_bytes
-
         limit = max_body_bytes()
         body = error_body(
-            "request_too_large",
-            _("The request body is larger than %(n)d bytes.") % {"n": limit},
+            SharedCode.REQUEST_TOO_LARGE,
+            said(SharedCode.REQUEST_TOO_LARGE) % {"n": limit},
             allowed={"max_bytes": limit},
         )
     else:
-        body = error_body("malformed_request", _("The request can't be read."))
+        body = error_body(
+            SharedCode.MALFORMED_REQUEST, said(SharedCode.MALFORMED_REQUEST)
+        )
     return JsonResponse(body, status=status.HTTP_400_BAD_REQUEST)
 
 
@@ -274,10 +278,7 @@ def permission_denied(
     if not is_api(request):
         return error_page(request, status.HTTP_403_FORBIDDEN)
     return JsonResponse(
-        error_body(
-            "permission_denied",
-            _("You do not have permission to perform this action."),
-        ),
+        error_body(SharedCode.PERMISSION_DENIED, said(SharedCode.PERMISSION_DENIED)),
         status=status.HTTP_403_FORBIDDEN,
     )
 
@@ -288,6 +289,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if not is_api(request):
         return error_page(None, status.HTTP_500_INTERNAL_SERVER_ERROR)
     return JsonResponse(
-        error_body("server_error", _("The server failed; nothing was recorded.")),
+        error_body(SharedCode.SERVER_ERROR, said(SharedCode.SERVER_ERROR)),
         status=status.HTTP_500_INTERNAL_SERVER_ERROR,
     )

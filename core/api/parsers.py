@@ -30,6 +30,8 @@ from django.utils.translation import gettext as _
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
+from core.errors import Invalid, SharedCode, invalid
+
 MAX_DEPTH = 32
 """Arrays and objects nest at most this deep (a hand record needs four)."""
 
@@ -42,16 +44,9 @@ def max_body_bytes() -> int:
     return int(settings.DATA_UPLOAD_MAX_MEMORY_SIZE or 2_621_440)
 
 
-def body_too_large(limit: int) -> Exception:
-    """The 400 for a body over ``limit`` bytes, in the error shape."""
-    # Not at the top: DRF imports this module while core.api.errors imports DRF.
-    from core.api.errors import ApiError
-
-    return ApiError(
-        _("The request body is larger than %(n)d bytes.") % {"n": limit},
-        code="request_too_large",
-        allowed={"max_bytes": limit},
-    )
+def body_too_large(limit: int) -> Invalid:
+    """The refusal of a body over ``limit`` bytes (malformed input)."""
+    return invalid(SharedCode.REQUEST_TOO_LARGE, allowed={"max_bytes": limit}, n=limit)
 
 
 def _bad_string(text: str) -> str | None:

@@ -8,7 +8,6 @@ from django.conf import settings
 from django.contrib.auth import authenticate
 from django.contrib.auth.signals import user_logged_in
 from django.db import connection
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from knox.models import AuthToken
 from kombu import Connection
@@ -18,10 +17,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from core.api.errors import ApiError
 from core.api.fields import StrictSerializer
 from core.api.permissions import IsStaffUser
 from core.api.schema import ErrorSerializer
+from core.errors import SharedCode, throttled, unauthenticated
 
 
 class LoginApi(APIView):
@@ -66,17 +65,9 @@ class LoginApi(APIView):
             password=data.validated_data["password"],
         )
         if getattr(django_request, "axes_locked_out", False):
-            raise ApiError(
-                _("Too many failed logins. Try again later or ask a manager."),
-                code="locked_out",
-                status_code=status.HTTP_429_TOO_MANY_REQUESTS,
-            )
+            raise throttled(SharedCode.LOCKED_OUT)
         if user is None or not user.is_active:
-            raise ApiError(
-                _("Unknown username or wrong password."),
-                code="invalid_credentials",
-                status_code=status.HTTP_401_UNAUTHORIZED,
-            )
+            raise unauthenticated(SharedCode.INVALID_CREDENTIALS)
         # As knox's own login view does: axes starts the failure count again
         # (AXES_RESET_ON_SUCCESS) and Django records the last login.
         user_logged_in.send(sender=user.__class__, request=django_request, user=user)

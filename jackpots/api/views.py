@@ -19,7 +19,6 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -32,7 +31,6 @@ from accounting.api.views import IDEMPOTENCY_KEY
 from cardroom.api.views import ErrorSerializer
 from cardroom.models import Room
 from cardroom.services import room_default
-from core.api.errors import ApiError, RuleViolation
 from core.api.fields import (
     CentsField,
     StrictIntegerField,
@@ -60,6 +58,7 @@ from jackpots.api.serializers import (
 )
 from jackpots.domain.months import month_name, month_of, parse_month
 from jackpots.domain.rules import HIGH_GAMES, PART_MAX
+from jackpots.errors import Code, invalid, refuse
 from jackpots.models import Award, Category, Hit, Month, Pool, Transfer
 from jackpots.services.pools import DROP_RATIO_MAX
 
@@ -297,11 +296,8 @@ class PoolRetireApi(APIView):
             pk=data.validated_data["successor"], room_id=pool.room_id
         ).first()
         if successor is None:
-            raise RuleViolation(
-                _("JD5: the successor is another pool of room %(room)s.")
-                % {"room": pool.room.code},
-                code="bad_successor",
-                rule="JD5",
+            raise refuse(
+                Code.BAD_SUCCESSOR, text="room", rule="JD5", room=pool.room.code
             )
         transfer = services.pool_retire(
             pool=pool,
@@ -424,7 +420,7 @@ class StandingsApi(APIView):
         try:
             month = parse_month(raw) if raw else month_of(timezone.now(), pool.room.tz)
         except ValueError as error:
-            raise ApiError(str(error), code="invalid_month") from error
+            raise invalid(Code.INVALID_MONTH, month=repr(raw)) from error
         table = selectors.month_standings(
             pool=pool, month=month, limit=_int_param(request, "limit", 10, 100)
         )

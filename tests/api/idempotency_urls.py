@@ -12,7 +12,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.urls import urlpatterns as project_urls
-from core.api.errors import RuleViolation
+from core.errors import Refusal
 from core.idempotency import idempotent
 
 # Set by a test to run inside the view, after the key was claimed.
@@ -31,7 +31,7 @@ class CreateGroupApi(APIView):
             hook()
         group = Group.objects.create(name=data.validated_data["name"])
         if group.name.startswith("refuse"):
-            raise RuleViolation("Refused after writing.", code="refused", rule="XX1")
+            raise Refusal("refused", "Refused after writing.", rule="XX1")
         return Response({"id": group.pk, "name": group.name}, status.HTTP_201_CREATED)
 
 

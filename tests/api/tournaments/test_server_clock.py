@@ -20,6 +20,7 @@ import time_machine
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from core.api.errors import status_of
 from core.errors import ApplicationError
 from tests.api.tournaments.test_strict_input import tournament_state
 from tests.conftest import PASSWORD, ROOM_EVENING
@@ -201,7 +202,7 @@ def test_a_level_the_server_does_not_have_is_a_conflict(
     start(seated, floor_person)
     player = players[4 if kind == "entry" else 0].code
     error = refused(sell, kind, seated, cashier, player, END_OF_3, level=3)
-    assert (error.code, error.rule, error.status_code) == (
+    assert (error.code, error.rule, status_of(error)) == (
         "level_mismatch",
         "TO12",
         409,

@@ -21,6 +21,7 @@ from accounting.services import (
     transaction_post,
     transaction_reverse,
 )
+from core.api.errors import status_of
 from core.errors import ApplicationError, Conflict
 from tests.integration.cage.helpers import account_balance
 
@@ -190,7 +191,7 @@ class TestReversal:
         )
         with pytest.raises(ApplicationError) as twice:
             transaction_reverse(original=original, requested_by=bob, reason="again")
-        assert twice.value.status_code == 409
+        assert status_of(twice.value) == 409
         with pytest.raises(LedgerError):
             transaction_reverse(original=reversal, requested_by=bob, reason="undo")
 

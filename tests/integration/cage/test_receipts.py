@@ -10,6 +10,7 @@ from accounting.cage import receipts as receipts_module
 from accounting.models import Cage, Receipt
 from accounting.selectors import trial_balance
 from accounting.services import InsufficientFunds
+from core.api.errors import status_of
 
 from .helpers import snapshot
 
@@ -61,7 +62,7 @@ def test_a_refused_redemption_takes_no_number(cage, shift, cashier, player):
     before = snapshot()
     with pytest.raises(InsufficientFunds) as refused:
         services.chip_redemption(amount_cents=10_001, **buy)
-    assert refused.value.status_code == 422
+    assert status_of(refused.value) == 422
     assert refused.value.code == "insufficient_funds"
     assert refused.value.allowed == {"max": 10_000}
     assert snapshot() == before

@@ -10,6 +10,7 @@ from accounting import chart
 from accounting.cage.selectors import shift_report
 from accounting.models import Shift
 from accounting.selectors import trial_balance
+from core.api.errors import status_of
 from core.errors import ApplicationError, Conflict, Refusal
 from core.roles import Role
 
@@ -129,7 +130,7 @@ def test_only_the_shifts_cashier_closes_it_once(cage, shift, cashier, make_staff
     other = make_staff("olli", Role.CASHIER)
     with pytest.raises(ApplicationError) as refused:
         services.shift_close(shift=shift, cashier=other, cash_cents=0, chips_cents=0)
-    assert (refused.value.status_code, refused.value.rule) == (403, "CA1")
+    assert (status_of(refused.value), refused.value.rule) == (403, "CA1")
     services.shift_close(
         shift=shift, cashier=cashier, cash_cents=FLOAT, chips_cents=FLOAT
     )

@@ -23,6 +23,7 @@ from cardroom import services as floor
 from cardroom.domain.settlement import settle_record
 from cardroom.models import Hand, HandException, HandSeat, SeatSession, StackReview
 from cardroom.services._hand_sql import _PLACES
+from core.api.errors import status_of
 from core.db import rows
 from core.errors import ApplicationError
 from tests.api.floor.conftest import POLICY, random_hand
@@ -98,7 +99,7 @@ def hands(seed: int, count: int) -> list[dict[str, Any]]:
 def answer(outcome: tuple[Hand | None, bool, ApplicationError | None]) -> tuple:
     hand, created, error = outcome
     if error is not None:
-        return (error.status_code, error.code, error.rule, str(error.detail))
+        return (status_of(error), error.code, error.rule, str(error.detail))
     assert hand is not None
     return (201 if created else 200, hand.settlement)
 

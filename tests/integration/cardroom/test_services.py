@@ -10,6 +10,7 @@ from accounting.selectors import trial_balance
 from cardroom import auth
 from cardroom import services as floor
 from cardroom.models import Correction, Hand, HandSeat, SeatSession, Table, TerminalKey
+from core.api.errors import status_of
 from core.errors import ApplicationError
 from core.roles import Role
 from tests.integration.cardroom.conftest import sit
@@ -79,7 +80,7 @@ def test_table_open_twice_conflicts_and_close_refuses_while_seated(t01, clock):
             by=None,
             now=clock.now,
         )
-    assert (again.value.status_code, again.value.code) == (409, "table_open")
+    assert (status_of(again.value), again.value.code) == (409, "table_open")
     with pytest.raises(ApplicationError) as seated:
         floor.table_close(table=t01, now=clock.now)
     assert (seated.value.code, seated.value.rule) == ("table_has_players", "WL3")
@@ -103,11 +104,11 @@ def test_buy_in_books_cash_and_chips_and_refuses_off_the_limits(t01, clock):
     assert balance("player:P-1:table:T01") == 20_000
     with pytest.raises(ApplicationError) as over:
         sit(clock, "T01", 3, "P-3", 50_000)
-    assert (over.value.status_code, over.value.rule) == (422, "BI1")
+    assert (status_of(over.value), over.value.rule) == (422, "BI1")
     assert over.value.allowed["max"] == 40_000
     with pytest.raises(ApplicationError) as taken:
         sit(clock, "T01", 1, "P-3")
-    assert (taken.value.status_code, taken.value.code) == (409, "seat_taken")
+    assert (status_of(taken.value), taken.value.code) == (409, "seat_taken")
     with pytest.raises(ApplicationError) as unknown:
         sit(clock, "T01", 3, "P-99")
     assert (unknown.value.code, unknown.value.rule) == ("unknown_player", "BI10")
@@ -141,7 +142,7 @@ def test_leave_moves_the_stack_to_his_chips_and_refuses_another_stack(t01, clock
         floor.seat_leave(
             source="desk", table_code="T01", seat=1, stack=0, now=clock.now
         )
-    assert (empty.value.status_code, empty.value.code) == (404, "seat_empty")
+    assert (status_of(empty.value), empty.value.code) == (404, "seat_empty")
     books_balance()
 
 
@@ -188,7 +189,7 @@ def test_correction_requested_then_approved_by_another(t01, clock, make_staff):
             kind="pot_correction", table_code="T01", amount=1_000, reason="misread",
             by=anna, hand_no=1, from_player="P-1",
         )  # fmt: skip
-    assert (needs.value.status_code, needs.value.code) == (400, "invalid")
+    assert (status_of(needs.value), needs.value.code) == (400, "invalid")
     asked = floor.correction_request(
         kind="pot_correction", table_code="T01", amount=1_000, reason="misread",
         by=anna, hand_no=1, from_player="P-1", to_player="P-2", now=clock.now,
@@ -207,7 +208,7 @@ def test_correction_requested_then_approved_by_another(t01, clock, make_staff):
     assert SeatSession.objects.get(seat=2, ended_at__isnull=True).stack_cents == 16_000
     with pytest.raises(ApplicationError) as twice:
         floor.correction_decide(correction=asked, approve=True, by=ben)
-    assert (twice.value.status_code, twice.value.code) == (409, "decided")
+    assert (status_of(twice.value), twice.value.code) == (409, "decided")
     books_balance()
 
 
@@ -224,10 +225,10 @@ def test_terminal_key_verifies_and_is_refused_once_revoked(t01):
         auth.verified_key(raw)
     with pytest.raises(ApplicationError) as again:
         floor.terminal_key_revoke(prefix=key.prefix)
-    assert (again.value.status_code, again.value.code) == (409, "key_revoked")
+    assert (status_of(again.value), again.value.code) == (409, "key_revoked")
     with pytest.raises(ApplicationError) as unknown:
         floor.terminal_key_create(table_code="T99", name="")
-    assert unknown.value.status_code == 404
+    assert status_of(unknown.value) == 404
 
 
 # Hands (HS6) -------------------------------------------------------------------
@@ -251,7 +252,7 @@ def test_hand_is_booked_and_a_repeat_replays_it(t01, clock):
     other["seats"][0]["put_in"] = 4_000
     with pytest.raises(ApplicationError) as conflict:
         floor.hand_record(source="desk", table_code="T01", record=other, now=clock.now)
-    assert (conflict.value.status_code, conflict.value.code) == (409, "hand_conflict")
+    assert (status_of(conflict.value), conflict.value.code) == (409, "hand_conflict")
     assert Hand.objects.count() == 1 == Transaction.objects.filter(kind="hand").count()
     books_balance()
 

@@ -18,6 +18,7 @@ from accounting.cage.protection import player_correct, restriction_end
 from accounting.models import Player, Receipt
 from cardroom import services as floor
 from cardroom.models import SeatSession
+from core.api.errors import status_of
 from core.errors import Refusal
 from tournaments import services as tournaments
 from tournaments.models import Payout
@@ -54,7 +55,7 @@ def refused(kind: str, door: Callable[[], Any], expected: dict | None = None) ->
     with pytest.raises(Refusal) as error:
         door()
     rule, code = (expected or REFUSED)[kind]
-    assert (error.value.status_code, error.value.rule, error.value.code) == (
+    assert (status_of(error.value), error.value.rule, error.value.code) == (
         422,
         rule,
         code,

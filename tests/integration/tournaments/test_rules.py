@@ -6,6 +6,7 @@ import pytest
 from django.utils import translation
 
 from accounting.selectors import trial_balance
+from core.api.errors import status_of
 from core.errors import ApplicationError, Conflict
 from tests.integration.cage.helpers import snapshot as cage_snapshot
 from tournaments import chart, floor, selectors, services
@@ -376,7 +377,7 @@ def test_a_deal_the_domain_refuses_reads_in_the_callers_language(running):
     entries = list(Entry.objects.filter(event=running))
     stacks = {e.pk: 20_000 for e in entries} | {entries[0].pk: 0}
     error = refused("TO5", services.deal_offers, event=running, stacks=stacks)
-    assert (error.code, error.status_code) == ("deal_refused", 422)
+    assert (error.code, status_of(error)) == ("deal_refused", 422)
     assert error.detail == "TO5: every player in a deal has chips."
     with translation.override("fi"):
         assert error.detail == "TO5: jokaisella diilin pelaajalla on pelimerkkejä."

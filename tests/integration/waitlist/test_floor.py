@@ -10,6 +10,7 @@ import pytest
 
 from cardroom import services as floor
 from cardroom.models import Table
+from core.api.errors import status_of
 from core.errors import ApplicationError
 from waitlist import services
 
@@ -28,7 +29,7 @@ def test_a_table_opens_once_and_closes_only_empty(open_table, players, clock):
     )
     with pytest.raises(ApplicationError) as error:
         open_table("T01", seats=3)
-    assert (error.value.code, error.value.status_code) == ("table_open", 409)
+    assert (error.value.code, status_of(error.value)) == ("table_open", 409)
     fill(clock, "T01", ["P-1"])
     with pytest.raises(ApplicationError) as error:
         floor.table_close(table=table, now=clock.now)

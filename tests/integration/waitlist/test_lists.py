@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from core.api.errors import status_of
 from core.errors import ApplicationError
 from waitlist import services
 from waitlist.models import Bar, Entry, Lockup
@@ -103,7 +104,7 @@ class TestCall:
                 actor=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
             )
         refused(error, None, "no_open_seat")
-        assert error.value.status_code == 409
+        assert status_of(error.value) == 409
 
     def test_calling_counts_its_statements(
         self, two_tables, clock, django_assert_num_queries

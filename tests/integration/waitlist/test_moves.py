@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 
 from cardroom.models import Table
+from core.api.errors import status_of
 from core.errors import ApplicationError
 from waitlist import selectors, services
 from waitlist.domain.seating import draw
@@ -121,7 +122,7 @@ class TestTableBreak:
         assert Lockup.objects.get(pk=lockup.pk).release == "floor"
         with pytest.raises(ApplicationError) as error:
             services.table_break(actor=STAFF, table_code="T03", now=clock.now)
-        assert (error.value.code, error.value.status_code) == ("table_breaking", 409)
+        assert (error.value.code, status_of(error.value)) == ("table_breaking", 409)
         assert TableBreak.objects.count() == 1
 
     def test_breaking_counts_its_statements(

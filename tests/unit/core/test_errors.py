@@ -6,8 +6,18 @@ import pytest
 
 from cardroom.domain.buyin import BuyInRefused
 from cardroom.domain.errors import HandError
+from core import errors
 from core.api.errors import exception_handler
-from core.errors import Conflict, Forbidden, Invalid, NotFound, Refusal
+from core.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Refusal,
+    Throttled,
+    Unauthenticated,
+    Unprocessable,
+)
 
 
 @pytest.mark.parametrize(
@@ -22,6 +32,9 @@ from core.errors import Conflict, Forbidden, Invalid, NotFound, Refusal
         (HandError("duplicate_card", "Ah twice."), 400),
         (HandError("too_many_seats", "13 seats.", rule="HS1"), 422),
         (BuyInRefused("below_minimum", "BI1", "Too little.", {"min": 100}), 422),
+        (Unprocessable("blinds_out_of_order", "Too small."), 422),
+        (Unauthenticated("invalid_credentials", "Wrong password."), 401),
+        (Throttled("locked_out", "Try later."), 429),
     ],
 )
 def test_each_error_answers_its_status_in_the_error_shape(error, status):
@@ -37,3 +50,17 @@ def test_each_error_answers_its_status_in_the_error_shape(error, status):
             "allowed": error.allowed,
         }
     }
+
+
+def test_the_error_kinds_carry_no_http_status():
+    """What a refusal is lives in core.errors; its status only at the edge."""
+    for kind in vars(errors).values():
+        if isinstance(kind, type) and issubclass(kind, errors.ApplicationError):
+            assert not hasattr(kind, "status") and not hasattr(kind, "status_code")
+
+
+def test_an_app_table_falls_back_on_the_shared_texts():
+    """A shared code an app's table doesn't say is said by core's table."""
+    refuse = errors.refuser({})
+    error = refuse(errors.SharedCode.SEAT_EMPTY, s=3)
+    assert (error.code, error.detail) == ("seat_empty", "Nobody sits in seat 3.")

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.api.errors import status_of
 from core.errors import Invalid, Refusal
 from tournaments.domain.clock import (
     TAKES,
@@ -290,7 +291,7 @@ def test_each_action_takes_only_its_fields(action):
         else:
             with pytest.raises(Invalid) as error:
                 check_fields(action, **values)
-            assert (error.value.code, error.value.status_code) == (
+            assert (error.value.code, status_of(error.value)) == (
                 "clock_field_not_taken",
                 400,
             )

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from core.api.errors import status_of
 from tournaments.domain.payouts import BASIS, prizes, shares_for
 from tournaments.domain.setup import (
     PRICE_FIELDS,
@@ -132,7 +133,7 @@ def test_more_places_than_entries_are_refused(size):
 def test_a_table_without_rows_places_or_shares_is_refused(table, text):
     with pytest.raises(SetupError) as refused:
         payout_table_check(table)
-    assert text in str(refused.value) and refused.value.status_code == 422
+    assert text in str(refused.value) and status_of(refused.value) == 422
 
 
 # ---------------------------------------------------------------- structures
