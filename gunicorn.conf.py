@@ -12,7 +12,7 @@ control_socket_disable = True
 # terminals posting, four to six of them shared workers in every run and posted a
 # fifth to a half of the others' hands, each waiting for the next
 # (benchmarks/README.md, "Every terminal its turn"). A sync worker closes the
-# connection after the answer; behind the TLS-terminating proxy (README,
+# connection after the answer; behind the TLS-terminating proxy (docs/operations.md,
 # "Production topology") that is a connection on the host.
 worker_class = "sync"
 

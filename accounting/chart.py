@@ -1,6 +1,6 @@
 """The chart of accounts: one function per kind of account, opened on first use.
 
-How chips and cash are booked (README "The ledger"):
+How chips and cash are booked (docs/ledger.md):
 
 - Cash the house holds is an asset: the cage's vault, each cashier's drawer, each
   table's drop box.

@@ -2,8 +2,8 @@
 
 Pure: each function returns the legs, as (account code, cents) with debits
 positive, of one ledger transaction of the cage, and ``accounting.cage`` posts it
-with :func:`accounting.posting.plan_post`. How each is booked (README "The
-ledger", ``accounting.chart``):
+with :func:`accounting.posting.plan_post`. How each is booked (docs/ledger.md,
+``accounting.chart``):
 
 - vault fund / withdraw (``sign`` 1 / -1): vault cash against house capital, the
   vault's chips against the chip float;

@@ -1,6 +1,7 @@
 """The database's roles: an owner that migrates, an app that only reads and writes.
 
-Three roles take part (README.md, "Configuration" and "The database's promises"):
+Three roles take part (docs/operations.md, "Configuration"; docs/security.md, "The
+database's promises"):
 
 - an **administrator**, a superuser, runs :func:`provision` once per database and
   again after an upgrade (``manage.py provision_database``; the embedded server and

@@ -1,5 +1,5 @@
 """What a superuser can still do to the ledger, and the owner by changing the
-schema, and how the daily audit shows it (README.md, "The database's promises").
+schema, and how the daily audit shows it (docs/security.md, "The database's promises").
 
 These attacks go through: each test has books of its own (committed, emptied after).
 """
