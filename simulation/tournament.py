@@ -35,7 +35,6 @@ from accounting.cage import payable_pay
 from cardroom.management.commands.demo_room import demo_player
 from cardroom.models import Room, Table, TerminalKey
 from simulation.terminal import Terminal
-from tournaments import floor as tourney_floor
 from tournaments import selectors, services
 from tournaments.models import (
     BountyPayment,
@@ -46,7 +45,6 @@ from tournaments.models import (
     Payout,
     Structure,
 )
-from tournaments.services.deals import deal_approve
 
 CAGE = "MAIN"
 STRUCTURE = "night-turbo"
@@ -199,11 +197,11 @@ class Tourney:
 
     def _level(self, event: Event) -> int:
         """The structure's level number on the clock (breaks are numbered too)."""
-        return tourney_floor.clock_of(event).level.number
+        return selectors.clock_of(event).level.number
 
     def _move_clock(self, event: Event, level: int) -> None:
         """The floor moves the clock on: the night's tournament is a few seconds."""
-        tourney_floor.clock_change(
+        services.clock_change(
             event_code=event.code,
             action="move",
             level=level,
@@ -226,9 +224,7 @@ class Tourney:
         try:
             s.entries = self._register(event, self._players("TN", PLAYERS), 1)
             services.event_start(event=event)
-            tourney_floor.clock_change(
-                event_code=event.code, action="start", by=self.floor
-            )
+            services.clock_change(event_code=event.code, action="start", by=self.floor)
             self._early_play(event)
             self._to_the_bubble(event)
             self._bubble(event)
@@ -307,11 +303,11 @@ class Tourney:
         return list(answer.body)
 
     def _rebalance(self, event: Event) -> None:
-        done = tourney_floor.tables_rebalance(event_code=event.code, by=self.floor)
+        done = services.tables_rebalance(event_code=event.code, by=self.floor)
         self.summary.broken += list(done.broken)
 
     def _places_paid(self, event: Event) -> int:
-        return int(tourney_floor.clock_display(event)["places_paid"])
+        return int(services.clock_display(event)["places_paid"])
 
     def _to_the_bubble(self, event: Event) -> None:
         """Busts at the tables until one player more than the places paid is left;
@@ -351,12 +347,12 @@ class Tourney:
             max(group, key=lambda e: self.stacks[e.pk]) for group in tables.values()
         ]
         self.hand += 1
-        answer = tourney_floor.busts_report(
+        answer = services.busts_report(
             event_code=event.code,
             hand=f"h4h-{self.hand}",
             hand_for_hand=True,
             busts=[
-                tourney_floor.BustReport(e.player.code, self.stacks[e.pk])
+                services.BustReport(e.player.code, self.stacks[e.pk])
                 for e in losers[:2]
             ],
             by=self.floor,
@@ -392,7 +388,7 @@ class Tourney:
         for entry in live:
             deal = services.deal_sign(deal=deal, entry=entry, witnessed_by=self.floor)
         # A second person approves it; then it binds and ends the event (TO5).
-        deal_approve(deal=deal, by=self.manager)
+        services.deal_approve(deal=deal, by=self.manager)
         self.summary.deal_players = len(live)
         report = selectors.chip_reconciliation(event=event).reconciliation
         self.summary.chips_balanced = bool(report.balanced)
@@ -435,7 +431,7 @@ class Tourney:
         event = self._event(code, "Late deepstack €55")
         self._register(event, self._players("TL", 11), 1)
         services.event_start(event=event)
-        tourney_floor.clock_change(event_code=code, action="start", by=self.floor)
+        services.clock_change(event_code=code, action="start", by=self.floor)
         return code
 
 

@@ -18,8 +18,7 @@ from cardroom.models import Room
 from core.money import money_format
 from core.roles import Role
 from tests.e2e.test_board import open_game
-from tournaments import chart
-from tournaments import floor as clock
+from tournaments import chart, services
 from tournaments.models import ChipMovement, Entry, Event, EventTable, Level, Structure
 
 pytestmark = pytest.mark.e2e
@@ -137,13 +136,13 @@ def test_the_clock_shows_beside_the_cash_games_and_follows_the_floor(
     event = running_event(room)
     boss = make_staff("tina", Role.FLOOR)
     now = timezone.now()
-    clock.clock_change(
+    services.clock_change(
         event_code=event.code,
         action="start",
         by=boss,
         now=now - timedelta(minutes=7, seconds=30),
     )
-    clock.clock_change(event_code=event.code, action="pause", by=boss, now=now)
+    services.clock_change(event_code=event.code, action="pause", by=boss, now=now)
 
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{live_server.url}/board?lang={lang}")
@@ -178,8 +177,8 @@ def test_the_clock_shows_beside_the_cash_games_and_follows_the_floor(
     name = "board.png" if lang == "en" else f"board-{lang}.png"
     page.screenshot(path=str(SCREENS / name))
 
-    clock.clock_change(event_code=event.code, action="resume", by=boss)
-    clock.clock_change(event_code=event.code, action="move", level=2, by=boss)
+    services.clock_change(event_code=event.code, action="resume", by=boss)
+    services.clock_change(event_code=event.code, action="move", level=2, by=boss)
     expect(card.locator(".tlevel")).to_contain_text(words[1][:-1] + "2", timeout=15_000)
     expect(card.locator(".tblinds")).to_contain_text("400")
     expect(card.locator(".tante")).to_contain_text("400")

@@ -63,7 +63,6 @@ from cardroom.models import Room, Table, TerminalKey
 from config.wsgi import application
 from core.roles import Role
 from tests.security.test_roles import ALLOWED
-from tournaments import floor as tournament_floor
 from tournaments import services as tournament_services
 from tournaments.models import Event, EventTable, Level, Structure
 
@@ -219,7 +218,7 @@ def tournament_running() -> None:
         tournament_services.entry_register(
             event=event, player=f"P-100{n}", cage="MAIN", cashier=cashier
         )
-    tournament_floor.clock_change(
+    tournament_services.clock_change(
         event_code=EVENT, action="start", by=User.objects.get(username="demo-floor")
     )
 

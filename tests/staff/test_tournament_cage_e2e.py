@@ -28,7 +28,7 @@ from tests.staff.browser import (
     say,
     screenshot_name,
 )
-from tournaments import floor, services
+from tournaments import services
 from tournaments.models import Entry, Level, Payout, Purchase, Refund, Structure
 
 __all__ = ["browser_in", "chromium"]
@@ -112,7 +112,7 @@ def night(make_staff, language: str) -> dict:
     for code in ("P-102", "P-103"):
         services.entry_register(event=mini, player=code, cage="MAIN", cashier=cashier)
     services.event_start(event=mini)
-    floor.clock_change(event_code=mini.code, action="start", by=floor_person)
+    services.clock_change(event_code=mini.code, action="start", by=floor_person)
     out = Entry.objects.get(event=mini, player__code="P-103")
     services.busts_record(
         event=mini, hand="1", busts=[services.BustIn(out, 500)], by=floor_person
@@ -187,7 +187,7 @@ def test_a_cashier_runs_the_tournament_desk(
 
     # The floor starts the clock: rebuys open. A rebuy for entry #1.
     services.event_start(event=sunday)
-    floor.clock_change(event_code=sunday.code, action="start", by=boss)
+    services.clock_change(event_code=sunday.code, action="start", by=boss)
     page.goto(desk)
     expect(page.locator('[data-open="rebuys"]')).to_contain_text(
         say(language, "open now")
@@ -201,7 +201,7 @@ def test_a_cashier_runs_the_tournament_desk(
     shot(page, "05-receipt-rebuy", language)
 
     # The clock at the break after level 3: the add-on, for entry #2.
-    floor.clock_change(event_code=sunday.code, action="move", level=4, by=boss)
+    services.clock_change(event_code=sunday.code, action="move", level=4, by=boss)
     page.goto(desk)
     expect(page.locator('[data-open="addon"]')).to_contain_text(
         say(language, "open now")

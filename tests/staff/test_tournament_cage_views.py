@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from accounting import cage as cage_services
 from accounting.models import Cage, Receipt
+from core.money import MoneyInputError, money_parse
 from core.roles import Role
-from staff.money import MoneyInputError, money_parse
 from tests.integration.tournaments.conftest import (
     cage,
     cashier,
@@ -32,7 +32,7 @@ from tests.integration.tournaments.conftest import (
     structure,
 )
 from tests.staff.browser import say
-from tournaments import floor, services
+from tournaments import services
 from tournaments.board import clock_labels
 from tournaments.models import Entry, Event, Payout, Purchase, Refund
 
@@ -87,9 +87,9 @@ def clock_at(event: Event, level: int, by) -> None:
     """Start the event and its clock, then move the clock to ``level``."""
     if event.status == Event.Status.SCHEDULED:
         services.event_start(event=event)
-    floor.clock_change(event_code=event.code, action="start", by=by)
+    services.clock_change(event_code=event.code, action="start", by=by)
     if level != 1:
-        floor.clock_change(event_code=event.code, action="move", level=level, by=by)
+        services.clock_change(event_code=event.code, action="move", level=level, by=by)
 
 
 # --- Who may come in ----------------------------------------------------------------
@@ -319,7 +319,9 @@ def test_the_add_on_at_its_level_only(event, shift, cashier, players, floor_pers
     assert "Sell the add-on" not in text(desk.get(DESK))
     desk.post(f"{DESK}/entries/1/addon", {"once": "k-a1", "amount": "105"})
     assert "TO1" in said(desk)
-    floor.clock_change(event_code=event.code, action="move", level=4, by=floor_person)
+    services.clock_change(
+        event_code=event.code, action="move", level=4, by=floor_person
+    )
     assert "Sell the add-on" in text(desk.get(DESK))
     answer = desk.post(f"{DESK}/entries/1/addon", {"once": "k-a2", "amount": "105"})
     assert "/receipts/" in answer["Location"]
@@ -427,7 +429,7 @@ def mini_over(room, structure, cashier, floor_person, manager, holds=False) -> E
     for code in ("P-102", "P-103"):
         services.entry_register(event=mini, player=code, cage="MAIN", cashier=cashier)
     services.event_start(event=mini)
-    floor.clock_change(event_code=mini.code, action="start", by=floor_person)
+    services.clock_change(event_code=mini.code, action="start", by=floor_person)
     out = Entry.objects.get(event=mini, player__code="P-103")
     services.busts_record(
         event=mini, hand="1", busts=[services.BustIn(out, 500)], by=floor_person

@@ -24,7 +24,6 @@ from tests.integration.tournaments.conftest import (
     shift,
     structure,
 )
-from tournaments import floor as floor_services
 from tournaments import services
 from tournaments.models import (
     Bust,
@@ -89,7 +88,7 @@ def seated(event, cage, shift, cashier, players):
 
 @pytest.fixture
 def started(seated, floor_person):
-    floor_services.clock_change(event_code=seated.code, action="start", by=floor_person)
+    services.clock_change(event_code=seated.code, action="start", by=floor_person)
     event = Event.objects.get(pk=seated.pk)
     if event.status == Event.Status.SCHEDULED:
         services.event_start(event=event)
@@ -97,10 +96,10 @@ def started(seated, floor_person):
 
 
 def _out(event, by, code: str, stack: int, hand: str) -> None:
-    floor_services.busts_report(
+    services.busts_report(
         event_code=event.code,
         hand=hand,
-        busts=[floor_services.BustReport(player=code, stack=stack)],
+        busts=[services.BustReport(player=code, stack=stack)],
         by=by,
     )
 

@@ -28,7 +28,7 @@ from core.api.schema import ErrorSerializer
 from core.errors import Forbidden
 from core.idempotency import idempotent
 from core.roles import Role, has_role
-from tournaments import floor
+from tournaments import services
 from tournaments.domain.clock import TAKES, Action
 from tournaments.models import Event, EventTable
 
@@ -61,7 +61,7 @@ def _event_for(request: Request, code: str, table: str | None = None) -> Event:
     Raises ``NotFound`` for an unknown event and :class:`Forbidden` (TO11) for a
     terminal whose table doesn't play in it.
     """
-    event = floor.event_get(code=code)
+    event = services.event_get(code=code)
     if isinstance(request.auth, TerminalKey):
         mine = request.auth.table.code
         playing = EventTable.objects.filter(
@@ -188,7 +188,7 @@ class ClockApi(APIView):
     @extend_schema(responses={200: ClockSerializer, 403: ErrorSerializer})
     def get(self, request: Request, event: str) -> Response:
         obj = _event_for(request, event)
-        return Response(ClockSerializer(floor.clock_display(obj)).data)
+        return Response(ClockSerializer(services.clock_display(obj)).data)
 
     @extend_schema(
         request=InputSerializer,
@@ -206,7 +206,7 @@ class ClockApi(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         now = timezone.now()
-        floor.clock_change(
+        services.clock_change(
             event_code=event,
             action=v["action"],
             level=v.get("level"),
@@ -215,8 +215,8 @@ class ClockApi(APIView):
             now=now,
             **_actor(request),
         )
-        obj = floor.event_get(code=event)
-        return Response(ClockSerializer(floor.clock_display(obj, now=now)).data)
+        obj = services.event_get(code=event)
+        return Response(ClockSerializer(services.clock_display(obj, now=now)).data)
 
 
 class TableClockApi(APIView):
@@ -228,7 +228,7 @@ class TableClockApi(APIView):
     @extend_schema(responses={200: ClockSerializer, 403: ErrorSerializer})
     def get(self, request: Request, event: str, table: str) -> Response:
         obj = _event_for(request, event, table)
-        return Response(ClockSerializer(floor.clock_display(obj)).data)
+        return Response(ClockSerializer(services.clock_display(obj)).data)
 
 
 class SeatSerializer(serializers.Serializer):
@@ -261,8 +261,8 @@ class TablesApi(APIView):
 
     @extend_schema(responses={200: MapTableSerializer(many=True)})
     def get(self, request: Request, event: str) -> Response:
-        obj = floor.event_get(code=event)
-        return Response(MapTableSerializer(floor.table_map(obj), many=True).data)
+        obj = services.event_get(code=event)
+        return Response(MapTableSerializer(services.table_map(obj), many=True).data)
 
 
 class MoveSerializer(serializers.Serializer):
@@ -303,13 +303,13 @@ class SeatDrawApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         numbers = data.validated_data.get("entries")
-        obj = floor.event_get(code=event)
+        obj = services.event_get(code=event)
         ids = None
         if numbers is not None:
             ids = list(
                 obj.entries.filter(number__in=numbers).values_list("pk", flat=True)
             )
-        moves = floor.seats_draw(event_code=event, entries=ids, by=staff(request))
+        moves = services.seats_draw(event_code=event, entries=ids, by=staff(request))
         return Response(
             MoveSerializer(moves, many=True).data, status=status.HTTP_201_CREATED
         )
@@ -348,7 +348,7 @@ class RebalanceApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        done = floor.tables_rebalance(
+        done = services.tables_rebalance(
             event_code=event,
             big_blinds=v.get("big_blinds"),
             stud=v["stud"],
@@ -391,7 +391,7 @@ class ChipCountApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         obj = _event_for(request, event, table)
-        count = floor.chip_count_report(
+        count = services.chip_count_report(
             event=obj,
             table=table,
             chips=data.validated_data["chips"],
@@ -447,13 +447,13 @@ def _bust_answer(request: Request, event: str, table: str | None) -> Response:
     v = data.validated_data
     if table is not None:
         _event_for(request, event, table)
-    done, new = floor.busts_report(
+    done, new = services.busts_report(
         event_code=event,
         table=table,
         hand=v["hand"],
         hand_for_hand=v["hand_for_hand"],
         busts=[
-            floor.BustReport(b["player"], b["stack"], tuple(b["busted_by"]))
+            services.BustReport(b["player"], b["stack"], tuple(b["busted_by"]))
             for b in v["busts"]
         ],
         **_actor(request),

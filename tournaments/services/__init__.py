@@ -17,13 +17,22 @@ One module per use case; ``tournaments.services`` names them all.
 
 from __future__ import annotations
 
-from tournaments.services.busts import BustIn, busts_record
+from tournaments.services._shared import event_get
+from tournaments.services.busts import BustIn, BustReport, busts_record, busts_report
 from tournaments.services.chips import (
     REMOVAL_NEEDS_A_NOTE,
     chip_count_record,
+    chip_count_report,
     chip_race_record,
     chips_remove,
     entry_disqualify,
+)
+from tournaments.services.clock import (
+    board_events,
+    chips_in_play,
+    clock_change,
+    clock_display,
+    level_for_hand,
 )
 from tournaments.services.deals import (
     deal_approve,
@@ -54,7 +63,14 @@ from tournaments.services.refunds import (
     refund_left,
     refund_pay,
 )
-from tournaments.services.seats import entry_seat_drawn, seat_draw
+from tournaments.services.seating import (
+    Rebalance,
+    entry_seat_draw,
+    entry_seat_drawn,
+    seats_draw,
+    table_map,
+    tables_rebalance,
+)
 from tournaments.services.setup import (
     event_create,
     event_settings_update,
@@ -71,25 +87,36 @@ from tournaments.services.setup import (
 __all__ = [
     "REMOVAL_NEEDS_A_NOTE",
     "BustIn",
+    "BustReport",
     "Price",
+    "Rebalance",
     "addon_buy",
+    "board_events",
     "busts_record",
+    "busts_report",
     "chip_count_record",
+    "chip_count_report",
     "chip_race_record",
+    "chips_in_play",
     "chips_remove",
+    "clock_change",
+    "clock_display",
     "deal_approve",
     "deal_offers",
     "deal_propose",
     "deal_sign",
     "entry_disqualify",
     "entry_register",
+    "entry_seat_draw",
     "entry_seat_drawn",
     "event_cancel",
     "event_create",
+    "event_get",
     "event_settings_update",
     "event_start",
     "event_started",
     "event_table_add",
+    "level_for_hand",
     "payout_forfeit",
     "payout_pay",
     "payout_preview",
@@ -104,9 +131,11 @@ __all__ = [
     "refund_approve",
     "refund_left",
     "refund_pay",
-    "seat_draw",
+    "seats_draw",
     "standings",
     "structure_create",
     "structure_started_by",
     "structure_update",
+    "table_map",
+    "tables_rebalance",
 ]

@@ -1,5 +1,7 @@
-"""Helpers the tournament's use cases share: the event and the entry locked, the
-checks every sale makes, bounties paid and the winner recorded (TO1, TO4, TO8).
+"""Helpers the tournament's use cases share: the event found and locked, the entry
+locked, the checks every sale makes, postings booked, bounties paid and the winner
+recorded (TO1, TO4, TO8). Private to ``tournaments.services``: its names are public
+for the package's modules, and ``tournaments.services`` exports what others call.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from accounting.posting import legs_resolve, plan_post
 from accounting.services import Leg
 from tournaments import chart, selectors
 from tournaments.domain import postings
-from tournaments.errors import Code, conflict, invalid, refuse
+from tournaments.errors import Code, conflict, invalid, missing, refuse
 from tournaments.models import (
     BountyPayment,
     Bust,
@@ -39,7 +41,7 @@ def _accounts(
     return accounts
 
 
-def _book(
+def plan_book(
     plan: Plan, *, currency: str, rule: str | None = None, **kwargs: Any
 ) -> Transaction:
     """Post ``plan`` (:func:`accounting.posting.plan_post`) with the tournaments'
@@ -48,7 +50,7 @@ def _book(
     return plan_post(plan, currency=currency, known=known, **kwargs)
 
 
-def _legs_for(
+def receipt_legs(
     plan_of: Callable[[str], Plan], *, currency: str, rule: str | None = None
 ) -> Any:
     """A cage receipt's ``legs_for``: the plan for the shift's drawer cash, its
@@ -62,11 +64,25 @@ def _legs_for(
     return legs
 
 
-def _event_locked(event: Event) -> Event:
+def event_get(*, code: str, lock: bool = False) -> Event:
+    """Return the event ``code``, locked for the rest of the transaction if asked.
+
+    Raises :class:`NotFound`.
+    """
+    events = Event.objects.select_related("structure")
+    if lock:
+        events = events.select_for_update(of=("self",))
+    try:
+        return events.get(code=code)
+    except Event.DoesNotExist:
+        raise missing(Code.NO_SUCH_EVENT, code=code) from None
+
+
+def event_locked(event: Event) -> Event:
     return Event.objects.select_for_update().get(pk=event.pk)
 
 
-def _open_for_play(event: Event) -> None:
+def event_open_check(event: Event) -> None:
     if event.status not in (Event.Status.SCHEDULED, Event.Status.RUNNING):
         raise refuse(
             Code.EVENT_CLOSED,
@@ -82,7 +98,7 @@ def _level_check(level: object) -> int:
     return level
 
 
-def _server_clock(
+def cage_windows_check(
     event: Event, *, at: datetime, believed: object = None
 ) -> selectors.CageWindows:
     """What the event's clock on the server opens at ``at`` (TO1, TO12).
@@ -107,7 +123,7 @@ def _server_clock(
     return windows
 
 
-def _entry_locked(entry: Entry) -> Entry:
+def entry_locked(entry: Entry) -> Entry:
     locked = (
         Entry.objects.select_for_update()
         .select_related("event", "player")
@@ -123,7 +139,7 @@ def _entry_locked(entry: Entry) -> Entry:
     return locked
 
 
-def _bounty_pay(
+def bounty_pay(
     *,
     event: Event,
     winner: Entry,
@@ -138,7 +154,7 @@ def _bounty_pay(
     payable = None
     if amount:
         currency = event.currency
-        posting = _book(
+        posting = plan_book(
             postings.bounty(event=event.code, cents=amount),
             currency=currency,
             rule="TO8",
@@ -167,7 +183,7 @@ def _bounty_pay(
     )
 
 
-def _winner_record(
+def winner_record(
     *, event: Event, winner: Entry, by: User | None, at: datetime
 ) -> None:
     Entry.objects.filter(pk=winner.pk).update(
@@ -176,7 +192,7 @@ def _winner_record(
     if event.bounty_kind != Event.Bounty.NONE:
         own = selectors.bounty_of(entry=winner)
         if own:
-            _bounty_pay(
+            bounty_pay(
                 event=event,
                 winner=winner,
                 amount=own,

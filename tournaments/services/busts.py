@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -20,7 +21,12 @@ from tournaments.models import (
     Entry,
     Event,
 )
-from tournaments.services._shared import _bounty_pay, _event_locked, _winner_record
+from tournaments.services._shared import (
+    bounty_pay,
+    event_get,
+    event_locked,
+    winner_record,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +118,7 @@ def _bust_book(
     )
     for winner_pk, share in shares.items():
         if share.paid or share.added:
-            _bounty_pay(
+            bounty_pay(
                 event=event,
                 winner=playing[winner_pk],
                 amount=share.paid,
@@ -152,7 +158,7 @@ def busts_record(
     hand, every player out; :class:`Conflict` for a hand recorded already.
     """
     at = at or timezone.now()
-    event = _event_locked(event)
+    event = event_locked(event)
     playing = _busts_check(event=event, hand=hand, busts=busts, by=by, source=source)
     try:
         placed = places.places_of(
@@ -179,5 +185,107 @@ def busts_record(
     entries = {b.entry.pk for b in busts}
     left = [e for pk, e in playing.items() if pk not in entries]
     if len(left) == 1:
-        _winner_record(event=event, winner=left[0], by=by, at=at)
+        winner_record(event=event, winner=left[0], by=by, at=at)
     return recorded
+
+
+# --- What the terminals report (TO4) -----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BustReport:
+    """A player out, as a terminal reports him: his player code, his stack at the
+    start of the hand (after posting in big-blind-ante games) and who won it."""
+
+    player: str
+    stack: int
+    busted_by: tuple[str, ...] = ()
+
+
+def _hand_key(table: str | None, hand: str) -> str:
+    return f"{table}:{hand}" if table else hand
+
+
+def _same_busts(recorded: Sequence[Any], reports: Sequence[BustReport]) -> bool:
+    mine = sorted((r.player, r.stack) for r in reports)
+    theirs = sorted((b.entry.player.code, int(b.stack_at_start)) for b in recorded)
+    return mine == theirs
+
+
+@transaction.atomic
+def busts_report(
+    *,
+    event_code: str,
+    hand: str,
+    busts: Sequence[BustReport],
+    table: str | None = None,
+    hand_for_hand: bool = False,
+    by: User | None,
+    source: str = "",
+    now: datetime | None = None,
+) -> tuple[list[Any], bool]:
+    """Record the players out in one hand and their places (TO4), as a table's
+    terminal or the floor reports them; return the busts and whether they are new.
+
+    A table's hand is keyed ``table:hand``; during hand-for-hand the floor reports
+    the busts of every table in one call, keyed by the hand alone, so they share
+    the places of that hand (TDA RP-8-A). The same report again answers the busts
+    recorded (not new); another report for a recorded hand is a :class:`Conflict`.
+    The places and bounties are the tournament services' (TO4, TO8).
+
+    Raises :class:`NotFound` for an unknown event, :class:`Refusal` (TO4) for a
+    player not playing in it or, for a table's report, not seated at that table,
+    and what :func:`busts_record` raises.
+    """
+    event = event_get(code=event_code, lock=True)
+    key = _hand_key(table, hand)
+    recorded = list(
+        Bust.objects.select_related("entry__player").filter(event=event, hand=key)
+    )
+    if recorded:
+        if _same_busts(recorded, busts):
+            return recorded, False
+        raise conflict(Code.HAND_RECORDED, text="other", hand=key)
+    codes = {r.player for r in busts} | {w for r in busts for w in r.busted_by}
+    live = {
+        e.player.code: e
+        for e in Entry.objects.select_related("player").filter(
+            event=event, status=Entry.Status.ACTIVE, player__code__in=codes
+        )
+    }
+    for code in sorted(codes):
+        if code not in live:
+            raise refuse(
+                Code.ENTRY_NOT_PLAYING,
+                text="report",
+                rule="TO4",
+                player=code,
+                event=event.code,
+            )
+    if table is not None:
+        for report in busts:
+            if live[report.player].table != table:
+                raise refuse(
+                    Code.NOT_AT_THIS_TABLE,
+                    rule="TO4",
+                    player=report.player,
+                    table=table,
+                )
+    reports = [
+        BustIn(
+            entry=live[r.player],
+            stack_at_start=r.stack,
+            busted_by=tuple(live[w] for w in r.busted_by),
+        )
+        for r in busts
+    ]
+    done = busts_record(
+        event=event,
+        hand=key,
+        busts=reports,
+        by=by,
+        source=source,
+        hand_for_hand=hand_for_hand,
+        at=now or timezone.now(),
+    )
+    return list(done), True

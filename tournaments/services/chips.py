@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -30,7 +31,7 @@ from tournaments.models import (
     EventTable,
     PayoutSheet,
 )
-from tournaments.services._shared import _event_locked, _winner_record
+from tournaments.services._shared import event_locked, winner_record
 
 REMOVAL_NEEDS_A_NOTE = ("hidden", "penalty", "disqualification")
 
@@ -97,7 +98,7 @@ def entry_disqualify(
     disqualified already or refunded.
     """
     at = at or timezone.now()
-    event = _event_locked(entry.event)
+    event = event_locked(entry.event)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if not reason.strip():
         raise refuse(Code.REASON_REQUIRED, rule="TO3")
@@ -125,7 +126,7 @@ def entry_disqualify(
     )
     left = list(Entry.objects.filter(event=event, status=Entry.Status.ACTIVE))
     if playing and len(left) == 1 and event.status == Event.Status.RUNNING:
-        _winner_record(event=event, winner=left[0], by=by, at=at)
+        winner_record(event=event, winner=left[0], by=by, at=at)
     entry.refresh_from_db()
     return entry
 
@@ -288,4 +289,20 @@ def chip_count_record(
         counted_by=by,
         source=source,
         at=at or timezone.now(),
+    )
+
+
+def chip_count_report(
+    *, event: Event, table: str, chips: int, by: User | None, source: str = ""
+) -> Any:
+    """Record a table's chips counted at an open table of the event (TO3).
+
+    Raises :class:`Refusal` (TO3) for a table that doesn't play in the event.
+    """
+    if not EventTable.objects.filter(
+        event=event, table=table, status=EventTable.Status.OPEN
+    ).exists():
+        raise refuse(Code.NOT_AN_EVENT_TABLE, rule="TO3", table=table, event=event.code)
+    return chip_count_record(
+        event=event, chips=chips, table=table, by=by, source=source
     )

@@ -24,7 +24,7 @@ from tournaments.models import (
     Entry,
     Event,
 )
-from tournaments.services._shared import _bounty_pay, _event_locked
+from tournaments.services._shared import bounty_pay, event_locked
 
 
 def deal_offers(
@@ -94,7 +94,7 @@ def deal_propose(
     amounts that aren't cents; :class:`Conflict` when the event has a signed deal
     already.
     """
-    event = _event_locked(event)
+    event = event_locked(event)
     left = _deal_players(event, stacks)
     if sorted(amounts) != left:
         raise refuse(Code.DEAL_INCOMPLETE, rule="TO5", allowed={"entries": left})
@@ -255,7 +255,7 @@ def deal_approve(*, deal: Deal, by: User, at: datetime | None = None) -> Deal:
         raise refuse(Code.DEAL_NOT_OPEN, rule="TO5", s=deal.get_status_display())
     if deal.recorded_by_id == by.pk:
         raise refuse(Code.FOUR_EYES, text="deal", rule="TO5")
-    event = _event_locked(deal.event)
+    event = event_locked(deal.event)
     Deal.objects.filter(pk=deal.pk).update(
         status=Deal.Status.APPROVED, approved_by=by, approved_at=at
     )
@@ -287,7 +287,7 @@ def _deal_ends_event(*, deal: Deal, event: Event, by: User, at: datetime) -> Non
             )
         for pk in order:
             if shared.get(pk):
-                _bounty_pay(
+                bounty_pay(
                     event=event,
                     winner=entries[pk],
                     amount=shared[pk],

@@ -33,12 +33,9 @@ from tournaments.models import (
     PayoutSheet,
     Purchase,
 )
-from tournaments.services._shared import _book, _event_locked
-from tournaments.services.purchases import (
-    _entry_open,
-    _purchase_record,
-    price_of,
-)
+from tournaments.services._entries import entry_open, purchase_record
+from tournaments.services._shared import event_locked, plan_book
+from tournaments.services.purchases import price_of
 
 
 def standings(*, event: Event) -> dict[int, Place]:
@@ -114,7 +111,7 @@ def payout_sheet_prepare(
     Raises :class:`Refusal` (TO7) while entries play or if the lines don't add up,
     (TO5) while a signed deal waits for its approval.
     """
-    event = _event_locked(event)
+    event = event_locked(event)
     if event.status != Event.Status.RUNNING:
         raise refuse(Code.EVENT_NOT_RUNNING, text="payouts", rule="TO7")
     if Entry.objects.filter(event=event, status=Entry.Status.ACTIVE).exists():
@@ -234,9 +231,9 @@ def _seat_pay(*, satellite: Event, line: Payout, by: User, at: datetime) -> Entr
     a prize: a winner under age is refused (PP2), a restricted one's is held
     (PP6, ``award_held``), before anything is booked."""
     award_check(player=line.entry.player, door=Door.PRIZE, at=at)
-    target = _event_locked(Event(pk=satellite.satellite_target_id))
+    target = event_locked(Event(pk=satellite.satellite_target_id))
     level = selectors.scheduled_level(event=target, at=at)
-    entry = _entry_open(
+    entry = entry_open(
         event=target,
         player=line.entry.player.code,
         level=min(level, target.late_registration_level),
@@ -245,7 +242,7 @@ def _seat_pay(*, satellite: Event, line: Payout, by: User, at: datetime) -> Entr
         at_door=False,
     )
     price = price_of(event=target, kind=Purchase.Kind.BUY_IN)
-    posting = _book(
+    posting = plan_book(
         postings.satellite_seat(
             satellite=satellite.code, target=target.code, price=price
         ),
@@ -256,7 +253,7 @@ def _seat_pay(*, satellite: Event, line: Payout, by: User, at: datetime) -> Entr
         external_id=f"tournament:{satellite.code}:seat:{line.pk}",
         posted_at=at,
     )
-    _purchase_record(
+    purchase_record(
         event=target,
         entry=entry,
         kind=Purchase.Kind.BUY_IN,
@@ -282,7 +279,7 @@ def _sheet_post(
     currency = event.currency
     if sheet.overlay_cents:
         # The house makes the guarantee: its own posting, so the audit shows it.
-        _book(
+        plan_book(
             postings.overlay(event=event.code, cents=sheet.overlay_cents),
             currency=currency,
             posted_by=by,
@@ -300,7 +297,7 @@ def _sheet_post(
         )
         seat_postings.append(won.purchases.get().transaction)
     if payable + held or not seat_postings:
-        posting = _book(
+        posting = plan_book(
             postings.payouts(event=event.code, payable=payable, held=held),
             currency=currency,
             rule="TO7",
@@ -336,7 +333,7 @@ def payout_sheet_approve(
         raise conflict(Code.SHEET_APPROVED, text="sheet")
     if sheet.prepared_by_id == by.pk:
         raise refuse(Code.FOUR_EYES, rule="TO9")
-    event = _event_locked(sheet.event)
+    event = event_locked(sheet.event)
     lines = list(sheet.lines.select_related("entry__player"))
     posting = _sheet_post(sheet=sheet, event=event, lines=lines, by=by, at=at)
     currency = event.currency
@@ -389,7 +386,7 @@ def payout_release(
     if payout.sheet.prepared_by_id == by.pk:
         raise refuse(Code.FOUR_EYES, text="release", rule="TO9")
     event = payout.sheet.event
-    posting = _book(
+    posting = plan_book(
         postings.release(event=event.code, cents=payout.amount_cents),
         currency=event.currency,
         rule="TO9",
@@ -465,7 +462,7 @@ def payout_forfeit(
     pool_account = None
     if kind == Payout.Destination.JACKPOT:
         pool_account = _jackpot_pool_account(event=event, pool=pool_code)
-    posting = _book(
+    posting = plan_book(
         postings.forfeit(
             event=event.code,
             cents=payout.amount_cents,

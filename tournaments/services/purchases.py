@@ -18,26 +18,25 @@ from django.utils import timezone
 
 from accounting.cage import receipt_issue
 from accounting.cage.protection import Door, door_check
-from accounting.models import Player, Receipt, Shift
+from accounting.models import Receipt
 from accounting.services import retry_on_conflict
 from tournaments.domain import clock as clock_rules
 from tournaments.domain import postings
 from tournaments.domain.postings import Price
 from tournaments.errors import Code, conflict, invalid, refuse
 from tournaments.models import (
-    ChipMovement,
     Entry,
     Event,
     Purchase,
 )
+from tournaments.services._entries import currency_check, entry_open, purchase_record
 from tournaments.services._shared import (
-    _entry_locked,
-    _event_locked,
-    _legs_for,
-    _open_for_play,
-    _server_clock,
+    cage_windows_check,
+    entry_locked,
+    event_locked,
+    event_open_check,
+    receipt_legs,
 )
-from tournaments.services.seats import seat_draw
 
 
 def price_of(*, event: Event, kind: str) -> Price:
@@ -57,23 +56,10 @@ def price_of(*, event: Event, kind: str) -> Price:
 
 def _purchase_legs(event: Event, price: Price) -> Any:
     """The legs of a purchase paid into the cashier's drawer (TO1, TO8)."""
-    return _legs_for(
+    return receipt_legs(
         lambda cash: postings.purchase(event=event.code, cash=cash, price=price),
         currency=event.currency,
     )
-
-
-def _currency_check(event: Event) -> Any:
-    def check(shift: Shift, player: Player) -> None:
-        if shift.cage.currency != event.currency:
-            raise refuse(
-                Code.WRONG_CURRENCY,
-                rule="TO1",
-                code=event.code,
-                currency=event.currency,
-            )
-
-    return check
 
 
 def _sell(
@@ -93,10 +79,10 @@ def _sell(
         player=entry.player.code,
         amount_cents=price.total_cents,
         legs_for=_purchase_legs(event, price),
-        check=_currency_check(event),
+        check=currency_check(event),
         at=at,
     )
-    return _purchase_record(
+    return purchase_record(
         event=event,
         entry=entry,
         kind=kind,
@@ -107,109 +93,6 @@ def _sell(
         note=receipt.no,
         at=at,
     )
-
-
-def _purchase_record(
-    *,
-    event: Event,
-    entry: Entry,
-    kind: str,
-    price: Price,
-    posting: Any,
-    receipt: Receipt | None,
-    by: User,
-    note: str,
-    at: datetime,
-) -> Purchase:
-    """The purchase's record and the chips it gives (TO1, TO3)."""
-    purchase = Purchase.objects.create(
-        entry=entry,
-        kind=kind,
-        prize_pool_cents=price.prize_pool_cents,
-        fee_cents=price.fee_cents,
-        staff_fee_cents=price.staff_fee_cents,
-        bounty_cents=price.bounty_cents,
-        chips=price.chips,
-        transaction=posting,
-        receipt=receipt,
-        sold_by=by,
-        at=at,
-    )
-    cause = {
-        Purchase.Kind.BUY_IN: ChipMovement.Cause.ENTRY,
-        Purchase.Kind.REBUY: ChipMovement.Cause.REBUY,
-        Purchase.Kind.ADDON: ChipMovement.Cause.ADDON,
-    }[Purchase.Kind(kind)]
-    ChipMovement.objects.create(
-        event=event,
-        entry=entry,
-        cause=cause,
-        chips=price.chips,
-        note=note,
-        recorded_by=by,
-        at=at,
-    )
-    return purchase
-
-
-def _entry_open(
-    *,
-    event: Event,
-    player: str,
-    level: int,
-    at: datetime,
-    by: User | None,
-    at_door: bool = True,
-) -> Entry:
-    """Open ``player``'s next life in the locked ``event`` and draw his seat: the
-    checks of :func:`entry_register` (TO1, TO2, CA2), nothing paid yet.
-
-    He asks at the tournaments' door (PP2–PP4) once he is known, unless
-    ``at_door`` is false: a satellite's seat is a prize, asked for as one (PP6).
-    """
-    _open_for_play(event)
-    if level > event.late_registration_level:
-        raise refuse(
-            Code.REGISTRATION_CLOSED,
-            rule="TO1",
-            allowed={"until_level": event.late_registration_level},
-            level=event.late_registration_level,
-        )
-    lives = Entry.objects.filter(event=event, player__code=player)
-    if lives.filter(status=Entry.Status.ACTIVE).exists():
-        raise refuse(Code.ALREADY_PLAYING, rule="TO1", player=player)
-    earlier = lives.exclude(status=Entry.Status.REFUNDED).count()
-    if lives.filter(status=Entry.Status.DISQUALIFIED).exists():
-        raise refuse(Code.DISQUALIFIED, rule="TO1", player=player)
-    if earlier and earlier > event.reentry_max:
-        raise refuse(
-            Code.NO_REENTRY_LEFT,
-            rule="TO1",
-            allowed={"reentries": event.reentry_max},
-            max=event.reentry_max,
-        )
-    number = (
-        Entry.objects.filter(event=event)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-        or 0
-    ) + 1
-    entrant = Player.objects.filter(code=player).first()
-    if entrant is None:
-        raise refuse(Code.PLAYER_UNKNOWN, rule="CA2", code=player)
-    if at_door:
-        door_check(player=entrant, door=Door.TOURNAMENT, at=at)
-    entry = Entry.objects.create(
-        event=event,
-        player=entrant,
-        number=number,
-        kind=Entry.Kind.REENTRY if earlier else Entry.Kind.ENTRY,
-        entered_at=at,
-        entered_level=level,
-    )
-    seat_draw(event=event, entry=entry, by=by, at=at)
-    return entry
 
 
 @retry_on_conflict()
@@ -244,9 +127,9 @@ def entry_register(
     CA2, CA5).
     """
     at = at or timezone.now()
-    event = _event_locked(event)
-    _open_for_play(event)
-    clock = _server_clock(event, at=at, believed=level)
+    event = event_locked(event)
+    event_open_check(event)
+    clock = cage_windows_check(event, at=at, believed=level)
     if not clock.registration:
         raise refuse(
             Code.REGISTRATION_CLOSED,
@@ -255,7 +138,7 @@ def entry_register(
             allowed={"until_level": event.late_registration_level},
             level=event.late_registration_level,
         )
-    entry = _entry_open(
+    entry = entry_open(
         event=event, player=player, level=clock.number, at=at, by=cashier
     )
     _sell(
@@ -295,14 +178,14 @@ def rebuy_buy(
     next rebuy.
     """
     at = at or timezone.now()
-    _event_locked(entry.event)
-    entry = _entry_locked(entry)
+    event_locked(entry.event)
+    entry = entry_locked(entry)
     event = entry.event
-    _open_for_play(event)
+    event_open_check(event)
     door_check(player=entry.player, door=Door.TOURNAMENT, at=at)
     if not event.rebuy_max:
         raise refuse(Code.NO_REBUYS, rule="TO1")
-    clock = _server_clock(event, at=at, believed=level)
+    clock = cage_windows_check(event, at=at, believed=level)
     if not clock.rebuys:
         not_yet = clock.status is clock_rules.Status.NOT_STARTED
         raise refuse(
@@ -361,14 +244,14 @@ def addon_buy(
     (``player_barred``) or PP4 (``player_self_excluded``).
     """
     at = at or timezone.now()
-    _event_locked(entry.event)
-    entry = _entry_locked(entry)
+    event_locked(entry.event)
+    entry = entry_locked(entry)
     event = entry.event
-    _open_for_play(event)
+    event_open_check(event)
     door_check(player=entry.player, door=Door.TOURNAMENT, at=at)
     if event.addon_level is None or not event.addon_chips:
         raise refuse(Code.NO_ADDON, rule="TO1")
-    clock = _server_clock(event, at=at, believed=level)
+    clock = cage_windows_check(event, at=at, believed=level)
     if not clock.addon:
         raise refuse(
             Code.NOT_ADDON_TIME,
@@ -392,7 +275,7 @@ def addon_buy(
 @transaction.atomic
 def event_start(*, event: Event) -> Event:
     """Start the event: scheduled → running."""
-    event = _event_locked(event)
+    event = event_locked(event)
     if event.status != Event.Status.SCHEDULED:
         raise conflict(Code.EVENT_NOT_SCHEDULED, code=event.code)
     event.status = Event.Status.RUNNING

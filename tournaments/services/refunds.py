@@ -40,8 +40,8 @@ from tournaments.models import (
     Refund,
     RefundApproval,
 )
-from tournaments.services._shared import _event_locked, _legs_for
-from tournaments.services.purchases import _currency_check
+from tournaments.services._entries import currency_check
+from tournaments.services._shared import event_locked, receipt_legs
 
 REFUND_AFTER_BUST_SETTING = "refund_after_bust"
 
@@ -49,7 +49,7 @@ REFUND_AFTER_BUST_SETTING = "refund_after_bust"
 @transaction.atomic
 def event_cancel(*, event: Event, by: User, reason: str) -> Event:
     """Cancel the event (TO10); its purchases are then refunded at the cage."""
-    event = _event_locked(event)
+    event = event_locked(event)
     if not reason.strip():
         raise refuse(Code.REASON_REQUIRED, text="cancel", rule="TO10")
     if event.status not in (Event.Status.SCHEDULED, Event.Status.RUNNING):
@@ -128,7 +128,7 @@ def _refundable(
     """The purchase and its event (locked), once it may be refunded (TO10)."""
     # Purchases are append-only (no row lock for the app role): the event's row lock
     # orders refunds, and what is left to refund is read under it.
-    _event_locked(purchase.entry.event)
+    event_locked(purchase.entry.event)
     purchase = Purchase.objects.select_related(
         "entry__event", "entry__player", "transaction"
     ).get(pk=purchase.pk)
@@ -137,7 +137,7 @@ def _refundable(
     if approved_by.pk == cashier.pk:
         raise refuse(Code.FOUR_EYES, text="refund", rule="TO10")
     entry = purchase.entry
-    event = _event_locked(entry.event)
+    event = event_locked(entry.event)
     if event.status not in (
         Event.Status.CANCELLED,
         Event.Status.SCHEDULED,
@@ -233,7 +233,7 @@ def _refund_receipt_issue(
 ) -> Receipt:
     """The refund's numbered receipt, its posting of ``parts`` out of the drawer
     (TO10, DC2); a refund of the whole purchase in one go reverses its posting."""
-    legs = _legs_for(
+    legs = receipt_legs(
         lambda cash: postings.refund(event=event.code, cash=cash, price=parts),
         currency=event.currency,
         rule="TO10",
@@ -245,7 +245,7 @@ def _refund_receipt_issue(
         player=purchase.entry.player.code,
         amount_cents=amount,
         legs_for=legs,
-        check=_currency_check(event),
+        check=currency_check(event),
         at=at,
         reverses=purchase.transaction if amount == purchase.total_cents else None,
         approved_by=approved_by,
@@ -321,7 +321,7 @@ def refund_approve(
     :class:`Invalid` for an amount that isn't positive cents; :class:`Conflict`
     when it is refunded whole or a refund of it waits for the cage.
     """
-    event = _event_locked(event)
+    event = event_locked(event)
     purchase = _purchase_by_receipt(event=event, receipt=receipt)
     if not reason.strip():
         raise refuse(Code.REASON_REQUIRED, text="refund", rule="TO10")
@@ -358,7 +358,7 @@ def refund_pay(
     a manager approved it or when the cashier is the approver; what
     :func:`purchase_refund` raises.
     """
-    _event_locked(event)
+    event_locked(event)
     purchase = _purchase_by_receipt(event=event, receipt=receipt)
     approval = (
         RefundApproval.objects.select_related("approved_by")

@@ -51,7 +51,7 @@ from tournaments.models import (
     PayoutSheet,
     Structure,
 )
-from tournaments.services._shared import _event_locked
+from tournaments.services._shared import event_locked
 
 SETTINGS = (
     "buy_in_cents",
@@ -320,7 +320,7 @@ def event_settings_update(
     unknown = set(changes) - set(EDITABLE)
     if unknown:
         raise TypeError(f"not an event setting: {sorted(unknown)}")
-    event = _event_locked(event)
+    event = event_locked(event)
     current = _current(event)
     changed = {k for k, v in changes.items() if current[k] != v}
     if not changed:
@@ -392,7 +392,7 @@ def event_table_add(
     Raises :class:`Conflict` (409) for a table the event has, a breaking place
     taken, a table in play elsewhere or an event that is over.
     """
-    event = _event_locked(event)
+    event = event_locked(event)
     if _over(event):
         raise conflict(
             Code.EVENT_CLOSED,
@@ -454,7 +454,7 @@ def payout_table_set(
     :class:`Conflict` (409) once the payout sheet exists or the event is over.
     """
     table = payout_table_check(rows) if rows else ()
-    event = _event_locked(event)
+    event = event_locked(event)
     if PayoutSheet.objects.filter(event=event).exists():
         raise conflict(Code.PAYOUT_TABLE_FIXED, rule="TO9", event=event.code)
     if _over(event):

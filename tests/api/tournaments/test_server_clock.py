@@ -24,7 +24,7 @@ from core.api.errors import status_of
 from core.errors import ApplicationError
 from tests.api.tournaments.test_strict_input import tournament_state
 from tests.conftest import PASSWORD, ROOM_EVENING
-from tournaments import floor, selectors, services
+from tournaments import selectors, services
 from tournaments.domain.clock import Status
 from tournaments.models import ClockChange, Entry, Event, Purchase
 
@@ -60,13 +60,13 @@ def seated(event, cage, shift, cashier, players, floor_person):
 
 
 def start(event: Event, by: User, *, at=T0, level: int | None = None) -> None:
-    floor.clock_change(
+    services.clock_change(
         event_code=event.code, action="start", level=level, by=by, now=at
     )
 
 
 def change(event: Event, by: User, action: str, at, **kw) -> None:
-    floor.clock_change(event_code=event.code, action=action, by=by, now=at, **kw)
+    services.clock_change(event_code=event.code, action=action, by=by, now=at, **kw)
 
 
 def sell(kind: str, event: Event, cashier: User, player: str, at, **kw):
@@ -289,7 +289,7 @@ def test_a_refused_start_leaves_the_event_scheduled(seated, floor_person):
     """TO12: a start the clock refuses (a time left longer than the level) starts
     neither the clock nor the event."""
     with pytest.raises(ApplicationError):
-        floor.clock_change(
+        services.clock_change(
             event_code=seated.code,
             action="start",
             seconds=99_999,
@@ -371,6 +371,6 @@ def test_the_clock_shows_the_real_pool_beside_the_guarantee(
         services.entry_register(
             event=event, player=p.code, cage="MAIN", cashier=cashier, at=T0
         )
-    shown = floor.clock_display(event, now=T0)
+    shown = services.clock_display(event, now=T0)
     assert (shown["prize_pool"], shown["guarantee"]) == (30_000, 500_000)
     assert shown["status"] == Status.NOT_STARTED and shown["structure_level"] == 0

@@ -15,7 +15,7 @@ from accounting import chart as ledger
 from accounting.models import Shift
 from tests.api.cage.conftest import FLOAT, post
 from tests.api.tournaments.test_cage_endpoints import setup
-from tournaments import floor, services
+from tournaments import services
 from tournaments.models import Entry, Payout
 from tournaments.services import BustIn
 
@@ -59,7 +59,7 @@ def test_the_shift_report_has_tournament_lines_that_add_up(setup):
 
     # The server's clock: a rebuy in level 1, the add-on at the level-4 break.
     now = timezone.now()
-    floor.clock_change(event_code="sunday", action="start", by=None, now=now)
+    services.clock_change(event_code="sunday", action="start", by=None, now=now)
     number = _active("P-0").number
     rebuy = post(
         cashier,
@@ -67,7 +67,7 @@ def test_the_shift_report_has_tournament_lines_that_add_up(setup):
         {"cage": "MAIN", "stack": 4_000},
     )
     assert rebuy.status_code == 201, rebuy.content
-    floor.clock_change(
+    services.clock_change(
         event_code="sunday",
         action="move",
         level=4,

@@ -20,7 +20,7 @@ from core.roles import Role
 from tests.api.cage.conftest import FLOAT
 from tests.integration.tournaments.conftest import make_event
 from tests.security.ledger import fingerprint
-from tournaments import floor, services
+from tournaments import services
 from tournaments.models import (
     Bust,
     ChipCount,
@@ -93,7 +93,7 @@ def room_open(room, structure, staff_client):
         services.entry_register(
             event=event, player=f"P-{n}", cage="MAIN", cashier=kalle
         )
-    floor.clock_change(
+    services.clock_change(
         event_code="open",
         action="start",
         level=2,

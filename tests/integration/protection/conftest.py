@@ -32,7 +32,6 @@ from tests.integration.tournaments.conftest import (  # noqa: F401 (fixtures)
     shift,
     structure,
 )
-from tournaments import floor as tournament_floor
 from tournaments import services as tournaments
 from tournaments.models import ChipMovement, Event, Payout, Purchase
 from tournaments.models import Entry as TournamentEntry
@@ -222,9 +221,9 @@ def enter(tournament: Event, player: str, seller: User) -> TournamentEntry:
 def clock_at(tournament: Event, level: int, by: User) -> None:
     """Start the event and its clock, then move the clock to ``level`` (TO12)."""
     tournaments.event_start(event=tournament)
-    tournament_floor.clock_change(event_code=tournament.code, action="start", by=by)
+    tournaments.clock_change(event_code=tournament.code, action="start", by=by)
     if level != 1:
-        tournament_floor.clock_change(
+        tournaments.clock_change(
             event_code=tournament.code, action="move", level=level, by=by
         )
 

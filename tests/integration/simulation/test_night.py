@@ -13,7 +13,7 @@ from accounting.selectors import trial_balance
 from cardroom.models import Hand, HandException, SeatSession, TerminalKey
 from jackpots.models import Hit
 from simulation.night import NIGHT_CASHIER, Night, NightOptions, Summary
-from tournaments import chart, floor
+from tournaments import chart, selectors
 from tournaments.models import Bust, Event
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -96,7 +96,7 @@ def test_two_simulated_nights_book_every_hand_and_keep_the_books_straight() -> N
     assert {(b.place_high, b.place_low) for b in shared} == {(7, 8)}
     running = Event.objects.get(code=t.running)
     assert running.status == Event.Status.RUNNING
-    assert floor.clock_of(running).state.status == "running"
+    assert selectors.clock_of(running).state.status == "running"
 
     last = night_hands(first).values("table__code").annotate(n=Max("hand_no"))
     out = io.StringIO()

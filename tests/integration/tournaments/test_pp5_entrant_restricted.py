@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 
 from accounting.cage.protection import restriction_set
-from tournaments import floor, services
+from tournaments import services
 from tournaments.models import Entry
 
 pytestmark = pytest.mark.django_db
@@ -20,7 +20,7 @@ def playing(event, cage, shift, cashier, players, floor_person):
             event=event, player=p.code, cage="MAIN", cashier=cashier
         )
     services.event_start(event=event)
-    floor.seats_draw(event_code=event.code, by=floor_person)
+    services.seats_draw(event_code=event.code, by=floor_person)
     return event
 
 

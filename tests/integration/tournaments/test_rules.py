@@ -9,7 +9,7 @@ from accounting.selectors import trial_balance
 from core.api.errors import status_of
 from core.errors import ApplicationError, Conflict
 from tests.integration.cage.helpers import snapshot as cage_snapshot
-from tournaments import chart, floor, selectors, services
+from tournaments import chart, selectors, services
 from tournaments.models import (
     BountyPayment,
     Bust,
@@ -64,7 +64,7 @@ def register(event, code, cashier, level=None):
 
 def clock_to(event, level, by, action="move"):
     """The floor puts the event's clock on the structure's level ``level``."""
-    floor.clock_change(event_code=event.code, action=action, level=level, by=by)
+    services.clock_change(event_code=event.code, action=action, level=level, by=by)
 
 
 @pytest.fixture

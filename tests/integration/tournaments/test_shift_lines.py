@@ -26,7 +26,7 @@ from reports.builders import daily_audit
 from reports.document import rows_of
 from reports.selectors import Period
 from tests.integration.cage.helpers import book_award
-from tournaments import floor, services
+from tournaments import services
 from tournaments.models import BountyPayment, Entry, Event, Payout
 from tournaments.services import BustIn
 
@@ -120,7 +120,7 @@ def test_the_shift_report_has_every_tournament_cent_on_a_named_line(
 
     # The clock on the server: level 1, a rebuy, a bust and its re-entry; the
     # add-on at the level-4 break (TO1, TO12).
-    floor.clock_change(
+    services.clock_change(
         event_code=event.code,
         action="start",
         by=floor_person,
@@ -147,7 +147,7 @@ def test_the_shift_report_has_every_tournament_cent_on_a_named_line(
         cashier=cashier,
         at=t0 + timedelta(minutes=7),
     )
-    floor.clock_change(
+    services.clock_change(
         event_code=event.code,
         action="move",
         level=4,

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from accounting import cage as cage_services
 from core.errors import NotFound, Refusal
-from tournaments import floor
+from tournaments import selectors, services
 from tournaments.models import ClockChange, Entry, EventTable, SeatMove
 
 pytestmark = pytest.mark.django_db
@@ -45,12 +45,12 @@ class TestClock:
     ):
         """TO12: start, pause, resume, add time, move: each logged with who and why."""
         t0 = timezone.now()
-        floor.clock_change(
+        services.clock_change(
             event_code=event.code, action="start", by=floor_person, now=t0
         )
-        state = floor.clock_of(event, now=t0 + timedelta(minutes=25)).state
+        state = selectors.clock_of(event, now=t0 + timedelta(minutes=25)).state
         assert (state.level_number, state.seconds_left) == (2, 15 * 60)
-        floor.clock_change(
+        services.clock_change(
             event_code=event.code,
             action="pause",
             reason="dispute at TT2",
@@ -58,18 +58,18 @@ class TestClock:
             now=t0 + timedelta(minutes=25),
         )
         later = t0 + timedelta(hours=1)
-        assert floor.clock_of(event, now=later).state.seconds_left == 15 * 60
-        floor.clock_change(
+        assert selectors.clock_of(event, now=later).state.seconds_left == 15 * 60
+        services.clock_change(
             event_code=event.code, action="resume", by=floor_person, now=later
         )
-        floor.clock_change(
+        services.clock_change(
             event_code=event.code,
             action="add_time",
             seconds=120,
             by=floor_person,
             now=later,
         )
-        clock = floor.clock_change(
+        clock = services.clock_change(
             event_code=event.code,
             action="move",
             level=5,
@@ -90,12 +90,14 @@ class TestClock:
 
     def test_a_refused_change_is_not_logged(self, event, floor_person):
         """TO12: resuming a running clock is refused and nothing is written."""
-        floor.clock_change(event_code=event.code, action="start", by=floor_person)
+        services.clock_change(event_code=event.code, action="start", by=floor_person)
         with pytest.raises(Refusal) as caught:
-            floor.clock_change(event_code=event.code, action="resume", by=floor_person)
+            services.clock_change(
+                event_code=event.code, action="resume", by=floor_person
+            )
         assert caught.value.rule == "TO12"
         with pytest.raises(Refusal) as caught:
-            floor.clock_change(
+            services.clock_change(
                 event_code=event.code, action="move", level=99, by=floor_person
             )
         assert caught.value.code == "no_such_level"
@@ -103,23 +105,23 @@ class TestClock:
 
     def test_unknown_event(self, db, floor_person):
         with pytest.raises(NotFound):
-            floor.clock_change(event_code="nope", action="start", by=floor_person)
+            services.clock_change(event_code="nope", action="start", by=floor_person)
 
     def test_a_hand_plays_the_level_it_began_in(self, event, floor_person):
         """TO12: a new level starts with the next hand."""
         t0 = timezone.now()
-        floor.clock_change(
+        services.clock_change(
             event_code=event.code, action="start", by=floor_person, now=t0
         )
         just_before = t0 + timedelta(minutes=19, seconds=59)
-        assert floor.level_for_hand(event, started_at=just_before).big_blind == 200
+        assert services.level_for_hand(event, started_at=just_before).big_blind == 200
         on_time = t0 + timedelta(minutes=20)
-        assert floor.level_for_hand(event, started_at=on_time).big_blind == 400
+        assert services.level_for_hand(event, started_at=on_time).big_blind == 400
 
     def test_the_log_cannot_be_edited_or_deleted(self, event, floor_person):
         """TO12: the clock's log is append-only in the database: the app's role
         may not, and the trigger refuses."""
-        floor.clock_change(event_code=event.code, action="start", by=floor_person)
+        services.clock_change(event_code=event.code, action="start", by=floor_person)
         change = ClockChange.objects.get()
         for sql in (
             "UPDATE tournaments_clockchange SET action = 'stop'",
@@ -156,10 +158,10 @@ class TestClock:
         event.save()
         enter(event, players[:10])
         t0 = timezone.now()
-        floor.clock_change(
+        services.clock_change(
             event_code=event.code, action="start", by=floor_person, now=t0
         )
-        shown = floor.clock_display(event, now=t0 + timedelta(minutes=5))
+        shown = services.clock_display(event, now=t0 + timedelta(minutes=5))
         assert shown["level"] == 1 and shown["big_blind"] == 200
         assert shown["seconds_left"] == 15 * 60
         assert shown["next_break_in"] == (15 + 20 + 20) * 60
@@ -174,7 +176,7 @@ class TestSeats:
     ):
         """TO2/TO11: a random seat each, tables balanced, the seed kept to replay."""
         entries = enter(event, players[:11])
-        moves = floor.seats_draw(event_code=event.code, by=floor_person)
+        moves = services.seats_draw(event_code=event.code, by=floor_person)
         assert len(moves) == 11
         seats = {(e.table, e.seat) for e in Entry.objects.filter(event=event)}
         assert len(seats) == 11
@@ -201,10 +203,10 @@ class TestSeats:
     ):
         """TO2: late entrants and re-entries draw a random seat like the others."""
         enter(event, players[:5])
-        floor.seats_draw(event_code=event.code, by=floor_person, seed="s")
+        services.seats_draw(event_code=event.code, by=floor_person, seed="s")
         (late,) = enter(event, players[5:6])
         short = min(("TT1", "TT2"), key=lambda t: Entry.objects.filter(table=t).count())
-        (move,) = floor.seats_draw(
+        (move,) = services.seats_draw(
             event_code=event.code, entries=[late.pk], by=floor_person
         )
         assert move.to_table == short and move.entry == late
@@ -215,8 +217,8 @@ class TestSeats:
         """TO11: when TT1's players fit at TT2, TT1 breaks (the first in the order)
         and its players draw seats there, with their entries moved."""
         enter(event, players[:8])
-        floor.seats_draw(event_code=event.code, by=floor_person)
-        done = floor.tables_rebalance(event_code=event.code, by=floor_person)
+        services.seats_draw(event_code=event.code, by=floor_person)
+        done = services.tables_rebalance(event_code=event.code, by=floor_person)
         assert done.broken == ("TT1",)
         assert EventTable.objects.get(event=event, table="TT1").status == "broken"
         assert set(Entry.objects.values_list("table", flat=True)) == {"TT2"}
@@ -246,7 +248,7 @@ class TestSeats:
         for entry, (table, seat) in zip(entries, layout, strict=True):
             entry.table, entry.seat = table, seat
             entry.save()
-        done = floor.tables_rebalance(
+        done = services.tables_rebalance(
             event_code=event.code, big_blinds={"TT1": 3, "TT3": 2}, by=floor_person
         )
         assert done.broken == ()
@@ -265,5 +267,5 @@ class TestSeats:
     def test_no_open_table(self, event, floor_person):
         EventTable.objects.filter(event=event).update(status="broken")
         with pytest.raises(Refusal) as caught:
-            floor.seats_draw(event_code=event.code, by=floor_person)
+            services.seats_draw(event_code=event.code, by=floor_person)
         assert caught.value.rule == "TO11"
