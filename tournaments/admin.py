@@ -10,8 +10,8 @@ from django.contrib import admin
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from accounting.admin import ReadOnlyAdmin, RoleAdmin, _money
-from core.money_admin import money_column
+from accounting.admin import ReadOnlyAdmin, RoleAdmin
+from core.money_admin import money_column, money_text
 from core.roles import Role
 from tournaments import selectors
 from tournaments.models import (
@@ -66,11 +66,11 @@ class EventAdmin(RoleAdmin):
 
     @admin.display(description=_("entry"))
     def entry(self, event: Event) -> str:
-        return _money(event.entry_total_cents, event.currency)
+        return money_text(event.entry_total_cents, event.currency)
 
     @admin.display(description=_("prize pool"))
     def prize_pool(self, event: Event) -> str:
-        return _money(selectors.prize_pool_cents(event=event), event.currency)
+        return money_text(selectors.prize_pool_cents(event=event), event.currency)
 
 
 class _Record(ReadOnlyAdmin):
