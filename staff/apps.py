@@ -11,6 +11,6 @@ class StaffConfig(AppConfig):
 
     def ready(self) -> None:
         from core.roles import Role
-        from staff.landing import landing_add
+        from staff.common.landing import landing_add
 
         landing_add(Role.FLOOR, "staff:floor-home")

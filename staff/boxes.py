@@ -4,7 +4,7 @@ of the gaming day, against the ledger, the variance per table (CA4).
 The count is blind: the page shows what was recorded only once a box is counted,
 so the count team counts what is in the box, not what the books expect. Each box
 is counted once a day (the service refuses a second count, 409 CA4); the form is
-booked once however often it is sent (staff.once).
+booked once however often it is sent (staff.common.once).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from accounting.models import Account, BoxCount
 from cardroom.models import Room
 from core.api.permissions import staff
 from core.errors import Invalid
-from staff.forms import MoneyField, OnceForm
+from staff.common.forms import MoneyField, OnceForm
 from staff.views import _book, _cage, _context, _money, _refuse, cashier_only
 
 BOXES = {

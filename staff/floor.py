@@ -6,7 +6,7 @@ asked of the cage (CA3) and bad-beat hits waiting for the floor's verification (
 Every action calls the floor's services (``cardroom.services``), the waiting
 lists' (``waitlist.services``) or the cage's (``accounting.cage``); the forms that
 change the books or the lists (a buy-in, a void, a correction, a fill, a join)
-book once by their own key (:mod:`staff.once`) and redirect after the POST. The
+book once by their own key (:mod:`staff.common.once`) and redirect after the POST. The
 full waiting-list screen stays the admin's (``admin:waitlist_floor``), for
 reference; the floor home links to it.
 
@@ -15,7 +15,7 @@ takes its chips from the tray (CA3): the floor asks the cage for the opening fil
 from its home screen ("Ask the cage for a fill", per open table, in money), a
 cashier issues it from the cage's queue, and the player is seated. A buy-in the
 tray can't pay is refused with what the tray holds and the least fill that seats
-him (:func:`staff.refusals.floor_shortfall`), never the ledger's account name.
+him (:func:`staff.common.refusals.floor_shortfall`), never the ledger's account name.
 """
 
 from __future__ import annotations
@@ -23,16 +23,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from datetime import datetime
-from functools import wraps
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core import signing
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -55,10 +52,14 @@ from cardroom.models import (
 )
 from core.api.permissions import staff
 from core.errors import ApplicationError, Refusal
-from core.roles import Role, has_role
+from core.money import money_format, symbol_of
 from core.work import retried
 from jackpots.models import Hit
 from staff import floor_selectors as reads
+from staff.common.once import book_once
+from staff.common.refusals import floor_shortfall
+from staff.common.roles import floor_only
+from staff.common.selectors import room_facts
 from staff.floor_forms import (
     CorrectionForm,
     FillForm,
@@ -68,10 +69,6 @@ from staff.floor_forms import (
     TableOpenForm,
     VoidForm,
 )
-from staff.money import money_format, symbol_of
-from staff.once import book_once
-from staff.refusals import floor_shortfall
-from staff.selectors import room_facts
 from waitlist import services as waitlist
 from waitlist.models import Entry, WaitingList
 from waitlist.services import Actor
@@ -79,19 +76,6 @@ from waitlist.services import Actor
 View = Callable[..., HttpResponse]
 MAP_SECONDS = 3
 LISTS_SECONDS = 5
-
-
-def floor_only(view: View) -> View:
-    """Let in signed-in floor staff and managers (superusers too); others get 403."""
-
-    @login_required
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not has_role(request.user, Role.FLOOR, Role.MANAGER):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapper
 
 
 def _room_zone() -> ZoneInfo:
@@ -181,7 +165,7 @@ def _book(
     currency: str,
     wanted: int | None = None,
 ) -> HttpResponse | None:
-    """Book a money form once (staff.once) and go where ``book`` says, saying
+    """Book a money form once (staff.common.once) and go where ``book`` says, saying
     ``done`` (or what it returns, once booked); on a refusal say why (a buy-in
     of ``wanted`` the tray can't pay, CA3)."""
     try:

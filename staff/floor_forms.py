@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy
 
 from accounting.models import Cage, Player
 from cardroom.models import Correction, Game, HandVoid, StackMovement
-from staff.forms import MoneyField, OnceForm
-from staff.selectors import players_find, room_facts
+from staff.common.forms import MoneyField, OnceForm
+from staff.common.selectors import players_find, room_facts
 from staff.templatetags.staff_floor import stakes
 from waitlist.models import WaitingList
 

@@ -4,95 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from babel.lists import format_list
 from django import forms
 from django.conf import settings
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from core.money import locale_of
-from staff.money import MoneyInputError, money_format, money_parse, units_format
-from staff.once import FIELD, form_key
-
-
-def _reason(error: MoneyInputError, typed: str, currency: str, language: str) -> str:
-    """What the cashier is told of an amount that was refused, with the amounts it
-    could have been: an ambiguous amount is never guessed (core.money)."""
-    if error.reason == "ambiguous":
-        return _(
-            "“%(typed)s” could be read as two different amounts; did you mean "
-            "%(meant)s?"
-        ) % {
-            "typed": typed,
-            "meant": format_list(
-                list(error.meant), style="or", locale=locale_of(language)
-            ),
-        }
-    return {
-        "empty": _("Type an amount."),
-        "negative": _("An amount can't be negative."),
-        "too_many_decimals": _("Too many decimals for this currency."),
-        "too_large": _("That amount is too large."),
-    }.get(
-        error.reason,
-        _("Type the amount in figures, like %(example)s.")
-        % {"example": units_format(123_450, currency, language)},
-    )
-
-
-class MoneyField(forms.CharField):
-    """An amount typed in units of ``currency`` (``500`` is €500), cleaned to cents."""
-
-    def __init__(self, *, currency: str, positive: bool = True, **kwargs: Any) -> None:
-        self.currency = currency
-        self.positive = positive
-        kwargs.setdefault(
-            "widget",
-            forms.TextInput(
-                attrs={"inputmode": "decimal", "autocomplete": "off", "class": "money"}
-            ),
-        )
-        super().__init__(**kwargs)
-
-    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
-        text = super().to_python(value)
-        if not text:
-            return None if not self.required else 0
-        language = get_language() or "en"
-        try:
-            cents = money_parse(text, self.currency, language)
-        except MoneyInputError as error:
-            raise forms.ValidationError(
-                _reason(error, text, self.currency, language), code=error.reason
-            ) from error
-        if self.positive and cents <= 0:
-            raise forms.ValidationError(_("Type an amount more than zero."))
-        return cents
-
-    def prepare_value(self, value: Any) -> Any:
-        if isinstance(value, int) and not isinstance(value, bool):
-            return units_format(value, self.currency, get_language() or "en")
-        return value
-
-
-class OnceForm(forms.Form):
-    """A form that moves money: it carries its own key (staff.once), made at each
-    rendering; a form shown again after a refusal keeps the key it was sent with
-    (the refusal booked nothing and released it)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        sent = self.data.get(FIELD, "") if self.is_bound else ""
-        self.key = sent or form_key()
-
-    @property
-    def once(self) -> SafeString:
-        """The hidden field carrying the key; unprefixed, whatever the form's prefix."""
-        return format_html(
-            '<input type="hidden" name="{}" value="{}">', FIELD, self.key
-        )
+from core.money import money_format
+from staff.common.forms import MoneyField, OnceForm
 
 
 class AmountForm(OnceForm):

@@ -7,7 +7,7 @@ the floor on the hit's page, approved by a manager) and months (HM3) in
 ``jackpots.services``, shift sign-offs (CA1) in ``accounting.cage``. Four eyes are
 theirs to keep (and the database's): a manager who asked for a correction, verified
 a hit or counted the shift is refused, and the refusal is said on the page. Every
-decision that books money carries its own key and books once (:mod:`staff.once`).
+decision that books money carries its own key and books once (:mod:`staff.common.once`).
 """
 
 from __future__ import annotations
@@ -35,25 +35,21 @@ from cardroom import services as floor_services
 from cardroom.models import Correction, HandVoid, StackReview, Table, TerminalKey
 from core.api.permissions import staff
 from core.errors import ApplicationError
+from core.money import money_format
 from core.roles import Role, has_role
 from jackpots import services as jackpot_services
 from jackpots.models import Hit, Month
-from staff import selectors
+from staff.common.once import book_once
+from staff.common.refusals import refusal_text
+from staff.common.roles import floor_only, manager_only
+from staff.common.selectors import room_facts
 from staff.models import ShiftCount
-from staff.money import money_format
-from staff.once import book_once
-from staff.refusals import refusal_text
-from staff.views import role_only
 
 INBOX = "staff:approvals"
 
 
-manager_only = role_only(Role.MANAGER)
-floor_or_manager = role_only(Role.FLOOR, Role.MANAGER)
-
-
 def _context(**extra: Any) -> dict[str, Any]:
-    room = selectors.room_facts()
+    room = room_facts()
     return {"room": room, "currency": room.currency, "manager": True, **extra}
 
 
@@ -64,10 +60,10 @@ def _decide(
     back: str = INBOX,
     after: str | None = None,
 ) -> HttpResponse:
-    """Book the decision once (staff.once) and go back to the inbox (or to
+    """Book the decision once (staff.common.once) and go back to the inbox (or to
     ``after``) saying ``done``; a refusal (four eyes, decided already…) is said
     at ``back`` instead."""
-    currency = selectors.room_facts().currency
+    currency = room_facts().currency
 
     def book() -> str:
         decide()
@@ -291,7 +287,7 @@ def _hit(hit_id: int) -> Hit:
     )
 
 
-@floor_or_manager
+@floor_only
 @require_GET
 def hit_detail(request: HttpRequest, hit_id: int) -> HttpResponse:
     """A hit with its hands drawn as cards and its award split by share (BB5, BB6).
@@ -303,7 +299,7 @@ def hit_detail(request: HttpRequest, hit_id: int) -> HttpResponse:
     return render(request, "staff/manager/hit.html", _hit_context(hit, request))
 
 
-@floor_or_manager
+@floor_only
 @require_POST
 def hit_verify(request: HttpRequest, hit_id: int) -> HttpResponse:
     """A floor person (or a manager) verifies a pending hit with a note: the
@@ -390,8 +386,8 @@ def terminal_keys(request: HttpRequest) -> HttpResponse:
     it is the one place it is ever seen (API.md, "Authentication"). The POST
     stores the key in the session and redirects; the page pops it as it shows it,
     so a reload shows the list, not the key, and makes none. The form carries a
-    one-time key (:mod:`staff.once`): a double submit, or a POST sent again by the
-    browser, makes one key, and the second answer says so.
+    one-time key (:mod:`staff.common.once`): a double submit, or a POST sent again
+    by the browser, makes one key, and the second answer says so.
     """
     if request.method != "POST":
         shown = request.session.pop(NEW_KEY, None)

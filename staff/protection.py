@@ -27,10 +27,13 @@ from accounting.cage import protection as services
 from accounting.models import IdentityDocument, Player, Restriction
 from core.api.permissions import staff
 from core.errors import ApplicationError
+from core.money import money_format
 from core.roles import Role, has_role
-from staff import selectors
-from staff.money import money_format
-from staff.once import book_once
+from staff.common.once import book_once
+from staff.common.protection import player_glance, players_flags, restriction_row
+from staff.common.refusals import refusal_text
+from staff.common.roles import manager_only, manager_or_auditor
+from staff.common.selectors import players_find, room_facts
 from staff.protection_forms import (
     CorrectionForm,
     NumberForm,
@@ -40,16 +43,8 @@ from staff.protection_forms import (
 from staff.protection_selectors import (
     changes_of,
     documents_of,
-    player_glance,
-    players_flags,
-    restriction_row,
     self_exclusion_earliest,
 )
-from staff.refusals import refusal_text
-from staff.views import role_only
-
-manager_only = role_only(Role.MANAGER)
-manager_or_auditor = role_only(Role.MANAGER, Role.AUDITOR)
 
 KINDS = {
     "bar": Restriction.Kind.BAR,
@@ -64,7 +59,7 @@ def numbers_shown_to(request: HttpRequest) -> bool:
 
 
 def _context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
-    room = selectors.room_facts()
+    room = room_facts()
     manager = has_role(request.user, Role.MANAGER)
     return {
         "room": room,
@@ -77,7 +72,7 @@ def _context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
 
 def _refused(request: HttpRequest, error: ApplicationError) -> None:
     """Say the service's refusal on the page, in its language (PP2–PP7)."""
-    currency = selectors.room_facts().currency
+    currency = room_facts().currency
     language = get_language() or "en"
 
     def money(cents: int) -> str:
@@ -97,7 +92,7 @@ def _page_url(player: Player) -> str:
 def _record(
     request: HttpRequest, write: Callable[[], object], done: str, back: str
 ) -> bool:
-    """Write once for the form's key (staff.once) and say ``done``; on a refusal
+    """Write once for the form's key (staff.common.once) and say ``done``; on a refusal
     say why. Returns whether nothing was refused."""
 
     def book() -> str:
@@ -125,7 +120,7 @@ def players(request: HttpRequest) -> HttpResponse:
     """Find a player by name, id or card, marked with what refuses him (PP2–PP4);
     the results only when htmx asks."""
     query = request.GET.get("q", "")
-    found = list(selectors.players_find(query))
+    found = list(players_find(query))
     if len(found) == 1 and request.GET.get("go"):
         return redirect("staff:protection-player", code=found[0].code)
     partial = bool(getattr(request, "htmx", False))

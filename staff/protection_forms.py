@@ -3,7 +3,7 @@ a self-exclusion, the end of a bar, a self-exclusion's lapse, a correction of th
 player's data, a decision on a held award (PP6) and a new version of the
 settings (PP2, PP4), each with its reason.
 
-Each that records carries its own key (:class:`staff.forms.OnceForm`): a double
+Each that records carries its own key (:class:`staff.common.forms.OnceForm`): a double
 click records one bar, one document, one end, one decision, one version.
 """
 
@@ -16,17 +16,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounting.models import Player, Restriction
-from staff.forms import OnceForm
-
-
-class DateInput(forms.DateInput):
-    """The browser's date picker; the value goes as ISO 8601 whatever the
-    language of the page."""
-
-    input_type = "date"
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(format="%Y-%m-%d", **kwargs)
+from staff.common.forms import DateInput, OnceForm
 
 
 def _reason_field(label: Any = None) -> forms.CharField:

@@ -5,7 +5,7 @@ the versioned settings (PP2, PP4).
 
 Every write calls its service (:func:`accounting.cage.held_awards.held_award_decide`,
 :func:`accounting.cage.protection.protection_settings_change`) once for the
-form's key (:mod:`staff.once`); the services' refusals are said on the page in
+form's key (:mod:`staff.common.once`); the services' refusals are said on the page in
 its language. An auditor reads the held awards and their decisions, without
 forms.
 """
@@ -36,7 +36,8 @@ from accounting.cage.protection_selectors import (
 from accounting.errors import Code, conflict
 from accounting.models import AwardDecision, Payable, ProtectionRules
 from core.api.permissions import staff
-from staff.money import money_format
+from core.errors import SharedCode
+from core.money import money_format
 from staff.protection import (
     _context,
     _record,
@@ -93,7 +94,8 @@ def held_award(request: HttpRequest, payable_id: int, decision: str) -> HttpResp
     if held is None:
         if not tried:
             _refused(
-                request, conflict(Code.NOT_HELD, rule="PP6", ref=payable.reference)
+                request,
+                conflict(SharedCode.NOT_HELD, rule="PP6", ref=payable.reference),
             )
         return redirect(_held_url())
     status = 422 if request.method == "POST" else 200

@@ -1,7 +1,7 @@
-"""Reads for the player-protection screens (PP1–PP7): a player's age on the
-gaming day, his restrictions with their state, his identity documents, the
-history of his identity data, and the awards held for restricted players with
-the managers' decisions on them (PP6).
+"""Reads for the manager's player-protection screens (PP1–PP7): a player's
+identity documents and the history of his identity data, the earliest end of a
+self-exclusion, and the awards held for restricted players with the managers'
+decisions on them (PP6). What the cage sees too is :mod:`staff.common.protection`.
 
 The rules are :mod:`accounting.domain.protection`'s and the settings
 :func:`accounting.cage.protection.protection_settings`'; here they are put
@@ -12,23 +12,15 @@ was shown it (PP7).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
-from enum import StrEnum
-
-from django.utils import timezone
+from datetime import date
 
 from accounting.cage import gaming_day_of
 from accounting.cage.held_awards import held_awards
 from accounting.cage.protection import (
     protection_settings,
-    restriction_active,
-    restriction_end_of,
 )
 from accounting.domain.protection import (
-    age_on,
-    document_valid_on,
     self_exclusion_shortest,
 )
 from accounting.models import (
@@ -38,124 +30,8 @@ from accounting.models import (
     Player,
     PlayerChange,
     Restriction,
-    RestrictionEnd,
 )
-
-
-class State(StrEnum):
-    """Where a restriction stands (PP3, PP4)."""
-
-    IN_FORCE = "in_force"  # a bar or a self-exclusion that holds
-    ENDED = "ended"  # a bar ended early by a second manager (PP3)
-    OVER = "over"  # a bar whose period ran out
-    PERIOD_OVER = "period_over"  # a self-exclusion past its period, no lapse asked
-    LAPSING = "lapsing"  # the player asked; the cooling-off time runs (PP4)
-    LAPSED = "lapsed"  # asked and cooled off
-
-
-@dataclass(frozen=True, slots=True)
-class RestrictionRow:
-    """A restriction as the screens show it: the record, how it ended (if it
-    did) and where it stands now."""
-
-    restriction: Restriction
-    end: RestrictionEnd | None
-    state: State
-
-    @property
-    def active(self) -> bool:
-        return self.state in (State.IN_FORCE, State.PERIOD_OVER, State.LAPSING)
-
-    @property
-    def bar(self) -> bool:
-        return self.restriction.kind == Restriction.Kind.BAR
-
-    @property
-    def can_end(self) -> bool:
-        """A bar in force may be ended early, by a second manager (PP3)."""
-        return self.bar and self.state == State.IN_FORCE
-
-    @property
-    def can_lapse(self) -> bool:
-        """A self-exclusion whose period is over may lapse at the player's
-        request (PP4); one for good never does."""
-        return not self.bar and self.state == State.PERIOD_OVER
-
-
-def _state(row: Restriction, end: RestrictionEnd | None, now: datetime) -> State:
-    active = restriction_active(row, at=now)
-    if row.kind == Restriction.Kind.BAR:
-        if active:
-            return State.IN_FORCE
-        return State.ENDED if end is not None else State.OVER
-    if end is not None:
-        return State.LAPSING if active else State.LAPSED
-    day = gaming_day_of(now)
-    if row.until is not None and day >= row.until:
-        return State.PERIOD_OVER
-    return State.IN_FORCE
-
-
-def restriction_row(row: Restriction) -> RestrictionRow:
-    """One restriction with how it ended and its state now."""
-    end = restriction_end_of(row)
-    return RestrictionRow(row, end, _state(row, end, timezone.now()))
-
-
-def restriction_rows(player: Player) -> list[RestrictionRow]:
-    """The player's restrictions, newest first, each with its state now."""
-    now = timezone.now()
-    rows = Restriction.objects.filter(player=player).select_related(
-        "set_by", "end", "end__by"
-    )
-    out = []
-    for row in rows:
-        end = restriction_end_of(row)
-        out.append(RestrictionRow(row, end, _state(row, end, now)))
-    return out
-
-
-@dataclass(frozen=True, slots=True)
-class Glance:
-    """What the cage and the manager see of a player at a glance (PP1–PP4)."""
-
-    gaming_day: date
-    min_age: int
-    age: int | None
-    restrictions: list[RestrictionRow]
-    document: IdentityDocument | None
-    last_document: IdentityDocument | None
-
-    @property
-    def refused_for_age(self) -> bool:
-        """No date of birth, or under the room's minimum age today (PP2)."""
-        return self.age is None or self.age < self.min_age
-
-    @property
-    def in_force(self) -> list[RestrictionRow]:
-        return [row for row in self.restrictions if row.active]
-
-    @property
-    def document_expired(self) -> bool:
-        return self.document is None and self.last_document is not None
-
-
-def player_glance(player: Player) -> Glance:
-    """The player's age on today's gaming day, his restrictions and his latest
-    valid identity document (PP1–PP4)."""
-    day = gaming_day_of()
-    documents = list(
-        IdentityDocument.objects.filter(player=player).select_related("checked_by")
-    )
-    valid = next((d for d in documents if document_valid_on(d.expires, day)), None)
-    return Glance(
-        gaming_day=day,
-        min_age=protection_settings().min_age,
-        age=age_on(player.birth_date, day) if player.birth_date else None,
-        restrictions=restriction_rows(player),
-        document=valid,
-        last_document=documents[0] if documents else None,
-    )
+from staff.common.protection import RestrictionRow, restriction_row
 
 
 def documents_of(player: Player) -> list[IdentityDocument]:
@@ -181,44 +57,6 @@ def self_exclusion_earliest() -> date:
     """The earliest end a self-exclusion asked for today may have (PP4)."""
     days = protection_settings().min_self_exclusion_days
     return self_exclusion_shortest(day=gaming_day_of(), min_days=days)
-
-
-class Flag(StrEnum):
-    """What the player search marks a player with."""
-
-    NO_BIRTH_DATE = "no_birth_date"
-    UNDER_AGE = "under_age"
-    BARRED = "barred"
-    SELF_EXCLUDED = "self_excluded"
-
-
-def players_flags(players: Iterable[Player]) -> dict[int, list[Flag]]:
-    """Each player's flags for a list of found players: no date of birth or under
-    age (PP2), barred (PP3), self-excluded (PP4)."""
-    players = list(players)
-    day = gaming_day_of()
-    now = timezone.now()
-    min_age = protection_settings().min_age
-    rows = Restriction.objects.filter(player__in=players).select_related("end")
-    by_player: dict[int, list[Restriction]] = {}
-    for row in rows:
-        by_player.setdefault(row.player_id, []).append(row)
-    flags: dict[int, list[Flag]] = {}
-    for player in players:
-        found: list[Flag] = []
-        if player.birth_date is None:
-            found.append(Flag.NO_BIRTH_DATE)
-        elif age_on(player.birth_date, day) < min_age:
-            found.append(Flag.UNDER_AGE)
-        active = [
-            r for r in by_player.get(player.pk, []) if restriction_active(r, at=now)
-        ]
-        if any(r.kind == Restriction.Kind.SELF_EXCLUSION for r in active):
-            found.append(Flag.SELF_EXCLUDED)
-        if any(r.kind == Restriction.Kind.BAR for r in active):
-            found.append(Flag.BARRED)
-        flags[player.pk] = found
-    return flags
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,10 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Exists, OuterRef, QuerySet, Sum
 
 from accounting.cage import gaming_day_of
 from accounting.domain.cage import identity_allowance
@@ -22,46 +21,11 @@ from accounting.models import (
     Shift,
     TableSlip,
 )
-from cardroom.models import Room, Table
+from cardroom.models import Table
 
 # CashTransaction kinds (CA5's log) that put a player's cash in, or pay him out.
 BUY_IN_KINDS = ("chip_purchase", "tournament_entry")
 CASH_OUT_KINDS = ("chip_redemption", "award_payout", "entry_refund")
-
-
-@dataclass(frozen=True, slots=True)
-class RoomFacts:
-    """What the screens and receipts need of the room."""
-
-    name: str
-    currency: str
-    language: str
-    time_zone: str = ""
-
-    @property
-    def receipt_language(self) -> str:
-        """The language receipts print in: ``CARDROOM_RECEIPT_LANGUAGE``, or the
-        room's language when it is empty, whatever each screen's language."""
-        return settings.CARDROOM_RECEIPT_LANGUAGE or self.language
-
-
-def room_facts() -> RoomFacts:
-    """The room's name, currency, language and clock; the settings' before it
-    exists."""
-    room = Room.objects.order_by("pk").first()
-    if room is None:
-        return RoomFacts(
-            name="",
-            currency=settings.CARDROOM_CURRENCY,
-            language=settings.LANGUAGE_CODE,
-            time_zone=settings.TIME_ZONE,
-        )
-    return RoomFacts(
-        name=room.name,
-        currency=room.currency,
-        language=room.language,
-        time_zone=room.time_zone,
-    )
 
 
 def cage_choose(code: str | None) -> Cage | None:
@@ -79,24 +43,6 @@ def shift_current(
     return Shift.objects.filter(
         cage=cage, cashier_id=cashier.pk, status=Shift.Status.OPEN
     ).first()
-
-
-def players_find(query: str, *, limit: int = 20) -> QuerySet[Player]:
-    """Players whose id, name, nickname or identity card number matches ``query``.
-
-    A card read at the desk gives the player's id (exact match first) or the
-    number of his identity card.
-    """
-    query = query.strip()
-    if not query:
-        return Player.objects.none()
-    return Player.objects.filter(
-        Q(code__iexact=query)
-        | Q(code__icontains=query)
-        | Q(name__icontains=query)
-        | Q(nickname__icontains=query)
-        | Q(id_document_number__iexact=query)
-    ).order_by("name", "code")[:limit]
 
 
 def chips_held(*, player: Player, currency: str) -> int:

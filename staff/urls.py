@@ -3,7 +3,6 @@ manager's approvals, terminal keys and player protection (PP1–PP7: players,
 held awards, the exclusion list, the settings), the floor
 (WL1–WL10, DC2, RK8) and the auditor's reports (BI8)."""
 
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from staff import (
@@ -15,16 +14,12 @@ from staff import (
     protection_manager,
     views,
 )
+from staff.common import urls as common
 
 app_name = "staff"
 
 urlpatterns = [
-    path("", views.home, name="root"),
-    path("login", views.LoginView.as_view(), name="login"),
-    path(
-        "logout", auth_views.LogoutView.as_view(next_page="staff:login"), name="logout"
-    ),
-    path("home", views.home, name="home"),
+    *common.urlpatterns,
     path("cage/", views.cage_home, name="cage-home"),
     path("cage/shift/open", views.shift_open, name="shift-open"),
     path("cage/shift/close", views.shift_close, name="shift-close"),

@@ -3,25 +3,20 @@
 Server-rendered, with htmx for the live parts (the queue of fills and credits, the
 over/short while counting, the player search). Every action calls the cage's
 services in ``accounting.cage``; every form that moves money books once by its
-own key (:mod:`staff.once`). Refusals are told in the room's words
-(:mod:`staff.refusals`).
+own key (:mod:`staff.common.once`). Refusals are told in the room's words
+(:mod:`staff.common.refusals`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth import views as auth_views
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -31,55 +26,21 @@ from accounting.cage.selectors import receipt_get, shift_report
 from accounting.models import Cage, Payable, Player, Shift, TableSlip
 from core.api.permissions import staff
 from core.errors import ApplicationError, Refusal
+from core.money import symbol_of
 from core.roles import Role, has_role
 from staff import selectors
+from staff.common.money import money_in
+from staff.common.once import book_once
+from staff.common.protection import player_glance, players_flags
+from staff.common.refusals import refusal_text
+from staff.common.roles import cashier_only
+from staff.common.selectors import players_find, room_facts
 from staff.forms import AmountForm, AwardPayForm, CountForm
-from staff.landing import landing_url
 from staff.models import ShiftCount
-from staff.money import money_format, symbol_of
-from staff.once import book_once
 from staff.protection_forms import DocumentForm
-from staff.protection_selectors import player_glance, players_flags
-from staff.refusals import refusal_text
 
 CAGE_SESSION_KEY = "staff_cage"
 View = Callable[..., HttpResponse]
-
-
-class LoginView(auth_views.LoginView):
-    """Staff sign in here and land on their role's home page (staff.landing)."""
-
-    template_name = "staff/login.html"
-    redirect_authenticated_user = True
-
-    def get_default_redirect_url(self) -> str:
-        return landing_url(self.request.user)
-
-
-@login_required
-def home(request: HttpRequest) -> HttpResponse:
-    """Send the signed-in user to his role's home page."""
-    return HttpResponseRedirect(landing_url(request.user))
-
-
-def role_only(*roles: Role) -> Callable[[View], View]:
-    """Let in signed-in holders of one of ``roles`` (superusers too); others get
-    403."""
-
-    def decorator(view: View) -> View:
-        @login_required
-        @wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-            if not has_role(request.user, *roles):
-                raise PermissionDenied
-            return view(request, *args, **kwargs)
-
-        return wrapper
-
-    return decorator
-
-
-cashier_only = role_only(Role.CASHIER)
 
 
 def _cage(request: HttpRequest) -> Cage:
@@ -92,13 +53,12 @@ def _cage(request: HttpRequest) -> Cage:
 
 
 def _money(cage: Cage) -> Callable[[int], str]:
-    language = get_language() or "en"
-    return lambda cents: money_format(cents, cage.currency, language)
+    return money_in(cage.currency)
 
 
 def _context(request: HttpRequest, cage: Cage, **extra: Any) -> dict[str, Any]:
     return {
-        "room": selectors.room_facts(),
+        "room": room_facts(),
         "cage": cage,
         "cages": Cage.objects.order_by("code"),
         "currency": cage.currency,
@@ -117,7 +77,7 @@ def _refuse(
 def _book(
     request: HttpRequest, cage: Cage, book: Callable[[], str], done: str, **how: Any
 ) -> HttpResponse | None:
-    """Book the form once (staff.once) and go to the page ``book`` names, saying
+    """Book the form once (staff.common.once) and go to the page ``book`` names, saying
     ``done``; on a refusal say why (``how``: what ran short) and return None."""
     try:
         url, fresh = book_once(request, book)
@@ -346,7 +306,7 @@ def player_search(request: HttpRequest) -> HttpResponse:
     door (PP2–PP4); the results only when htmx asks."""
     cage = _cage(request)
     query = request.GET.get("q", "")
-    players = list(selectors.players_find(query))
+    players = list(players_find(query))
     if len(players) == 1 and request.GET.get("go"):
         return redirect("staff:player", code=players[0].code)
     partial = bool(getattr(request, "htmx", False))  # django_htmx's middleware
@@ -464,7 +424,7 @@ def chips_redeem(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def player_identify(request: HttpRequest, code: str) -> HttpResponse:
     """Record the identity document the cashier checked, with its expiry (PP1,
-    CA5), once for the form's key (staff.once): a double post records one check.
+    CA5), once for the form's key (staff.common.once): a double post records one check.
     An expired one is refused (PP1)."""
     cage = _cage(request)
     player = _player(code)
@@ -597,7 +557,7 @@ def receipt(request: HttpRequest, no: str) -> HttpResponse:
         found = receipt_get(no=no)
     except ApplicationError as error:
         raise Http404(error.detail) from error
-    room = selectors.room_facts()
+    room = room_facts()
     context = _context(request, cage)
     with translation.override(room.receipt_language):
         slip = render(

@@ -8,7 +8,7 @@ from typing import Any
 from django import template
 from django.utils.translation import get_language
 
-from staff.money import money_format
+from core.money import money_format
 
 register = template.Library()
 

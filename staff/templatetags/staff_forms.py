@@ -1,4 +1,4 @@
-"""The hidden key of a money form rendered in a list (staff.once)."""
+"""The hidden key of a money form rendered in a list (staff.common.once)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from staff.once import FIELD, form_key
+from staff.common.once import FIELD, form_key
 
 register = template.Library()
 

@@ -12,8 +12,7 @@ from django import template
 from django.conf import settings
 from django.utils.translation import get_language
 
-from core.money import locale_of
-from staff.money import money_format
+from core.money import locale_of, money_format
 
 register = template.Library()
 

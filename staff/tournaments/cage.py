@@ -7,8 +7,8 @@ Server-rendered in the staff screens' frame, reached from the cage's navigation.
 Every action goes through ``tournaments.services``; what is open (late
 registration, rebuys, the add-on) is the server's clock's to say (TO12), never the
 cashier's: no level is typed or sent. Money is typed and shown in the event's
-currency as the screen's language writes it (:mod:`staff.money`); every money form
-books once by its own key (:mod:`staff.once`) and redirects after the post.
+currency as the screen's language writes it (:mod:`core.money`); every money form
+books once by its own key (:mod:`staff.common.once`) and redirects after the post.
 """
 
 from __future__ import annotations
@@ -34,11 +34,13 @@ from accounting.cage.selectors import receipt_get
 from accounting.models import Cage, Receipt
 from core.api.permissions import staff
 from core.errors import ApplicationError, Invalid
+from core.money import money_format, symbol_of
 from core.roles import Role, has_role
 from staff import selectors as cage_reads
-from staff.money import money_format, symbol_of
-from staff.once import book_once
-from staff.refusals import refusal_text
+from staff.common.once import book_once
+from staff.common.refusals import refusal_text
+from staff.common.roles import cashier_only, desk_staff, manager_only
+from staff.common.selectors import room_facts
 from staff.tournaments.cage_forms import (
     AddonForm,
     EntryForm,
@@ -48,13 +50,9 @@ from staff.tournaments.cage_forms import (
     RefundPayForm,
     SheetApproveForm,
 )
-from staff.views import CAGE_SESSION_KEY, role_only
-from tournaments import floor, selectors, services
+from staff.views import CAGE_SESSION_KEY
+from tournaments import selectors, services
 from tournaments.models import Entry, Event, Payout, PayoutSheet, Purchase
-
-desk_staff = role_only(Role.CASHIER, Role.MANAGER)
-cashier_only = role_only(Role.CASHIER)
-manager_only = role_only(Role.MANAGER)
 
 # A scheduled event shows at the cage from this long before its start.
 TONIGHT_HOURS = 18
@@ -84,7 +82,7 @@ def _money(currency: str) -> Callable[[int], str]:
 
 def _context(request: HttpRequest, cage: Cage | None, **extra: Any) -> dict[str, Any]:
     return {
-        "room": cage_reads.room_facts(),
+        "room": room_facts(),
         "cage": cage,
         "shift": cage_reads.shift_current(cage=cage, cashier=request.user)
         if cage
@@ -112,7 +110,7 @@ def clock_facts(event: Event) -> dict[str, Any] | None:
     cage now (TO1, TO12); None for an event without a structure."""
     now = timezone.now()
     try:
-        shown = floor.clock_display(event, now=now)
+        shown = services.clock_display(event, now=now)
     except ApplicationError:
         return None
     windows = selectors.cage_windows(event=event, at=now)
@@ -580,7 +578,7 @@ def receipt(request: HttpRequest, event: str, no: str) -> HttpResponse:
     cage = _cage_chosen(request)
     obj = _event(event)
     found = _event_receipt(obj, no)
-    room = cage_reads.room_facts()
+    room = room_facts()
     with translation.override(room.receipt_language):
         slip = render(
             request,

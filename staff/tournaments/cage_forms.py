@@ -17,8 +17,8 @@ from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
 from accounting.models import Player
-from staff.forms import MoneyField, OnceForm
-from staff.money import money_format
+from core.money import money_format
+from staff.common.forms import MoneyField, OnceForm
 
 # The desk reads amounts as the cash cage does: the one strict parser (core.money)
 # refuses an amount that could be read two ways, with the readings it could have.

@@ -25,9 +25,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from core.api.permissions import staff
 from core.errors import ApplicationError
-from staff.money import style_of, symbol_of
-from staff.once import book_once, form_key
-from staff.selectors import room_facts
+from core.money import symbol_of
+from staff.common.money import style_of
+from staff.common.once import book_once, form_key
+from staff.common.selectors import room_facts
 from staff.tournaments import director_forms as forms
 from staff.tournaments.floor import (
     act,

@@ -3,8 +3,8 @@ deal, the payout sheet, penalties, and the event's set-up.
 
 Numbers are whole numbers only (a chip count typed ``1.5`` or ``abc`` is refused
 here, before any service is asked); money is typed in the room's currency
-(:class:`staff.forms.MoneyField`); forms that write carry a one-time key
-(:class:`staff.forms.OnceForm`).
+(:class:`staff.common.forms.MoneyField`); forms that write carry a one-time key
+(:class:`staff.common.forms.OnceForm`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django import forms
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from staff.forms import MoneyField, OnceForm
+from staff.common.forms import MoneyField, OnceForm
 from tournaments.models import Entry
 
 ACTIONS = (

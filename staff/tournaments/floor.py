@@ -4,10 +4,10 @@
 chip race (TO6), deals (TO5), the payout sheet and held prizes (TO7, TO9),
 disqualifications and chips removed with their cause (TO3).
 
-Every write calls the tournament services (``tournaments.services``,
-``tournaments.floor``) inside a form that books once by its own key
-(:mod:`staff.once`), then redirects, so a reload sends nothing again. A refusal is
-said in the reader's language with its rule (:mod:`staff.refusals`).
+Every write calls the tournament services (``tournaments.services``)
+inside a form that books once by its own key (:mod:`staff.common.once`), then
+redirects, so a reload sends nothing again. A refusal is said in the reader's
+language with its rule (:mod:`staff.common.refusals`).
 """
 
 from __future__ import annotations
@@ -16,12 +16,9 @@ import random
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import wraps
 from typing import Any
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -33,14 +30,14 @@ from django.views.decorators.http import require_GET, require_POST
 from accounting.cage.protection import Door, restricted_now
 from core.api.permissions import staff
 from core.errors import ApplicationError, Invalid
+from core.money import money_format, symbol_of
 from core.roles import Role, has_role
 from jackpots.models import Pool
-from staff.money import money_format, symbol_of
-from staff.once import book_once
-from staff.refusals import refusal_text
-from staff.selectors import room_facts
+from staff.common.once import book_once
+from staff.common.refusals import refusal_text
+from staff.common.roles import floor_only, manager_only
+from staff.common.selectors import room_facts
 from staff.tournaments import director_forms as forms
-from tournaments import floor as floor_services
 from tournaments import selectors, services
 from tournaments.domain.chips import RANKS, SUITS, colour_up
 from tournaments.models import (
@@ -62,33 +59,6 @@ from tournaments.services.payouts import payout_forfeit as payout_forfeit_servic
 
 View = Callable[..., HttpResponse]
 CLOCK_SECONDS = 1
-
-
-def floor_only(view: View) -> View:
-    """Let in signed-in floor staff and managers (superusers too); others get 403."""
-
-    @login_required
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not has_role(request.user, Role.FLOOR, Role.MANAGER):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapper
-
-
-def manager_only(view: View) -> View:
-    """Let in managers only: approvals are a manager's (TO5, TO9); the services
-    refuse the person who prepared what is approved (four eyes)."""
-
-    @login_required
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not has_role(request.user, Role.MANAGER):
-            raise PermissionDenied
-        return view(request, *args, **kwargs)
-
-    return wrapper
 
 
 # Time and numbers as the floor reads them ------------------------------------
@@ -146,7 +116,7 @@ def act(
     *,
     back: str,
 ) -> HttpResponse:
-    """Run ``action`` once for the form's key (staff.once) and go to the page it
+    """Run ``action`` once for the form's key (staff.common.once) and go to the page it
     returns (or ``back``), saying ``done``; on a refusal, say why and go ``back``."""
 
     def book() -> str:
@@ -180,7 +150,7 @@ def clock_view(event: Event) -> dict[str, Any]:
     """What the floor's clock shows, as text: the time left as m:ss, the level with
     its blinds and ante, the next level and the next break."""
     try:
-        shown = floor_services.clock_display(event, now=timezone.now())
+        shown = services.clock_display(event, now=timezone.now())
     except ApplicationError:
         return {"ready": False}
     status_names = {
@@ -260,7 +230,7 @@ def clock_change(request: HttpRequest, event: str) -> HttpResponse:
     by = staff(request)
 
     def action() -> None:
-        floor_services.clock_change(
+        services.clock_change(
             event_code=found.code,
             action=data["action"],
             level=data.get("level"),
@@ -315,7 +285,7 @@ def _tables(event: Event) -> list[dict[str, Any]]:
             "player__code", "player__name"
         )
     )
-    tables = floor_services.table_map(event)
+    tables = services.table_map(event)
     restricted = _restricted(event)
     for table in tables:
         latest = counts.get(table["table"])
@@ -443,7 +413,7 @@ def seats_draw(request: HttpRequest, event: str) -> HttpResponse:
     drawn: list[Any] = []
 
     def action() -> None:
-        drawn.extend(floor_services.seats_draw(event_code=found.code, by=by))
+        drawn.extend(services.seats_draw(event_code=found.code, by=by))
 
     def done() -> str:
         return _("%(n)d seats drawn; each player's seat is listed under the moves.") % {
@@ -462,7 +432,7 @@ def tables_rebalance(request: HttpRequest, event: str) -> HttpResponse:
     result: list[Any] = []
 
     def action() -> None:
-        result.append(floor_services.tables_rebalance(event_code=found.code, by=by))
+        result.append(services.tables_rebalance(event_code=found.code, by=by))
 
     def done() -> str:
         made = result[0]
@@ -506,7 +476,7 @@ def busts_report(request: HttpRequest, event: str) -> HttpResponse:
     data = form.cleaned_data
     by = staff(request)
     reports = [
-        floor_services.BustReport(
+        services.BustReport(
             player=player,
             stack=stack,
             busted_by=(data["busted_by"],) if data.get("busted_by") else (),
@@ -515,7 +485,7 @@ def busts_report(request: HttpRequest, event: str) -> HttpResponse:
     ]
 
     def action() -> None:
-        floor_services.busts_report(
+        services.busts_report(
             event_code=found.code,
             hand=data["hand"],
             busts=reports,
@@ -564,7 +534,7 @@ def chips_count(request: HttpRequest, event: str) -> HttpResponse:
     by = staff(request)
 
     def action() -> None:
-        floor_services.chip_count_report(
+        services.chip_count_report(
             event=found, table=data["table"], chips=data["chips"], by=by, source="floor"
         )
 

@@ -13,7 +13,7 @@ import pytest
 from django.db import connections
 from django.utils import translation
 
-from staff.money import money_format
+from core.money import money_format
 from tests.e2e.conftest import ARGS, CHROMIUM
 
 LANGUAGES = ("en", "fi", "ko")

@@ -11,7 +11,7 @@ from django.db import OperationalError
 from django.test import Client, RequestFactory
 from django.utils import translation
 
-import staff.views
+import staff.common.auth
 from core.api.errors import server_error
 from core.connection_lost import unavailable
 from core.roles import Role
@@ -71,7 +71,7 @@ def test_a_server_failure_is_a_page(make_staff, monkeypatch, language):
     def failing(user):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(staff.views, "landing_url", failing)
+    monkeypatch.setattr(staff.common.auth, "landing_url", failing)
     cashier = make_staff("kalle", Role.CASHIER)
     client = client_in(language, cashier, raise_request_exception=False)
     body = assert_page(client.get("/home"), 500, language, "Something went wrong")
@@ -115,7 +115,7 @@ def test_a_lost_connection_through_the_middleware_is_the_page(make_staff, monkey
         except psycopg.OperationalError as cause:
             raise OperationalError("server closed the connection") from cause
 
-    monkeypatch.setattr(staff.views, "landing_url", lost)
+    monkeypatch.setattr(staff.common.auth, "landing_url", lost)
     monkeypatch.setattr("core.connection_lost.connection.close", lambda: None)
     cashier = make_staff("kalle", Role.CASHIER)
     answer = client_in("ko", cashier).get("/home")

@@ -12,7 +12,7 @@ from django.test import Client
 from cardroom import services as floor
 from cardroom.models import Correction, HandVoid, SeatSession, Table
 from core.roles import Role
-from staff.landing import landing_url
+from staff.common.landing import landing_url
 from tests.api.floor.test_voids import misdeal
 from tests.conftest import ROOM_EVENING
 from tests.integration.waitlist.conftest import (

@@ -27,7 +27,7 @@ from accounting import cage as services
 from accounting.models import Cage, Payable, Player, Receipt
 from cardroom.models import Room
 from jackpots.models import Award, Pool
-from staff.selectors import RoomFacts
+from staff.common.selectors import RoomFacts
 from tests.e2e.conftest import browser_page
 
 __all__ = ["browser_page"]

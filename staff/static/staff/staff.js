@@ -58,7 +58,7 @@
   };
 
   // A second click while the first post is on its way sends nothing more; the
-  // server books a form's key once anyway (staff.once).
+  // server books a form's key once anyway (staff.common.once).
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (form.dataset.sent) { event.preventDefault(); return; }

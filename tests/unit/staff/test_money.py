@@ -1,4 +1,5 @@
-"""Money as the cage shows and types it (staff.money): no database."""
+"""Money as the cage shows and types it (core.money, staff.common.money): no
+database."""
 
 from __future__ import annotations
 
@@ -8,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from staff import money
-from staff.money import MoneyInputError, money_format, money_parse
+from core.money import MoneyInputError, money_format, money_parse
+from staff.common import money
 
 LANGUAGES = ("en", "fi", "ko")
 

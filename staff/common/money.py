@@ -1,41 +1,38 @@
-"""Money as the cage shows and types it: :mod:`core.money`, the one formatter and
-the one strict parser (Babel's CLDR formats), seen from the staff screens.
+"""Money on the staff screens: :mod:`core.money` is the one formatter and the one
+strict parser (Babel's CLDR formats); here is what the screens add to it.
 
->>> money_format(123450, "EUR", "fi")
+:func:`money_in` writes amounts of one currency in the page's language, for the
+messages a view says (every screen used to make its own).
+
+>>> from django.utils import translation
+>>> with translation.override("fi"):
+...     money_in("EUR")(123450)
 '1\\xa0234,50\\xa0€'
->>> money_parse("500", "EUR", "en")
-50000
 
 The screens' scripts and labels need to know where the sign goes and which
 separator is the decimal one: :func:`style_of` reads that from the same CLDR data.
+
+>>> style_of("fi")
+Style(group='\\xa0', decimal=',', symbol_after=True)
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from babel.numbers import get_decimal_symbol, get_group_symbol
+from django.utils.translation import get_language
 
-from core.money import (
-    MoneyInputError,
-    decimals_of,
-    locale_of,
-    money_format,
-    money_parse,
-    symbol_of,
-    units_format,
-)
+from core.money import locale_of, money_format
 
-__all__ = [
-    "MoneyInputError",
-    "Style",
-    "decimals_of",
-    "money_format",
-    "money_parse",
-    "style_of",
-    "symbol_of",
-    "units_format",
-]
+Money = Callable[[int], str]
+
+
+def money_in(currency: str) -> Money:
+    """Write cents of ``currency`` as the page's language does (core.money)."""
+    language = get_language() or "en"
+    return lambda cents: money_format(int(cents), currency, language)
 
 
 @dataclass(frozen=True, slots=True)
