@@ -23,6 +23,7 @@ from core.errors import (
     Invalid,
     NotFound,
     Refusal,
+    SharedCode,
     Unprocessable,
     refuser,
 )
@@ -35,14 +36,10 @@ class Code(StrEnum):
     NOT_CENTS = "not_cents"
     TOO_FEW_ENTRIES = "too_few_entries"
     UNBALANCED = "unbalanced"
-    INSUFFICIENT_FUNDS = "insufficient_funds"
     POSTING_CONFLICT = "posting_conflict"
-    REASON_REQUIRED = "reason_required"
-    FOUR_EYES = "four_eyes"
     REVERSAL_OF_REVERSAL = "reversal_of_reversal"
     ALREADY_REVERSED = "already_reversed"
     # The cage (accounting.cage)
-    INVALID_AMOUNT = "invalid_amount"
     CAGE_NOT_FOUND = "cage_not_found"
     NO_OPEN_SHIFT = "no_open_shift"
     MEMO_REQUIRED = "memo_required"
@@ -60,14 +57,12 @@ class Code(StrEnum):
     DOCUMENT_REQUIRED = "document_required"
     IDENTITY_REQUIRED = "identity_required"
     AWARD_NOT_APPROVED = "award_not_approved"
-    ALREADY_PAID = "already_paid"
     WRONG_PLAYER = "wrong_player"
     SIGNATURE_REQUIRED = "signature_required"
-    WRONG_CURRENCY = "wrong_currency"
     RECEIPT_NOT_FOUND = "receipt_not_found"
     RECEIVABLE_OPEN = "receivable_open"
     ABOVE_OPEN = "above_open"
-    TABLE_CLOSED = "table_closed"
+    INVALID_FILTER = "invalid_filter"
     # Player protection (accounting.cage.protection)
     UNDER_AGE = "under_age"
     PLAYER_BARRED = "player_barred"
@@ -83,7 +78,6 @@ class Code(StrEnum):
     DOCUMENT_EXPIRED = "document_expired"
     BIRTH_DATE_FUTURE = "birth_date_future"
     NOTHING_CHANGED = "nothing_changed"
-    NOT_HELD = "not_held"
     DOCUMENT_ON_FILE = "document_on_file"
     SETTINGS_CHANGED = "settings_changed"
     AWARD_FORFEITED = "award_forfeited"
@@ -94,17 +88,17 @@ TEXTS = {
     Code.NOT_CENTS: _("Amounts are integer cents."),
     Code.TOO_FEW_ENTRIES: _("A transaction moves money between at least two accounts."),
     Code.UNBALANCED: _("The entries don't balance: %(sums)s."),
-    Code.INSUFFICIENT_FUNDS: _(
+    SharedCode.INSUFFICIENT_FUNDS: _(
         "%(account)s holds %(balance)d; it can't give %(amount)d."
     ),
     Code.POSTING_CONFLICT: _("Posting %(key)s was already made with other amounts."),
-    Code.REASON_REQUIRED: _("DC2: a reversal says why."),
-    Code.FOUR_EYES: _("DC2: money corrections need two different staff."),
+    SharedCode.REASON_REQUIRED: _("DC2: a reversal says why."),
+    SharedCode.FOUR_EYES: _("DC2: money corrections need two different staff."),
     Code.REVERSAL_OF_REVERSAL: _(
         "DC2: a reversal is corrected by a new posting, not reversed."
     ),
     Code.ALREADY_REVERSED: _("DC2: transaction %(id)d is already reversed."),
-    Code.INVALID_AMOUNT: _("%(name)s must be integer cents."),
+    SharedCode.INVALID_AMOUNT: _("%(name)s must be integer cents."),
     Code.CAGE_NOT_FOUND: _("No cage %(code)s."),
     Code.NO_OPEN_SHIFT: _(
         "CA1: %(user)s has no open shift at cage %(cage)s; open one with a "
@@ -146,19 +140,20 @@ TEXTS = {
     Code.AWARD_NOT_APPROVED: _(
         "CA6: an award is paid only once a manager approved it."
     ),
-    Code.ALREADY_PAID: _("CA6: award %(ref)s is already paid."),
+    SharedCode.ALREADY_PAID: _("CA6: award %(ref)s is already paid."),
     Code.WRONG_PLAYER: _("CA6: this award is owed to another player."),
     Code.SIGNATURE_REQUIRED: _("CA6: the player signs the receipt of an award payout."),
-    Code.WRONG_CURRENCY: _(
+    SharedCode.WRONG_CURRENCY: _(
         "CA6: this award is in %(currency)s; pay it at a cage in it."
     ),
     Code.RECEIPT_NOT_FOUND: _("No receipt %(no)s."),
+    Code.INVALID_FILTER: _("due is true or false."),
     Code.RECEIVABLE_OPEN: _(
         "DC3: %(p)s owes %(open)d (due: %(due)d); he pays it back at the"
         " cage before he buys in."
     ),
     Code.ABOVE_OPEN: _("DC3: %(p)s owes %(open)d; %(a)d is more than is open."),
-    Code.TABLE_CLOSED: _(
+    SharedCode.TABLE_CLOSED: _(
         "CA3: table %(table)s is closed; a closed table gets no fills. Open the "
         "table first."
     ),
@@ -210,7 +205,7 @@ TEXTS = {
         "PP1: an award or a prize is paid only to a player whose identity document"
         " is on file and valid; %(player)s has none. Record the one you check."
     ),
-    Code.NOT_HELD: _(
+    SharedCode.NOT_HELD: _(
         "PP6: award %(ref)s isn't held: it is paid or decided, or its player is no"
         " longer restricted."
     ),
@@ -274,15 +269,15 @@ def insufficient(
     """The ledger's refusal of an overdraft: of ``account`` (holding ``balance``,
     asked for ``amount``) with the most it can give, or of an account unnamed."""
     if account is None:
-        return InsufficientFunds(Code.INSUFFICIENT_FUNDS, OVERDRAWN)
+        return InsufficientFunds(SharedCode.INSUFFICIENT_FUNDS, OVERDRAWN)
     params: dict[str, Any] = {
         "account": account,
         "balance": balance,
         "amount": amount,
     }
     return InsufficientFunds(
-        Code.INSUFFICIENT_FUNDS,
-        TEXTS[Code.INSUFFICIENT_FUNDS],
+        SharedCode.INSUFFICIENT_FUNDS,
+        TEXTS[SharedCode.INSUFFICIENT_FUNDS],
         allowed={"max": balance},
         params=params,
     )

@@ -36,6 +36,7 @@ from accounting.models import (
     Transaction,
 )
 from core.db import rows
+from core.errors import SharedCode
 from core.work import retried
 
 P = ParamSpec("P")
@@ -351,13 +352,13 @@ def transaction_reverse(
     already reversed or is itself a reversal, or when the approver is the requester.
     """
     if not reason.strip():
-        raise ledger_refuse(Code.REASON_REQUIRED, rule="DC2")
+        raise ledger_refuse(SharedCode.REASON_REQUIRED, rule="DC2")
     if (
         approved_by is not None
         and requested_by is not None
         and (approved_by.pk == requested_by.pk)
     ):
-        raise ledger_refuse(Code.FOUR_EYES, rule="DC2")
+        raise ledger_refuse(SharedCode.FOUR_EYES, rule="DC2")
     if original.reverses_id is not None:
         raise ledger_refuse(Code.REVERSAL_OF_REVERSAL, rule="DC2")
     if Transaction.objects.filter(reverses=original).exists():

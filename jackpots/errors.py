@@ -5,7 +5,7 @@ string API.md and its callers know; its text is a template translated when the
 edge reads ``detail`` (``core.errors``). A code that several rules refuse with
 has one text per rule: the table's other keys name them ``(code, variant)``.
 
->>> error = refuse(Code.REASON_REQUIRED, text="hit", rule="BB5")
+>>> error = refuse(SharedCode.REASON_REQUIRED, text="hit", rule="BB5")
 >>> (error.code, error.rule, error.detail)
 ('reason_required', 'BB5', 'BB5: a rejected hit records why.')
 >>> type(conflict(Code.ALREADY_RETIRED, pool="main")).__name__
@@ -16,28 +16,28 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from core.errors import Conflict, Forbidden, Invalid, Refusal, variants_refuser
+from core.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    Refusal,
+    SharedCode,
+    variants_refuser,
+)
 from core.errors import gettext_noop as _
 
 
 class Code(StrEnum):
-    PERMISSION_DENIED = "permission_denied"
     INVALID_CONFIGURATION = "invalid_configuration"
-    INVALID_AMOUNT = "invalid_amount"
     POOL_EXISTS = "pool_exists"
-    REASON_REQUIRED = "reason_required"
     POOL_OWES = "pool_owes"
     BAD_SUCCESSOR = "bad_successor"
     ALREADY_RETIRED = "already_retired"
     NOTHING_TO_PAY = "nothing_to_pay"
-    INSUFFICIENT_FUNDS = "insufficient_funds"
-    HAND_VOIDED = "hand_voided"
     AWARD_BOOKED = "award_booked"
     NOT_VERIFIED = "not_verified"
-    FOUR_EYES = "four_eyes"
     EARLIER_HIT_PENDING = "earlier_hit_pending"
     ALREADY_APPROVED = "already_approved"
-    DECIDED = "decided"
     NOT_A_MONTH_POOL = "not_a_month_pool"
     MONTH_CLOSED = "month_closed"
     MONTH_NOT_OVER = "month_not_over"
@@ -47,8 +47,8 @@ class Code(StrEnum):
     INVALID_MONTH = "invalid_month"
 
 
-TEXTS: dict[Code | tuple[Code, str], str] = {
-    Code.PERMISSION_DENIED: _("This needs the role: %(roles)s."),
+TEXTS: dict[StrEnum | tuple[StrEnum, str], str] = {
+    SharedCode.PERMISSION_DENIED: _("This needs the role: %(roles)s."),
     (Code.INVALID_CONFIGURATION, "no_game"): _(
         "%(field)s: a category covers at least one game"
     ),
@@ -76,14 +76,16 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     ),
     (Code.INVALID_CONFIGURATION, "bool"): _("%(field)s: true or false"),
     (Code.INVALID_CONFIGURATION, "fixed"): _("These can't change: %(fields)s."),
-    Code.INVALID_AMOUNT: _("A seed is a positive number of cents."),
-    (Code.INVALID_AMOUNT, "drops"): _(
+    SharedCode.INVALID_AMOUNT: _("A seed is a positive number of cents."),
+    (SharedCode.INVALID_AMOUNT, "drops"): _(
         "JD5: %(held)d cents of drops wait for a pool; give from 1 to that."
     ),
     Code.POOL_EXISTS: _("The room has a pool %(code)s already."),
-    Code.REASON_REQUIRED: _("JD5: a manager records why money held in trust moves."),
-    (Code.REASON_REQUIRED, "hit"): _("BB5: a rejected hit records why."),
-    (Code.REASON_REQUIRED, "month"): _("HM3: a rejection records why."),
+    SharedCode.REASON_REQUIRED: _(
+        "JD5: a manager records why money held in trust moves."
+    ),
+    (SharedCode.REASON_REQUIRED, "hit"): _("BB5: a rejected hit records why."),
+    (SharedCode.REASON_REQUIRED, "month"): _("HM3: a rejection records why."),
     Code.POOL_OWES: _("JD5: %(pool)s still owes players; decide %(what)s first."),
     Code.BAD_SUCCESSOR: _(
         "JD5: the successor is another active pool of room %(room)s."
@@ -99,10 +101,12 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     ),
     Code.ALREADY_RETIRED: _("%(pool)s was retired already."),
     Code.NOTHING_TO_PAY: _("JD5: the pool holds nothing to pay for this jackpot."),
-    Code.INSUFFICIENT_FUNDS: _(
+    SharedCode.INSUFFICIENT_FUNDS: _(
         "JD5: %(account)s holds %(balance)d; it can't give %(amount)d."
     ),
-    Code.HAND_VOIDED: _("RK8: hand %(hand)s was voided; its hit can only be rejected."),
+    SharedCode.HAND_VOIDED: _(
+        "RK8: hand %(hand)s was voided; its hit can only be rejected."
+    ),
     Code.AWARD_BOOKED: _(
         "RK8: hit %(id)d of hand %(hand)s was approved and its awards booked from the"
         " pool (BB5); a void can't take them back, so the hand isn't voided."
@@ -110,10 +114,10 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     Code.NOT_VERIFIED: _(
         "BB5: a floor person verifies the hit before a manager approves it."
     ),
-    Code.FOUR_EYES: _(
+    SharedCode.FOUR_EYES: _(
         "BB5: the manager approving a hit is not the one who verified it."
     ),
-    (Code.FOUR_EYES, "month"): _(
+    (SharedCode.FOUR_EYES, "month"): _(
         "HM3: the month is approved by another person than who closed it."
     ),
     Code.EARLIER_HIT_PENDING: _(
@@ -121,8 +125,8 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     ),
     Code.ALREADY_APPROVED: _("Hit %(id)d is %(status)s already."),
     (Code.ALREADY_APPROVED, "month"): _("%(month)s is %(status)s already."),
-    Code.DECIDED: _("Hit %(id)d is %(status)s already."),
-    (Code.DECIDED, "month"): _("%(month)s is %(status)s already."),
+    SharedCode.DECIDED: _("Hit %(id)d is %(status)s already."),
+    (SharedCode.DECIDED, "month"): _("%(month)s is %(status)s already."),
     Code.NOT_A_MONTH_POOL: _("%(pool)s is not a hand-of-the-month pool."),
     Code.MONTH_CLOSED: _("HM3: %(month)s of %(pool)s is closed already."),
     Code.MONTH_NOT_OVER: _("HM3: %(month)s is not over yet."),

@@ -13,6 +13,7 @@ from core.errors import (
     Invalid,
     NotFound,
     Refusal,
+    SharedCode,
     Unprocessable,
     gettext_noop,
     refuser,
@@ -23,7 +24,6 @@ class Code(StrEnum):
     UNKNOWN_REPORT = "unknown_report"
     INVALID_PERIOD = "invalid_period"
     MANAGER_REQUIRED = "manager_required"
-    REASON_REQUIRED = "reason_required"
     PERIOD_NOT_OVER = "period_not_over"
     PERIOD_ENDED = "period_ended"
     UNKNOWN_FORMAT = "unknown_format"
@@ -35,7 +35,7 @@ TEXTS = {
     Code.MANAGER_REQUIRED: gettext_noop(
         "Only a manager may ask for a new version of a stored report."
     ),
-    Code.REASON_REQUIRED: gettext_noop("A new version of a report says why."),
+    SharedCode.REASON_REQUIRED: gettext_noop("A new version of a report says why."),
     Code.PERIOD_NOT_OVER: gettext_noop(
         "Gaming day %(day)s ends at %(end)s; its %(kind)s can be made after that."
     ),

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, serializers, status
@@ -45,10 +44,10 @@ from accounting.cage.selectors import (
     shift_report,
     vault_balances,
 )
+from accounting.errors import Code, invalid
 from accounting.models import BoxCount, Payable, Receipt, Shift, TableSlip
 from core.api.fields import StrictSerializer, choice_param
 from core.api.permissions import IsCashier, IsFloor, IsManager, role_required, staff
-from core.errors import Invalid
 from core.idempotency import idempotent
 from core.roles import Role, has_role
 
@@ -582,11 +581,7 @@ class ReceivableListApi(APIView):
     def get(self, request: Request) -> Response:
         due = request.query_params.get("due", "false")
         if due not in ("true", "false"):
-            raise Invalid(
-                "invalid_filter",
-                _("due is true or false."),
-                allowed={"due": ["true", "false"]},
-            )
+            raise invalid(Code.INVALID_FILTER, allowed={"due": ["true", "false"]})
         found = receivables_open(
             player=request.query_params.get("player"), due_only=due == "true"
         )

@@ -7,6 +7,7 @@ from django.utils.module_loading import import_string
 
 from accounting.errors import NEGATIVE, NOT_POSITIVE, Code, invalid, missing
 from accounting.models import Cage
+from core.errors import SharedCode
 from core.work import lock_check
 
 
@@ -17,10 +18,10 @@ def cents_check(value: object, *, name: str, positive: bool = True) -> int:
     decimals and booleans are never money.
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise invalid(Code.INVALID_AMOUNT, name=name)
+        raise invalid(SharedCode.INVALID_AMOUNT, name=name)
     if value < (1 if positive else 0):
         text = NOT_POSITIVE if positive else NEGATIVE
-        raise invalid(Code.INVALID_AMOUNT, text=text, name=name)
+        raise invalid(SharedCode.INVALID_AMOUNT, text=text, name=name)
     return value
 
 

@@ -17,9 +17,10 @@ from accounting.cage.protection import (
 )
 from accounting.domain import cage_postings
 from accounting.domain import protection as rules
-from accounting.errors import Code, conflict
+from accounting.errors import conflict
 from accounting.models import AwardDecision, Payable, Player, Restriction
 from accounting.posting import plan_post
+from core.errors import SharedCode
 
 
 def held_awards(*, at: datetime | None = None) -> list[tuple[Payable, Restriction]]:
@@ -99,7 +100,7 @@ def held_award_decide(
             door=door,
         )
     if holding is None:
-        raise conflict(Code.NOT_HELD, rule="PP6", ref=locked.reference)
+        raise conflict(SharedCode.NOT_HELD, rule="PP6", ref=locked.reference)
     booking = None
     if decision == AwardDecision.Decision.FORFEIT:
         booking = plan_post(

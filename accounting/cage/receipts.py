@@ -45,7 +45,7 @@ from accounting.errors import (
 from accounting.models import Cage, Payable, Player, Receipt, Shift, Transaction
 from accounting.posting import plan_post
 from accounting.services import Leg, retry_on_conflict, transaction_post
-from core.errors import Conflict
+from core.errors import Conflict, SharedCode
 from core.work import lock_check
 
 LegsFor = Callable[[Shift, Player, int], list[Leg]]
@@ -274,7 +274,7 @@ def payable_create(
     if approved_by is None:
         raise refuse(Code.AWARD_NOT_APPROVED, rule="CA6")
     if created_by is not None and created_by.pk == approved_by.pk:
-        raise refuse(Code.FOUR_EYES, rule="CA6", text=AWARD_FOUR_EYES)
+        raise refuse(SharedCode.FOUR_EYES, rule="CA6", text=AWARD_FOUR_EYES)
     return Payable.objects.create(
         player=player,
         amount_cents=amount_cents,
@@ -288,7 +288,7 @@ def payable_create(
 
 
 def _already_paid(payable: Payable) -> Conflict:
-    return conflict(Code.ALREADY_PAID, rule="CA6", ref=payable.reference)
+    return conflict(SharedCode.ALREADY_PAID, rule="CA6", ref=payable.reference)
 
 
 @retry_on_conflict()
@@ -330,9 +330,11 @@ def payable_pay(
         if not player_signed:
             raise refuse(Code.SIGNATURE_REQUIRED, rule="CA6")
         if locked.approved_by_id == cashier.pk:
-            raise refuse(Code.FOUR_EYES, rule="CA6", text=PAYER_FOUR_EYES)
+            raise refuse(SharedCode.FOUR_EYES, rule="CA6", text=PAYER_FOUR_EYES)
         if locked.currency != shift.cage.currency:
-            raise refuse(Code.WRONG_CURRENCY, rule="CA6", currency=locked.currency)
+            raise refuse(
+                SharedCode.WRONG_CURRENCY, rule="CA6", currency=locked.currency
+            )
 
     def payout(shift: Shift, who: Player, cents: int) -> Plan:
         return cage_postings.award_payout_plan(

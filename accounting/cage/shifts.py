@@ -43,7 +43,7 @@ from accounting.errors import (
 from accounting.models import Account, Cage, Shift, Transaction
 from accounting.posting import plan_post
 from accounting.services import retry_on_conflict
-from core.errors import Refusal
+from core.errors import Refusal, SharedCode
 from core.work import lock_check
 
 
@@ -117,7 +117,7 @@ def cage_vault_fund(
     cents_check(cash_cents, name="cash", positive=False)
     cents_check(chips_cents, name="chips", positive=False)
     if not cash_cents and not chips_cents:
-        raise invalid(Code.INVALID_AMOUNT, text=NOTHING_TO_FUND)
+        raise invalid(SharedCode.INVALID_AMOUNT, text=NOTHING_TO_FUND)
     return _vault_move(
         cage=cage,
         cash_cents=cash_cents,
@@ -148,7 +148,7 @@ def cage_vault_withdraw(
     cents_check(cash_cents, name="cash", positive=False)
     cents_check(chips_cents, name="chips", positive=False)
     if not cash_cents and not chips_cents:
-        raise invalid(Code.INVALID_AMOUNT, text=NOTHING_TO_WITHDRAW)
+        raise invalid(SharedCode.INVALID_AMOUNT, text=NOTHING_TO_WITHDRAW)
     if not (memo or "").strip():
         raise invalid(Code.MEMO_REQUIRED)
     return _vault_move(

@@ -39,7 +39,7 @@ from accounting.errors import (
 from accounting.models import Account, BoxCount, Cage, TableSlip
 from accounting.posting import account_for, plan_post
 from accounting.services import retry_on_conflict
-from core.errors import Conflict, Refusal
+from core.errors import Conflict, Refusal, SharedCode
 
 
 def _same_person() -> Refusal:
@@ -47,8 +47,9 @@ def _same_person() -> Refusal:
 
 
 def _not_pending(slip: TableSlip) -> Conflict:
+    issued = slip.status == TableSlip.Status.ISSUED
     return conflict(
-        Code(f"slip_already_{slip.status}"),
+        Code.SLIP_ALREADY_ISSUED if issued else Code.SLIP_ALREADY_CANCELLED,
         rule="CA3",
         kind=slip.get_kind_display(),
         id=slip.pk,
@@ -74,7 +75,7 @@ def slip_request(
     """
     cents_check(amount_cents, name="amount")
     if kind == TableSlip.Kind.FILL and table_open(table) is False:
-        raise refuse(Code.TABLE_CLOSED, rule="CA3", table=table)
+        raise refuse(SharedCode.TABLE_CLOSED, rule="CA3", table=table)
     return TableSlip.objects.create(
         kind=kind,
         cage=cage,
@@ -111,7 +112,7 @@ def slip_issue(
         raise _same_person()
     if slip.kind == TableSlip.Kind.FILL and table_open(slip.table) is False:
         raise refuse(
-            Code.TABLE_CLOSED,
+            SharedCode.TABLE_CLOSED,
             rule="CA3",
             text=FILL_TABLE_CLOSED,
             id=slip.pk,
@@ -159,7 +160,7 @@ def slip_cancel(
     """
     reason = (reason or "").strip()
     if not reason:
-        raise refuse(Code.REASON_REQUIRED, rule="CA3", text=SLIP_REASON_REQUIRED)
+        raise refuse(SharedCode.REASON_REQUIRED, rule="CA3", text=SLIP_REASON_REQUIRED)
     slip = TableSlip.objects.select_for_update().get(pk=slip.pk)
     if slip.status != TableSlip.Status.PENDING:
         raise _not_pending(slip)

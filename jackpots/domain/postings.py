@@ -24,6 +24,7 @@ from accounting.domain.accounts import (
     jackpot_reserve,
 )
 from accounting.domain.postings import Plan
+from core.errors import SharedCode
 from jackpots.domain.shares import PoolRatio, drop_split
 from jackpots.errors import Code, invalid, refuse
 
@@ -42,7 +43,7 @@ def _covered(code: str, held: int, amount: int) -> None:
     """Refuse (JD5) to take ``amount`` from ``code``, which holds ``held``."""
     if amount > held:
         raise refuse(
-            Code.INSUFFICIENT_FUNDS,
+            SharedCode.INSUFFICIENT_FUNDS,
             rule="JD5",
             allowed={"max": held},
             account=code,
@@ -57,7 +58,7 @@ def seed(*, pool: str, cents: int, to_reserve: bool = False) -> Plan:
     Raises :class:`core.errors.Invalid` for an amount that isn't positive cents.
     """
     if not _cents(cents) or cents <= 0:
-        raise invalid(Code.INVALID_AMOUNT)
+        raise invalid(SharedCode.INVALID_AMOUNT)
     target = jackpot_reserve(pool=pool) if to_reserve else jackpot_pool(pool=pool)
     return Plan.of(SEED_KIND, [(HOUSE_CAPITAL, cents), (target, -cents)])
 
@@ -84,7 +85,7 @@ def drops_give(*, pool: str, amount: int, held: int) -> Plan:
     """
     if not _cents(amount) or not 0 < amount <= held:
         raise refuse(
-            Code.INVALID_AMOUNT,
+            SharedCode.INVALID_AMOUNT,
             text="drops",
             rule="JD5",
             allowed={"min": 1 if held else 0, "max": held},

@@ -17,14 +17,14 @@ from accounting.cage import payable_create
 from accounting.models import Account, Player, Transaction
 from accounting.posting import plan_post
 from cardroom.models import Hand
-from core.errors import Invalid
+from core.errors import Invalid, SharedCode
 from core.roles import Role, has_role
 from jackpots.domain import postings
 from jackpots.domain.rules import (
     ConfigError,
 )
 from jackpots.domain.shares import percent_of, role_shares
-from jackpots.errors import Code, forbidden, refuse
+from jackpots.errors import forbidden, refuse
 from jackpots.models import (
     Award,
     Hit,
@@ -47,7 +47,7 @@ def _require(user: User, *roles: Role) -> None:
     """Refuse (403) a person without one of ``roles``: the admin calls these too."""
     if not has_role(user, *roles):
         raise forbidden(
-            Code.PERMISSION_DENIED, roles=" or ".join(r.value for r in roles)
+            SharedCode.PERMISSION_DENIED, roles=" or ".join(r.value for r in roles)
         )
 
 
@@ -60,7 +60,7 @@ def _config_refusal(error: ConfigError) -> Invalid:
 def _reason_check(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise refuse(Code.REASON_REQUIRED, rule="JD5")
+        raise refuse(SharedCode.REASON_REQUIRED, rule="JD5")
     return reason
 
 

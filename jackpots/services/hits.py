@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
 from cardroom.models import Hand, HandException
-from core.errors import Conflict
+from core.errors import Conflict, SharedCode
 from core.roles import Role
 from jackpots import selectors
 from jackpots.errors import Code, conflict, refuse
@@ -38,7 +38,7 @@ def _lock_hit(hit: Hit) -> Hit:
 
 def _hand_still_booked(hand: Hand) -> None:
     if hand.status != Hand.Status.BOOKED:
-        raise refuse(Code.HAND_VOIDED, rule="RK8", hand=str(hand))
+        raise refuse(SharedCode.HAND_VOIDED, rule="RK8", hand=str(hand))
 
 
 def void_check(*, hand: Hand) -> None:
@@ -66,7 +66,9 @@ def void_check(*, hand: Hand) -> None:
 
 def _decided(hit: Hit) -> Conflict:
     return conflict(
-        Code.ALREADY_APPROVED if hit.status == Hit.Status.APPROVED else Code.DECIDED,
+        Code.ALREADY_APPROVED
+        if hit.status == Hit.Status.APPROVED
+        else SharedCode.DECIDED,
         rule="BB5",
         id=hit.pk,
         status=hit.get_status_display(),
@@ -116,7 +118,7 @@ def hit_approve(*, hit: Hit, by: User, now: datetime | None = None) -> Hit:
     if h.status != Hit.Status.VERIFIED:
         raise refuse(Code.NOT_VERIFIED, rule="BB5")
     if h.verified_by_id == by.pk:
-        raise refuse(Code.FOUR_EYES, rule="BB5")
+        raise refuse(SharedCode.FOUR_EYES, rule="BB5")
     _hand_still_booked(h.hand)
     earlier = (
         Hit.objects.filter(
@@ -165,7 +167,7 @@ def hit_reject(*, hit: Hit, by: User, reason: str, now: datetime | None = None) 
     """
     _require(by, Role.FLOOR, Role.MANAGER)
     if not reason.strip():
-        raise refuse(Code.REASON_REQUIRED, text="hit", rule="BB5")
+        raise refuse(SharedCode.REASON_REQUIRED, text="hit", rule="BB5")
     h = _lock_hit(hit)
     if h.status in (Hit.Status.APPROVED, Hit.Status.REJECTED):
         raise _decided(h)

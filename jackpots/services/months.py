@@ -8,7 +8,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from accounting.services import retry_on_conflict
-from core.errors import ApplicationError, Conflict
+from core.errors import ApplicationError, Conflict, SharedCode
 from core.roles import Role
 from jackpots import selectors
 from jackpots.domain.months import (
@@ -174,7 +174,7 @@ def _lock_month(month: Month) -> Month:
 def _month_decided(month: Month) -> Conflict:
     approved = month.status == Month.Status.APPROVED
     return conflict(
-        Code.ALREADY_APPROVED if approved else Code.DECIDED,
+        Code.ALREADY_APPROVED if approved else SharedCode.DECIDED,
         text="month",
         rule="HM3",
         month=str(month),
@@ -198,7 +198,7 @@ def month_approve(*, month: Month, by: User, now: datetime | None = None) -> Mon
     if m.status != Month.Status.PENDING:
         raise _month_decided(m)
     if m.closed_by_id is not None and m.closed_by_id == by.pk:
-        raise refuse(Code.FOUR_EYES, text="month", rule="HM3")
+        raise refuse(SharedCode.FOUR_EYES, text="month", rule="HM3")
     earlier = (
         Month.objects.filter(
             pool=m.pool, status=Month.Status.PENDING, month__lt=m.month
@@ -241,7 +241,7 @@ def month_reject(
     """
     _require(by, Role.MANAGER)
     if not reason.strip():
-        raise refuse(Code.REASON_REQUIRED, text="month", rule="HM3")
+        raise refuse(SharedCode.REASON_REQUIRED, text="month", rule="HM3")
     m = _lock_month(month)
     if m.status != Month.Status.PENDING:
         raise _month_decided(m)

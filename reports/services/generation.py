@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from accounting.services import snapshot_at
 from cardroom.models import Room
 from cardroom.services import room_default
+from core.errors import SharedCode
 from core.roles import Role, has_role
 from reports.builders import BUILDERS, guards
 from reports.document import digest, rows_of
@@ -108,7 +109,7 @@ def _check(
         if by is None or not has_role(by, Role.MANAGER):
             raise forbidden(Code.MANAGER_REQUIRED)
         if not reason.strip():
-            raise invalid(Code.REASON_REQUIRED)
+            raise invalid(SharedCode.REASON_REQUIRED)
     return last
 
 

@@ -35,6 +35,7 @@ from accounting.models import (
     Restriction,
 )
 from accounting.selectors import trial_balance
+from core.errors import SharedCode
 from core.roles import Role
 
 pytestmark = pytest.mark.django_db
@@ -239,7 +240,7 @@ def test_an_award_no_longer_held_is_refused_in_the_pages_language(
         reason="Reviewed: no collusion",
         by=make_staff("second", Role.MANAGER),
     )
-    refusal = said(language, TEXTS[Code.NOT_HELD], ref="bad beat hit 12")
+    refusal = said(language, TEXTS[SharedCode.NOT_HELD], ref="bad beat hit 12")
     posted = client.post(
         f"/manager/held-awards/{award.pk}/forfeit",
         {"once": key_of(confirm), "reason": "too late"},

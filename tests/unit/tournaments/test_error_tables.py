@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from core.errors import SharedCode
 from jackpots import errors as jackpot_errors
 from tournaments import errors as tournament_errors
 
@@ -42,6 +43,6 @@ def test_a_refusal_reads_in_the_callers_language():
     assert error.detail == "TO1: registration closed after level 4."
     assert "4" in finnish and finnish != error.detail
     assert "4" in korean and korean not in (error.detail, finnish)
-    refused = jackpot_errors.refuse(jackpot_errors.Code.FOUR_EYES, rule="BB5")
+    refused = jackpot_errors.refuse(SharedCode.FOUR_EYES, rule="BB5")
     with translation.override("fi"):
         assert refused.detail.startswith("BB5: osuman")
