@@ -70,7 +70,7 @@ from accounting.cage import (
 from accounting.cage.selectors import shift_report, vault_balances
 from accounting.models import BoxCount, Cage, Player, Shift, TableSlip
 from accounting.selectors import trial_balance
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from cardroom.domain.settlement import settle_record
 from cardroom.management.commands.demo_room import (
     TABLES,
@@ -325,7 +325,7 @@ class Night:
         )
         if not Cage.objects.filter(code=CAGE).exists() or have != demo_staff:
             call_command("demo_room", stdout=self.setup_out)
-        room = floor.room_default()
+        room = cardroom_services.room_default()
         if not Pool.objects.filter(
             room=room, kind=Pool.Kind.BAD_BEAT, active=True
         ).exists():

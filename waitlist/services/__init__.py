@@ -11,12 +11,12 @@ or the scheduled sweep), when, and why (the rule and a reason).
 
 Concurrency: a change first locks the rows of the lists it touches, in primary-key
 order, then the entries it reads, in primary-key order, and only then calls the
-floor's services, which lock tables, players and seat sessions. The floor never
-locks a list, so every path takes locks in the same order; two floor terminals
-calling one list at the same moment act one after the other, and the second sees
-the first one's call holding its seat.
+cash games' services (``cardroom.services``), which lock tables, players and seat
+sessions. Those never lock a list, so every path takes locks in the same order; two
+floor terminals calling one list at the same moment act one after the other, and
+the second sees the first one's call holding its seat.
 
-Moves go through the floor's services (``seat_leave`` then ``seat_take`` in one
+Moves go through the cash games' services (``seat_leave`` then ``seat_take`` in one
 transaction), which apply the buy-in rules: a house move (closed table, must-move,
 a seat change the floor grants) keeps the stack (BI7); a seated player called from
 another game's list moves under BI5 or buys in afresh (WL5).

@@ -38,7 +38,8 @@ HOUSE_MOVE_WHY = {
     Kind.MUST_MOVE: "must_move",
     Kind.SEAT_CHANGE: "seat_change",
 }
-"""The floor's flow each house-move entry is, as :func:`floor.seat_move` names it."""
+"""The cash-game flow each house-move entry is, as
+:func:`cardroom.services.seat_move` names it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from cardroom.models import SeatSession, Table
 from waitlist import selectors
 from waitlist.domain.seating import (
@@ -214,7 +214,7 @@ def close_if_broken_and_empty(table: Table, now: datetime, actor: Actor) -> None
         and selectors.is_broken(table)
         and not table.sessions.filter(ended_at__isnull=True).exists()
     ):
-        floor.table_close(table=table, now=now)
+        cardroom_services.table_close(table=table, now=now)
         record_event(
             Event.Kind.TABLE_CLOSED,
             now=now,

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from waitlist.domain.seating import (
     Kind,
 )
@@ -95,7 +95,7 @@ def entry_answer(
     if refused_move:
         session = entry.from_session
         if session is not None and session.ended_at is None:
-            session = floor.seat_leave(
+            session = cardroom_services.seat_leave(
                 table_code=session.table.code,
                 seat=session.seat,
                 stack=session.stack_cents,

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from accounting.models import Player
 from accounting.services import retry_on_conflict
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from cardroom.models import SeatSession, Table
 from waitlist import selectors
 from waitlist.errors import NO_FREE_SEAT, Code, conflict, missing, refuse
@@ -47,8 +47,8 @@ def table_balance(
     and :class:`Conflict` when the seat is taken or held.
     """
     now = now or timezone.now()
-    source = floor.table_get_open(table_code, lock=False)
-    target = floor.table_get_open(to_table, lock=False)
+    source = cardroom_services.table_get_open(table_code, lock=False)
+    target = cardroom_services.table_get_open(to_table, lock=False)
     here, there = _check_balance(source, target)
     code = here.seated.get(seat)
     if code is None:
@@ -62,7 +62,7 @@ def table_balance(
         )
     player = Player.objects.get(code=code)
     refuse_if_kept_apart(player, there.seated.values())
-    session = floor.seat_move(
+    session = cardroom_services.seat_move(
         from_table=source.code,
         from_seat=seat,
         to_table=target.code,

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from accounting.cage.protection import Door, door_check
 from accounting.models import Player
 from accounting.services import retry_on_conflict
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from cardroom.models import SeatSession, Table
 from core.errors import Refusal
 from waitlist import selectors
@@ -212,7 +212,7 @@ def _check_named(
 ) -> None:
     """Refuse a named table of another game (WL1), one being broken (WL3), a seat
     that doesn't exist (HS1) or a table without the open seat asked for."""
-    table = floor.table_get_open(table_code, lock=False)
+    table = cardroom_services.table_get_open(table_code, lock=False)
     if table.game_id != wl.game_id:
         raise refuse(Code.WRONG_GAME, rule="WL1", t=table.code)
     if table.code not in names:

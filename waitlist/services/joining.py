@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from waitlist import selectors
 from waitlist.domain.seating import (
     Kind,
@@ -56,7 +56,7 @@ def entry_join(
     now = now or timezone.now()
     (wl,) = lock_lists([waiting_list.pk])
     refresh(wl, now)
-    player = floor.player_get(player_code)
+    player = cardroom_services.player_get(player_code)
     door_check(player=player, door=Door.WAITLIST, at=now)
     refuse_if_barred(player, wl.game, now)
     if wl.entries.filter(player=player, status__in=ACTIVE).exists():

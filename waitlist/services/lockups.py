@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from waitlist import selectors
 from waitlist.errors import NO_SUCH_LOCKUP, Code, conflict, missing
 from waitlist.models import (
@@ -51,10 +51,10 @@ def lockup_take(
     (``player_barred``) or PP4 (``player_self_excluded``) for the player named.
     """
     now = now or timezone.now()
-    table = floor.table_get_open(table_code, lock=False)
+    table = cardroom_services.table_get_open(table_code, lock=False)
     (wl,) = lock_lists([list_for_game(table.game).pk])
     refresh(wl, now)
-    player = floor.player_get(player_code) if player_code else None
+    player = cardroom_services.player_get(player_code) if player_code else None
     if player is not None:
         door_check(player=player, door=Door.SEAT, at=now)
     seat_exists(table, seat)

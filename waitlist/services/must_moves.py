@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from waitlist.errors import (
     MUST_MOVE_ENDED,
     NO_SUCH_MUST_MOVE,
@@ -54,8 +54,8 @@ def must_move_start(
     """
     now = now or timezone.now()
     table, main = (
-        floor.table_get_open(table_code, lock=False),
-        floor.table_get_open(main_code, lock=False),
+        cardroom_services.table_get_open(table_code, lock=False),
+        cardroom_services.table_get_open(main_code, lock=False),
     )
     (wl,) = lock_lists([list_for_game(main.game).pk])
     refresh(wl, now)

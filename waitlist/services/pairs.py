@@ -7,7 +7,7 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from waitlist.errors import NO_SUCH_PAIR, Code, conflict, missing, refuse
 from waitlist.models import (
     Event,
@@ -34,7 +34,9 @@ def apart_keep(
     already, and (DC2) without a reason.
     """
     now = now or timezone.now()
-    a, b = sorted((floor.player_get(c) for c in player_codes), key=lambda p: p.pk)
+    a, b = sorted(
+        (cardroom_services.player_get(c) for c in player_codes), key=lambda p: p.pk
+    )
     if a.pk == b.pk:
         raise refuse(Code.SAME_PLAYER, rule="WL9")
     if not reason.strip():

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from waitlist import selectors
 from waitlist.domain.seating import (
     Kind,
@@ -54,10 +54,10 @@ def seat_change_request(
     (``player_barred``) or PP4 (``player_self_excluded``).
     """
     now = now or timezone.now()
-    table = floor.table_get_open(table_code, lock=False)
+    table = cardroom_services.table_get_open(table_code, lock=False)
     (wl,) = lock_lists([list_for_game(table.game).pk])
     refresh(wl, now)
-    player = floor.player_get(player_code)
+    player = cardroom_services.player_get(player_code)
     door_check(player=player, door=Door.WAITLIST, at=now)
     session = selectors.open_session(player)
     if session is None or session.game_id != table.game_id:

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from cardroom.models import SeatSession, StackMovement, Table
 from waitlist import selectors
 from waitlist.domain.seating import (
@@ -61,8 +61,8 @@ def entry_seat(
     whole stack from the seat he leaves, even below the minimum (BI7). A player
     seated in another game moves under BI5 with his stack (capped at the table's
     maximum), or with ``amount`` and ``method`` as the floor says (WL5). A new
-    player buys in with ``amount`` and ``method``. The floor's services book it and
-    apply BI1–BI7 and WL6. His other calls go back to waiting; a lockup he held at
+    player buys in with ``amount`` and ``method``. The cash games' services book it
+    and apply BI1–BI7 and WL6. His other calls go back to waiting; a lockup he held at
     the table is released. Unless the house moves him, he asks at the seat's door
     before he leaves the seat he had (PP2–PP4).
 
@@ -75,7 +75,7 @@ def entry_seat(
     entry = locked_entry(entry_id, now)
     must_be_called(entry)
     assert entry.call_table is not None and entry.call_seat is not None
-    table = floor.table_get_open(entry.call_table.code, lock=False)
+    table = cardroom_services.table_get_open(entry.call_table.code, lock=False)
     seat = seat or entry.call_seat
     his_lockups = _check_seat(entry, table, seat, now)
     origin, house = _origin(entry, table)
@@ -176,7 +176,8 @@ def _sit(
     actor: Actor,
     now: datetime,
 ) -> tuple[SeatSession, int]:
-    """Book the seat through the floor; return his session and the amount moved.
+    """Book the seat through ``cardroom.services``; return his session and the
+    amount moved.
 
     A house move takes his stack as the ledger holds it (BI7); otherwise he leaves
     the seat he had and buys in, with his stack capped at the maximum (BI5 (c))
@@ -187,7 +188,7 @@ def _sit(
     stack = 0
     if origin is not None and not house:
         stack = origin.stack_cents
-        floor.seat_leave(
+        cardroom_services.seat_leave(
             table_code=origin.table.code,
             seat=origin.seat,
             stack=stack,
@@ -206,7 +207,7 @@ def _sit(
     if house:
         # The floor moves his stack as the ledger holds it, never an amount (BI7).
         assert origin is not None
-        session = floor.seat_move(
+        session = cardroom_services.seat_move(
             from_table=origin.table.code,
             from_seat=origin.seat,
             to_table=table.code,
@@ -218,7 +219,7 @@ def _sit(
         )
         return session, session.stack_cents
     assert amount is not None
-    session = floor.seat_take(
+    session = cardroom_services.seat_take(
         table_code=table.code,
         seat=seat,
         player_code=entry.player.code,

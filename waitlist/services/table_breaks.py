@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from cardroom.models import SeatSession, Table
 from waitlist import selectors
 from waitlist.domain.breaks import Seats, Step, break_plan
@@ -75,7 +75,7 @@ def table_break(
     """
     now = now or timezone.now()
     # Lock and check.
-    table = floor.table_get_open(table_code, lock=False)
+    table = cardroom_services.table_get_open(table_code, lock=False)
     (wl,) = lock_lists([list_for_game(table.game).pk])
     refresh(wl, now)
     if selectors.is_broken(table):
@@ -230,7 +230,7 @@ def _move(
 ) -> dict[str, Any]:
     """Move him to the seat the plan gave him, keeping his stack (BI7)."""
     assert step.table is not None and step.seat is not None
-    new = floor.seat_move(
+    new = cardroom_services.seat_move(
         from_table=table.code,
         from_seat=session.seat,
         to_table=step.table,

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
-from cardroom import services as floor
+from cardroom import services as cardroom_services
 from cardroom.domain.games import GAMES
 from cardroom.models import Hand, HandSeat, Policy, SeatSession, Table
 from waitlist.domain.seating import (
@@ -88,13 +88,13 @@ def time_collect(
     The period and amount come from the game's policy (``time`` section); the
     exemption from the game's waiting list at this moment: two or more waiting,
     everyone pays; otherwise a new player skips it until his blind, or his first
-    hand in stud games (RK6). Booked once per period through the floor's
+    hand in stud games (RK6). Booked once per period through the cash games'
     ``seat_time_charge``; asking again in the same period returns the first
     collection. Raises :class:`TimeRefused` (RK6) when the game isn't raked by
     time or its policy has no usable ``time`` section.
     """
     now = now or timezone.now()
-    table = floor.table_get_open(table_code, lock=False)
+    table = cardroom_services.table_get_open(table_code, lock=False)
     game = table.game
     assert game is not None and table.room is not None
     (wl,) = lock_lists([list_for_game(game).pk])
@@ -110,7 +110,7 @@ def time_collect(
     ).count()
     decided, players = _decide(table, start, waiting=waiting, amount=terms.amount)
     if decided.charges:
-        floor.seat_time_charge(
+        cardroom_services.seat_time_charge(
             table_code=table.code,
             charges=decided.charges,
             reference=start.isoformat(),
