@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from cardroom.domain.errors import HandError
+from cardroom.domain.errors import Code, refuse
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -42,11 +42,12 @@ def parse_card(text: object) -> int:
     try:
         return CARD_IDS[text]  # type: ignore[index]
     except (KeyError, TypeError):
-        raise HandError(
-            "malformed_card",
-            f"{text!r} is not a card: a card is a rank of {RANKS} and a suit of "
-            f"{SUITS}, such as 'Ah' or 'Tc'.",
+        raise refuse(
+            Code.MALFORMED_CARD,
             allowed={"ranks": RANKS, "suits": SUITS},
+            card=text,
+            ranks=RANKS,
+            suits=SUITS,
         ) from None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from cardroom.domain.errors import HandError
+from cardroom.domain.errors import Code, refuse
 
 HAND_NO_WINDOW = 1000
 """HS-P1: a hand's number is at most this far above the table's last hand.
@@ -42,12 +42,13 @@ def check_hand_no(hand_no: int, last: int | None) -> None:
     """
     low, high = hand_no_allowed(last)
     if hand_no > high:
-        raise HandError(
-            "hand_no_too_far_ahead",
-            f"Hand {hand_no} is too far ahead: the table's next hands are numbered"
-            f" {low} to {high}.",
+        raise refuse(
+            Code.HAND_NO_TOO_FAR_AHEAD,
             rule="HS6",  # on the wire since it was built; the rule is HS-P1
             allowed={"min": low, "max": high, "last": last},
+            hand_no=hand_no,
+            low=low,
+            high=high,
         )
 
 
@@ -68,21 +69,23 @@ def check_hand_times(
     allowed = {"from": day_start.astimezone(UTC).isoformat(), "to": latest.isoformat()}
     for name, value in (("started_at", started_at), ("ended_at", ended_at)):
         if value is not None and not day_start <= value <= latest:
-            raise HandError(
-                "hand_time_outside_gaming_day",
-                f"{name} {value.isoformat()} is outside the table's open gaming day"
-                f" ({allowed['from']} to {allowed['to']}).",
+            raise refuse(
+                Code.HAND_TIME_OUTSIDE_GAMING_DAY,
                 rule="BI8",
                 allowed=allowed,
+                field=name,
+                time=value.isoformat(),
+                start=allowed["from"],
+                end=allowed["to"],
             )
     if started_at is not None and ended_at is not None and ended_at < started_at:
-        raise HandError(
-            "hand_ends_before_it_starts",
-            f"ended_at {ended_at.isoformat()} is before started_at"
-            f" {started_at.isoformat()}.",
+        raise refuse(
+            Code.HAND_ENDS_BEFORE_IT_STARTS,
             rule="BI8",
             allowed={
                 "from": started_at.astimezone(UTC).isoformat(),
                 "to": allowed["to"],
             },
+            ended_at=ended_at.isoformat(),
+            started_at=started_at.isoformat(),
         )

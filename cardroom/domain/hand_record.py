@@ -19,8 +19,9 @@ import msgspec
 from msgspec import Meta, Struct
 
 from cardroom.domain.cards import CARD_IDS, CARD_NAMES, card_name, parse_cards
-from cardroom.domain.errors import HandError
+from cardroom.domain.errors import Code, HandError, Phrase, refuse
 from cardroom.domain.games import GAMES, Game
+from core.errors import gettext_noop as _
 
 MAX_SEATS = 12
 """HS1: at most 12 players at a table; seats are numbered 1 … 12."""
@@ -161,18 +162,34 @@ class Policy:
     jackpots_first_run_only: bool = True
 
 
-def _malformed(what: str, code: str = "malformed_hand") -> HandError:
-    return HandError(code, what)
-
-
-def _int(value: Any, what: str, minimum: int = 0, code: str = "malformed_hand") -> int:
+def _int(
+    value: Any,
+    field: str | Phrase,
+    minimum: int = 0,
+    code: Code = Code.MALFORMED_HAND,
+    seat: int | None = None,
+) -> int:
+    """Return ``value``, a whole number of at least ``minimum``; else refuse it as
+    ``code`` (``negative_amount`` below 0), naming ``field`` (of ``seat``)."""
     if type(value) is not int:  # bool is an int subclass and no amount
-        raise _malformed(f"{what} must be a whole number, not {value!r}.", code)
+        if seat is not None:
+            raise refuse(code, text="seat_whole", seat=seat, field=field, value=value)
+        raise refuse(code, text="whole", field=field, value=value)
     if value < minimum:
-        raise HandError(
-            "negative_amount" if minimum == 0 else code,
-            f"{what} must be at least {minimum}, not {value}.",
+        if minimum:
+            refused, variant = code, "at_least"
+        else:
+            refused, variant = Code.NEGATIVE_AMOUNT, None
+        if seat is not None:
+            refused, variant = Code.NEGATIVE_AMOUNT, "seat"
+        raise refuse(
+            refused,
+            text=variant,
             allowed={"min": minimum},
+            field=field,
+            minimum=minimum,
+            value=value,
+            **({} if seat is None else {"seat": seat}),
         )
     return value
 
@@ -186,89 +203,80 @@ def parse_policy(data: Any) -> Policy:
     Raises :class:`HandError` ``invalid_policy`` for a missing or wrong field, an
     unknown rake scheme or a percentage outside 0-100.
     """
+    policy = Code.INVALID_POLICY
     if not isinstance(data, Mapping):
-        raise _malformed("A policy is a JSON object.", "invalid_policy")
+        raise refuse(policy)
     try:
-        chip = _int(data["smallest_chip"], "smallest_chip", 1, "invalid_policy")
+        chip = _int(data["smallest_chip"], "smallest_chip", 1, policy)
         currency = data.get("currency", "")
         if not isinstance(currency, str):
-            raise _malformed("currency must be a currency code.", "invalid_policy")
+            raise refuse(policy, text="currency")
         rake = _parse_rake(data["rake"], chip)
         drop_data = data.get("jackpot_drop")
         drop = None
         if drop_data is not None:
             if not isinstance(drop_data, Mapping):
-                raise _malformed("jackpot_drop is an object or null.", "invalid_policy")
+                raise refuse(policy, text="drop")
             drop = DropPolicy(
-                _int(drop_data["amount"], "jackpot_drop.amount", 0, "invalid_policy"),
+                _int(drop_data["amount"], "jackpot_drop.amount", 0, policy),
                 _int(
                     drop_data["min_participants"],
                     "jackpot_drop.min_participants",
                     0,
-                    "invalid_policy",
+                    policy,
                 ),
-                _int(
-                    drop_data.get("min_pot", 0),
-                    "jackpot_drop.min_pot",
-                    0,
-                    "invalid_policy",
-                ),
+                _int(drop_data.get("min_pot", 0), "jackpot_drop.min_pot", 0, policy),
             )
         first_run_only = data.get("jackpots_first_run_only", True)
         if first_run_only is not True and first_run_only is not False:
-            raise _malformed(
-                "jackpots_first_run_only must be true or false.", "invalid_policy"
-            )
+            raise refuse(policy, text="first_run_only")
     except KeyError as missing:
-        raise _malformed(
-            f"The policy has no {missing.args[0]!r}.", "invalid_policy"
-        ) from None
+        raise refuse(policy, text="missing", field=missing.args[0]) from None
     except HandError as error:
-        if error.code == "negative_amount":
-            error.code = "invalid_policy"
+        if error.code == Code.NEGATIVE_AMOUNT:
+            error.code = policy.value
         raise
     return Policy(currency, chip, rake, drop, first_run_only)
 
 
 def _parse_rake(data: Any, chip: int) -> RakePolicy:
+    policy = Code.INVALID_POLICY
     if not isinstance(data, Mapping):
-        raise _malformed("rake is an object with a scheme.", "invalid_policy")
+        raise refuse(policy, text="rake")
     scheme = data.get("scheme")
     cap = data.get("cap")
     if cap is not None:
-        cap = _int(cap, "rake.cap", 0, "invalid_policy")
+        cap = _int(cap, "rake.cap", 0, policy)
     caps = _parse_caps(data.get("caps_by_players"))
-    min_pot = _int(data.get("min_pot", 0), "rake.min_pot", 0, "invalid_policy")
+    min_pot = _int(data.get("min_pot", 0), "rake.min_pot", 0, policy)
     if scheme == "pot_order":
-        step = _int(data["step"], "rake.step", 1, "invalid_policy")
-        unit = _int(data["unit"], "rake.unit", 1, "invalid_policy")
+        step = _int(data["step"], "rake.step", 1, policy)
+        unit = _int(data["unit"], "rake.unit", 1, policy)
         if unit > step:
             # More than a step's worth per step could rake more than the pots.
-            raise HandError(
-                "invalid_policy",
-                f"rake.unit {unit} is more than rake.step {step}.",
+            raise refuse(
+                policy,
+                text="unit_above_step",
                 rule="RK1",
                 allowed={"max": step},
+                unit=unit,
+                step=step,
             )
         return RakePolicy("pot_order", step, unit, cap, None, caps, min_pot)
     if scheme == "percent":
         raw = data["percent"]
         if isinstance(raw, bool) or not isinstance(raw, str | int):
-            raise _malformed(
-                'rake.percent is a decimal string such as "5" or "2.5".',
-                "invalid_policy",
-            )
+            raise refuse(policy, text="percent_text")
         try:
             percent = Decimal(raw)
         except InvalidOperation:
-            raise _malformed(
-                f"rake.percent {raw!r} is not a number.", "invalid_policy"
-            ) from None
+            raise refuse(policy, text="percent_number", percent=raw) from None
         if not percent.is_finite() or not 0 <= percent <= 100:
-            raise HandError(
-                "invalid_policy",
-                f"rake.percent must be between 0 and 100, not {raw!r}.",
+            raise refuse(
+                policy,
+                text="percent_range",
                 allowed={"min": 0, "max": 100},
+                percent=raw,
             )
         if percent == 0:
             return RakePolicy("percent", percent=percent, cap=cap)
@@ -276,43 +284,38 @@ def _parse_rake(data: Any, chip: int) -> RakePolicy:
         return RakePolicy("percent", chip_step, chip, cap, percent, caps, min_pot)
     if scheme in ("time", "none"):
         return RakePolicy(scheme)
-    raise HandError(
-        "invalid_policy",
-        f"Unknown rake scheme {scheme!r}.",
+    raise refuse(
+        policy,
+        text="scheme",
         rule="RK7",
         allowed={"schemes": ["pot_order", "percent", "time", "none"]},
+        scheme=scheme,
     )
 
 
 def _parse_caps(raw: Any) -> tuple[tuple[int, int], ...]:
     """Return RK7's caps by number of players, by ascending ``min_players``."""
+    policy = Code.INVALID_POLICY
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise _malformed(
-            "rake.caps_by_players is a list of {min_players, cap}.", "invalid_policy"
-        )
+        raise refuse(policy, text="caps")
     caps: dict[int, int] = {}
     for item in raw:
         if not isinstance(item, Mapping) or {"min_players", "cap"} - item.keys():
-            raise _malformed(
-                "Each rake.caps_by_players entry is {min_players, cap}.",
-                "invalid_policy",
-            )
+            raise refuse(policy, text="cap_entry")
         players = _int(
-            item["min_players"], "rake.caps_by_players.min_players", 2, "invalid_policy"
+            item["min_players"], "rake.caps_by_players.min_players", 2, policy
         )
         if players > MAX_SEATS or players in caps:
-            raise HandError(
-                "invalid_policy",
-                f"rake.caps_by_players names {players} players twice or more than "
-                f"a table seats.",
+            raise refuse(
+                policy,
+                text="cap_players",
                 rule="RK7",
                 allowed={"min": 2, "max": MAX_SEATS},
+                players=players,
             )
-        caps[players] = _int(
-            item["cap"], "rake.caps_by_players.cap", 0, "invalid_policy"
-        )
+        caps[players] = _int(item["cap"], "rake.caps_by_players.cap", 0, policy)
     return tuple(sorted(caps.items()))
 
 
@@ -346,7 +349,7 @@ def parse_hand(data: Any) -> HandRecord:
       end, a first run other than ``board``, or a run repeating the first.
     """
     if type(data) is not dict and not isinstance(data, Mapping):
-        raise _malformed("A hand record is a JSON object.")
+        raise refuse(Code.MALFORMED_HAND)
     table, hand_no, game, streets, seats_data = _parse_head(data)
     return _assemble(table, hand_no, game, streets, data.get, seats_data, _parse_seats)
 
@@ -374,7 +377,7 @@ def _assemble(
     if bring_in:
         bring_in = _int(bring_in, "bring_in")
         if not game.is_stud:
-            raise _malformed(f"{game.code} has no bring-in; only stud games do.")
+            raise refuse(Code.MALFORMED_HAND, text="bring_in", game=game.code)
     _check_seat_count(seats_data)
     seen: list[int] = list(board)  # every card dealt, for RK8
     if boards:
@@ -384,11 +387,7 @@ def _assemble(
     if len(set(seen)) != len(seen):
         _refuse_duplicates(seen)
     if not anyone_in:
-        raise HandError(
-            "no_contender",
-            "Every seat folded or mucked; a hand ends with at least one player in it.",
-            rule="HS3",
-        )
+        raise refuse(Code.NO_CONTENDER, rule="HS3")
     awarded = _parse_awarded(get("awarded"), numbers)
     started_at = get("started_at")
     ended_at = get("ended_at")
@@ -397,7 +396,7 @@ def _assemble(
     ):
         for name, value in (("started_at", started_at), ("ended_at", ended_at)):
             if value is not None and type(value) is not str:
-                raise _malformed(f"{name} must be an ISO 8601 time, not {value!r}.")
+                raise refuse(Code.MALFORMED_HAND, text="time", field=name, value=value)
     return HandRecord(
         table,
         hand_no,
@@ -425,24 +424,25 @@ def _parse_head(data: Mapping[str, Any]) -> tuple[str, int, Game, int, Any]:
         streets = data["streets"]
         seats_data = data["seats"]
     except KeyError as missing:
-        raise _malformed(f"The hand record has no {missing.args[0]!r}.") from None
+        raise refuse(
+            Code.MALFORMED_HAND, text="missing", field=missing.args[0]
+        ) from None
     if type(table) is not str or not table:
-        raise _malformed(f"table must be a table code, not {table!r}.")
+        raise refuse(Code.MALFORMED_HAND, text="table", table=table)
     if type(hand_no) is not int or hand_no < 0:
-        raise _malformed(f"hand_no must be a whole number from 0 up, not {hand_no!r}.")
+        raise refuse(Code.MALFORMED_HAND, text="hand_no", hand_no=hand_no)
     game = GAMES.get(code) if type(code) is str else None
     if game is None:
-        raise HandError(
-            "unknown_game",
-            f"Unknown game {code!r}.",
-            rule="HS9",
-            allowed={"games": list(GAMES)},
+        raise refuse(
+            Code.UNKNOWN_GAME, rule="HS9", allowed={"games": list(GAMES)}, game=code
         )
     if type(streets) is not int or not 1 <= streets <= game.streets:
-        raise HandError(
-            "invalid_streets",
-            f"streets must be 1 … {game.streets} in {game.code}, not {streets!r}.",
+        raise refuse(
+            Code.INVALID_STREETS,
             allowed={"min": 1, "max": game.streets},
+            last=game.streets,
+            game=game.code,
+            streets=streets,
         )
     return table, hand_no, game, streets, seats_data
 
@@ -462,20 +462,17 @@ def _parse_runs(
 def _check_seat_count(seats_data: Any) -> None:
     """Refuse seats that are no list, more than a table seats (HS1) or fewer than 2."""
     if type(seats_data) is not list:
-        raise _malformed("seats must be a list of seats.")
+        raise refuse(Code.MALFORMED_HAND, text="seats")
     if len(seats_data) > MAX_SEATS:
-        raise HandError(
-            "too_many_seats",
-            f"{len(seats_data)} seats dealt in; a table has at most {MAX_SEATS}.",
+        raise refuse(
+            Code.TOO_MANY_SEATS,
             rule="HS1",
             allowed={"max": MAX_SEATS},
+            count=len(seats_data),
+            max=MAX_SEATS,
         )
     if len(seats_data) < 2:
-        raise HandError(
-            "too_few_seats",
-            "A hand needs at least two seats dealt in.",
-            allowed={"min": 2},
-        )
+        raise refuse(Code.TOO_FEW_SEATS, allowed={"min": 2})
 
 
 def _parse_seats(
@@ -525,12 +522,12 @@ def _parse_seats(
             dead = straddle = 0
             mucked = False
         if number in numbers:
-            raise HandError("duplicate_seat", f"Seat {number} is listed twice.")
+            raise refuse(Code.DUPLICATE_SEAT, seat=number)
         numbers.add(number)
         cards = None
         if raw is not None:
             if type(raw) is not list:
-                raise _malformed(f"Seat {number}: cards must be a list of cards.")
+                raise refuse(Code.MALFORMED_HAND, text="seat_cards", seat=number)
             try:
                 cards = tuple(map(card_ids.__getitem__, raw))
             except (KeyError, TypeError):
@@ -563,11 +560,7 @@ def _parse_seats(
 def _refuse_duplicates(seen: list[int]) -> NoReturn:
     """Refuse a hand that deals a card twice, which voids it (RK8)."""
     twice = sorted({card_name(c) for c in seen if seen.count(c) > 1})
-    raise HandError(
-        "duplicate_card",
-        f"{', '.join(twice)} dealt more than once: a duplicate card voids the hand.",
-        rule="RK8",
-    )
+    raise refuse(Code.DUPLICATE_CARD, rule="RK8", cards=", ".join(twice))
 
 
 def _seat_extras(
@@ -609,36 +602,23 @@ def _parse_boards(
     :func:`parse_hand` checks against every other card for duplicates.
     """
     if not isinstance(raw, list) or not raw:
-        raise _malformed("boards must be a list of boards, one per run.")
+        raise refuse(Code.MALFORMED_HAND, text="boards")
     if game.is_stud:
-        raise HandError(
-            "invalid_boards",
-            f"{game.code} deals no board; only board games run a pot more than once.",
-            rule="HS10",
-        )
+        raise refuse(Code.INVALID_BOARDS, text="stud", rule="HS10", game=game.code)
     if len(raw) > 1 and streets != game.streets:
-        raise HandError(
-            "invalid_boards",
-            "A pot run more than once is dealt to the end: each run's board holds "
-            f"{game.board_cards[-1]} cards.",
+        raise refuse(
+            Code.INVALID_BOARDS,
+            text="to_the_end",
             rule="HS10",
             allowed={"board": game.board_cards[-1]},
+            cards=game.board_cards[-1],
         )
     runs = [_parse_board(run, game, streets) for run in raw]
     if runs[0] != board:
-        raise HandError(
-            "invalid_boards",
-            "boards[0] is the first run and must be the same as board.",
-            rule="HS10",
-        )
+        raise refuse(Code.INVALID_BOARDS, rule="HS10")
     for index, run in enumerate(runs[1:], start=2):
         if run == board:
-            raise HandError(
-                "invalid_boards",
-                f"Run {index} has the same board as the first run; each run deals "
-                "its own cards.",
-                rule="HS10",
-            )
+            raise refuse(Code.INVALID_BOARDS, text="same_run", rule="HS10", run=index)
     return tuple(runs) if len(runs) > 1 else ()
 
 
@@ -648,90 +628,94 @@ def _parse_button(button: Any, game: Game) -> int | None:
     if button is None and game.is_stud:
         return None
     if type(button) is not int or not 1 <= button <= MAX_SEATS:
-        raise HandError(
-            "invalid_button",
-            f"button must be a seat number 1 … {MAX_SEATS}, not {button!r}.",
+        raise refuse(
+            Code.INVALID_BUTTON,
             rule="HS5",
             allowed={"min": 1, "max": MAX_SEATS},
+            max=MAX_SEATS,
+            button=button,
         )
     return button
 
 
 def _parse_board(raw: Any, game: Game, streets: int) -> tuple[int, ...]:
     if not isinstance(raw, list) and not isinstance(raw, tuple):
-        raise _malformed(f"board must be a list of cards, not {raw!r}.")
+        raise refuse(Code.MALFORMED_HAND, text="board", board=raw)
     board = parse_cards(raw)
     expected = game.board_cards[streets - 1]
     if len(board) != expected:
-        raise HandError(
-            "wrong_card_count",
-            f"{game.code} after street {streets} has {expected} board cards, "
-            f"not {len(board)}.",
+        raise refuse(
+            Code.WRONG_CARD_COUNT,
             rule="HS9",
             allowed={"board": expected},
+            game=game.code,
+            streets=streets,
+            expected=expected,
+            count=len(board),
         )
     return board
 
 
 def _seat_error(data: Any, game: Game, streets: int) -> HandError:
     """Return the error that says what is wrong with a seat the fast check refused."""
+    malformed = Code.MALFORMED_HAND
     if not isinstance(data, Mapping):
-        return _malformed(f"A seat is an object, not {data!r}.")
+        return refuse(malformed, text="seat", seat=data)
     for field in ("seat", "player", "stack", "present", "put_in", "folded"):
         if field not in data:
-            return _malformed(f"A seat has no {field!r}.")
+            return refuse(malformed, text="seat_missing", field=field)
     number, player = data["seat"], data["player"]
     stack, put_in = data["stack"], data["put_in"]
     if type(number) is not int or not 1 <= number <= MAX_SEATS:
-        return HandError(
-            "too_many_seats",
-            f"Seat numbers are 1 … {MAX_SEATS}, not {number!r}.",
+        return refuse(
+            Code.TOO_MANY_SEATS,
+            text="number",
             rule="HS1",
             allowed={"min": 1, "max": MAX_SEATS},
+            max=MAX_SEATS,
+            seat=number,
         )
     if type(player) is not str or not player:
-        return _malformed(f"Seat {number}: player must be a player id, not {player!r}.")
+        return refuse(malformed, text="player", seat=number, player=player)
     try:
-        _int(stack, f"Seat {number}: stack")
-        _int(put_in, f"Seat {number}: put_in")
+        _int(stack, "stack", seat=number)
+        _int(put_in, "put_in", seat=number)
     except HandError as error:
         return error
     if put_in > stack:
-        return HandError(
-            "put_in_above_stack",
-            f"Seat {number} put in {put_in} but started the hand with {stack}; "
-            "only chips on the table when the hand starts play in it.",
+        return refuse(
+            Code.PUT_IN_ABOVE_STACK,
             rule="BI3",
             allowed={"max": stack},
+            seat=number,
+            put_in=put_in,
+            stack=stack,
         )
     for field in ("present", "folded"):
         if data[field] is not True and data[field] is not False:
-            return _malformed(f"Seat {number}: {field} must be true or false.")
+            return refuse(malformed, text="true_or_false", seat=number, field=field)
     for field in ("dead", "straddle"):
         try:
-            _int(data.get(field, 0), f"Seat {number}: {field}")
+            _int(data.get(field, 0), field, seat=number)
         except HandError as error:
             return error
     dead, straddle = data.get("dead", 0), data.get("straddle", 0)
     if dead + straddle > put_in:
-        return HandError(
-            "dead_above_put_in",
-            f"Seat {number}: dead money {dead} and straddle {straddle} are parts of "
-            f"put_in {put_in} and can't add up to more.",
+        return refuse(
+            Code.DEAD_ABOVE_PUT_IN,
             rule="HS2",
             allowed={"max": put_in},
+            seat=number,
+            dead=dead,
+            straddle=straddle,
+            put_in=put_in,
         )
     mucked = data.get("mucked", False)
     if mucked is not True and mucked is not False:
-        return _malformed(f"Seat {number}: mucked must be true or false.")
+        return refuse(malformed, text="true_or_false", seat=number, field="mucked")
     if mucked and data["folded"]:
-        return HandError(
-            "mucked_and_folded",
-            f"Seat {number} is marked folded and mucked; a seat that mucks at the "
-            "showdown did not fold.",
-            rule="HS3",
-        )
-    return _malformed(f"Seat {number} is not a valid seat.")  # pragma: no cover
+        return refuse(Code.MUCKED_AND_FOLDED, rule="HS3", seat=number)
+    return refuse(malformed, text="invalid_seat", seat=number)  # pragma: no cover
 
 
 def _check_seat_cards(
@@ -750,13 +734,16 @@ def _check_seat_cards(
         high = game.seat_cards[streets - 1]
         low = game.seat_cards[0] if folded else high
     if not low <= n <= high:
-        want = str(high) if low == high else f"{low} … {high}"
-        raise HandError(
-            "wrong_card_count",
-            f"Seat {number} shows {n} cards; {game.code} after street {streets} "
-            f"deals {want}.",
+        raise refuse(
+            Code.WRONG_CARD_COUNT,
+            text="seat",
             rule="HS9",
             allowed={"min": low, "max": high},
+            seat=number,
+            count=n,
+            game=game.code,
+            streets=streets,
+            expected=str(high) if low == high else f"{low} … {high}",
         )
 
 
@@ -764,19 +751,16 @@ def _parse_awarded(raw: Any, seats: set[int]) -> tuple[tuple[int, int], ...] | N
     if raw is None:
         return None
     if not isinstance(raw, list):
-        raise _malformed("awarded must be a list of {seat, amount}.")
+        raise refuse(Code.MALFORMED_HAND, text="awarded")
     pushes: dict[int, int] = {}
     for item in raw:
         if not isinstance(item, Mapping) or "seat" not in item or "amount" not in item:
-            raise _malformed("Each awarded entry is {seat, amount}.")
+            raise refuse(Code.MALFORMED_HAND, text="awarded_entry")
         seat = item["seat"]
-        amount = _int(item["amount"], "awarded amount")
+        amount = _int(item["amount"], Phrase(_("awarded amount")))
         if type(seat) is not int or seat not in seats or seat in pushes:
-            raise HandError(
-                "invalid_awarded",
-                f"awarded names seat {seat!r}, which is not dealt in or is named "
-                "twice.",
-                allowed={"seats": sorted(seats)},
+            raise refuse(
+                Code.INVALID_AWARDED, allowed={"seats": sorted(seats)}, seat=seat
             )
         pushes[seat] = amount
     return tuple(pushes.items())
@@ -863,7 +847,7 @@ def typed_record(hand: HandJSON) -> HandRecord:
         or hand.hand_no < 0
         or not 1 <= streets <= game.streets
     ):
-        raise _malformed("Not a plainly valid hand record.")
+        raise refuse(Code.MALFORMED_HAND, text="not_plain")
     return _assemble(
         hand.table,
         hand.hand_no,
@@ -902,7 +886,7 @@ def _parse_typed_seats(
             )
             or number in numbers
         ):
-            raise _malformed("Not a plainly valid seat.")
+            raise refuse(Code.MALFORMED_HAND, text="not_plain_seat")
         numbers.add(number)
         if dead or mucked:
             simple = False

@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, BinaryIO
 
-from cardroom.domain.errors import HandError
+from cardroom.domain.errors import Code, HandError, Phrase, refuse
 from cardroom.domain.hand_record import MAX_SEATS
+from core.errors import gettext_noop as _
 
 VARIANTS = {
     "NT": "NLHE",
@@ -55,6 +56,11 @@ STUD = {"STUD", "STUD8", "RAZZ"}
 
 Amount = int | Decimal
 
+MALFORMED = Code.MALFORMED_HAND
+
+Refuser = Callable[..., HandError]
+"""Builds the error of an action that can't be replayed: ``bad(variant, **params)``."""
+
 
 def load_histories(fp: BinaryIO) -> list[dict[str, Any]]:
     """Return every hand of a ``.phh`` (one hand) or ``.phhs`` (sections) file.
@@ -66,34 +72,35 @@ def load_histories(fp: BinaryIO) -> list[dict[str, Any]]:
     try:
         data = tomllib.loads(fp.read().decode(), parse_float=Decimal)
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
-        raise HandError("malformed_hand", f"Not a PHH file: {error}") from None
+        raise refuse(MALFORMED, text="phh_file", reason=str(error)) from None
     if "variant" in data:
         return [data]
     hands = [v for v in data.values() if isinstance(v, dict) and "variant" in v]
     if not hands:
-        raise HandError("malformed_hand", "The file holds no PHH hand (no variant).")
+        raise refuse(MALFORMED, text="phh_no_hand")
     return hands
 
 
-def cents(value: Any, unit: int, what: str) -> int:
+def cents(value: Any, unit: int, what: str | Phrase) -> int:
     """Return ``value`` PHH chips in integer cents at ``unit`` cents a chip.
 
     Exact: ``Decimal("0.25")`` at unit 100 is 25. A value that isn't a whole number
     of cents at that unit (``0.125`` at unit 100) is refused, not truncated.
     """
     if isinstance(value, bool) or not isinstance(value, int | Decimal):
-        raise HandError("malformed_hand", f"{what} must be a number, not {value!r}.")
+        raise refuse(MALFORMED, text="number", field=what, value=value)
     try:
         exact = Decimal(value) * unit
     except InvalidOperation:  # pragma: no cover - Decimal * int of finite values
-        raise HandError("malformed_hand", f"{what} {value!r} is no amount.") from None
+        raise refuse(MALFORMED, text="no_amount", field=what, value=value) from None
     if not exact.is_finite() or exact != exact.to_integral_value():
-        raise HandError(
-            "inexact_amount",
-            f"{what} {value} is {exact.normalize():f} cents at {unit} cents a "
-            "chip, not a whole number of cents; import the file with the --unit "
-            "its amounts are counted in.",
+        raise refuse(
+            Code.INEXACT_AMOUNT,
             allowed={"unit": unit},
+            field=what,
+            value=value,
+            cents=f"{exact.normalize():f}",
+            unit=unit,
         )
     return int(exact)
 
@@ -107,20 +114,18 @@ def _known(cards: Sequence[str]) -> list[str]:
     return [c for c in cards if c != "??"]
 
 
-def _number(value: Any, what: str) -> Amount:
+def _number(value: Any, what: str | Phrase) -> Amount:
     if isinstance(value, bool) or not isinstance(value, int | Decimal):
-        raise HandError("malformed_hand", f"{what} must be a number, not {value!r}.")
+        raise refuse(MALFORMED, text="number", field=what, value=value)
     if value < 0:
-        raise HandError("negative_amount", f"{what} must not be negative ({value}).")
+        raise refuse(Code.NEGATIVE_AMOUNT, text="phh", field=what, value=value)
     return value
 
 
 def _amounts(hh: Mapping[str, Any], key: str, count: int) -> list[Amount]:
     raw = hh.get(key) or []
     if not isinstance(raw, list) or len(raw) > count:
-        raise HandError(
-            "malformed_hand", f"{key} must be a list of at most {count} amounts."
-        )
+        raise refuse(MALFORMED, text="amounts", field=key, count=count)
     values = [_number(v, key) for v in raw]
     return values + [0] * (count - len(values))
 
@@ -153,9 +158,7 @@ def replay(hh: Mapping[str, Any]) -> Replay:
     """
     stacks = hh.get("starting_stacks")
     if not isinstance(stacks, list) or len(stacks) < 2:
-        raise HandError(
-            "malformed_hand", "starting_stacks must list two players or more."
-        )
+        raise refuse(MALFORMED, text="stacks")
     n = len(stacks)
     table = _Replaying([_number(s, "starting_stacks") for s in stacks])
     antes = _amounts(hh, "antes", n)
@@ -167,10 +170,10 @@ def replay(hh: Mapping[str, Any]) -> Replay:
     table.bring_in = hh.get("bring_in") or 0
     actions = hh.get("actions")
     if not isinstance(actions, list):
-        raise HandError("malformed_hand", "actions must be a list of actions.")
+        raise refuse(MALFORMED, text="actions")
     for text in actions:
         if not isinstance(text, str):
-            raise HandError("malformed_hand", f"An action is text, not {text!r}.")
+            raise refuse(MALFORMED, text="action_text", action=text)
         words = text.split("#", 1)[0].split()
         if words:
             table.play(text, words)
@@ -218,8 +221,8 @@ class _Replaying:
     def play(self, text: str, words: list[str]) -> None:
         """Replay one action, ``words`` its words without the comment."""
 
-        def bad(why: str) -> HandError:
-            return HandError("malformed_hand", f"Action {text!r}: {why}")
+        def bad(why: str, **params: Any) -> HandError:
+            return refuse(MALFORMED, text=why, action=text, **params)
 
         r = self.replay
         if words[0] == "d":
@@ -236,7 +239,7 @@ class _Replaying:
                 r.mucked[i], r.shown[i] = False, _cards(words[2])
             return
         if r.folded[i]:
-            raise bad("the player has folded.")
+            raise bad("folded")
         self.acted = True
         if verb == "f" and len(words) == 2:
             r.folded[i] = True
@@ -247,9 +250,9 @@ class _Replaying:
         elif verb == "cbr" and len(words) == 3:
             self.bet(i, words[2], bad)
         else:
-            raise bad("not an action cardroom can replay (draw games aren't dealt).")
+            raise bad("unknown_action")
 
-    def deal(self, words: list[str], bad: Any) -> None:
+    def deal(self, words: list[str], bad: Refuser) -> None:
         """Deal hole or board cards; after a betting action a new street starts."""
         r = self.replay
         if self.acted:  # the bets of a finished street are in
@@ -261,19 +264,17 @@ class _Replaying:
             r.board += _cards(words[2])
             r.board_deals += 1
         else:
-            raise bad("not a deal of hole or board cards.")
+            raise bad("deal")
 
-    def bet(self, i: int, amount: str, bad: Any) -> None:
+    def bet(self, i: int, amount: str, bad: Refuser) -> None:
         """Make player ``i``'s bet on the street ``amount`` (``cbr``)."""
         try:
-            to = _number(_value(amount), "the bet")
+            to = _number(_value(amount), Phrase(_("the bet")))
         except InvalidOperation:
-            raise bad("the amount is not a number.") from None
+            raise bad("bet_amount") from None
         behind = self.start[i] - self.replay.put_in[i]
         if to < self.bets[i] or to - self.bets[i] > behind:
-            raise bad(
-                f"a bet to {to} with {self.bets[i]} already bet and {behind} behind."
-            )
+            raise bad("bet", to=to, bet=self.bets[i], behind=behind)
         self.bets[i] += self.pay(i, to - self.bets[i])
 
 
@@ -285,10 +286,10 @@ def _value(text: str) -> Amount:
         return Decimal(text)
 
 
-def _player(label: str, n: int, bad: Any) -> int:
+def _player(label: str, n: int, bad: Refuser) -> int:
     if label[:1] == "p" and label[1:].isdigit() and 1 <= int(label[1:]) <= n:
         return int(label[1:]) - 1
-    raise bad(f"{label!r} is no player of the hand (p1 … p{n}).")
+    raise bad("no_player", label=label, count=n)
 
 
 class Seating:
@@ -310,11 +311,14 @@ class Seating:
         given = hh.get("seats")
         count = hh.get("seat_count") or self.seat_count or len(names)
         if type(count) is not int or not len(names) <= count <= MAX_SEATS:
-            raise HandError(
-                "too_many_seats",
-                f"seat_count {count!r}: a table has {len(names)} … {MAX_SEATS} seats.",
+            raise refuse(
+                Code.TOO_MANY_SEATS,
+                text="seat_count",
                 rule="HS1",
                 allowed={"min": len(names), "max": MAX_SEATS},
+                count=count,
+                players=len(names),
+                max=MAX_SEATS,
             )
         if given is not None:
             count = hh.get("seat_count") or MAX_SEATS
@@ -324,12 +328,13 @@ class Seating:
                 or any(type(s) is not int or not 1 <= s <= count for s in given)
                 or len(set(given)) != len(given)
             ):
-                raise HandError(
-                    "duplicate_seat",
-                    f"seats {given!r} must give each player a different seat "
-                    f"1 … {count}.",
+                raise refuse(
+                    Code.DUPLICATE_SEAT,
+                    text="phh_seats",
                     rule="HS1",
                     allowed={"min": 1, "max": count},
+                    seats=given,
+                    count=count,
                 )
             self.seat_of.update(zip(names, given, strict=True))
             return list(given)
@@ -369,19 +374,13 @@ def to_record(
     """
     game = _game_of(hh)
     if type(unit) is not int or unit < 1:
-        raise HandError(
-            "malformed_hand",
-            f"unit must be a whole number of cents >= 1, not {unit!r}.",
-        )
+        raise refuse(MALFORMED, text="unit", unit=unit)
     r = replay(hh)
     count = len(r.put_in)
     default = [f"p{i + 1}" for i in range(count)]
     names = list(players if players is not None else (hh.get("players") or default))
     if len(names) != count or not all(isinstance(n, str) and n for n in names):
-        raise HandError(
-            "malformed_hand",
-            f"The history has {count} players but {len(names)} player ids were given.",
-        )
+        raise refuse(MALFORMED, text="player_ids", count=count, given=len(names))
     seats = (seating or Seating()).seats(hh, names)
     cards_shown, in_hand, showdown = _showdown(r)
     if game in STUD:
@@ -418,11 +417,12 @@ def _game_of(hh: Mapping[str, Any]) -> str:
     variant = hh.get("variant")
     game = VARIANTS.get(variant) if isinstance(variant, str) else None
     if game is None:
-        raise HandError(
-            "unknown_game",
-            f"PHH variant {variant!r} is not a game of the room.",
+        raise refuse(
+            Code.UNKNOWN_GAME,
+            text="phh_variant",
             rule="HS9",
             allowed={"variants": sorted(VARIANTS)},
+            variant=variant,
         )
     return game
 
@@ -451,15 +451,17 @@ def _seat_row(
     row: dict[str, Any] = {
         "seat": seat,
         "player": player,
-        "stack": cents(stack, unit, f"p{i + 1}'s starting stack"),
+        "stack": cents(stack, unit, Phrase(_("p%(n)s's starting stack"), n=i + 1)),
         "present": True,
-        "put_in": cents(r.put_in[i], unit, f"p{i + 1}'s chips put in"),
+        "put_in": cents(r.put_in[i], unit, Phrase(_("p%(n)s's chips put in"), n=i + 1)),
         "folded": r.folded[i],
     }
     if r.dead[i]:
-        row["dead"] = cents(r.dead[i], unit, f"p{i + 1}'s ante")
+        row["dead"] = cents(r.dead[i], unit, Phrase(_("p%(n)s's ante"), n=i + 1))
     if r.straddle[i]:
-        row["straddle"] = cents(r.straddle[i], unit, f"p{i + 1}'s straddle")
+        row["straddle"] = cents(
+            r.straddle[i], unit, Phrase(_("p%(n)s's straddle"), n=i + 1)
+        )
     if r.mucked[i] and not r.folded[i]:
         row["mucked"] = True
     return row
@@ -538,11 +540,12 @@ def to_phh(
     game = record["game"]
     variant = PHH_VARIANTS.get(game)
     if variant is None:
-        raise HandError(
-            "unknown_game",
-            f"PHH has no variant for {game}; hands of "
-            f"{', '.join(sorted(PHH_VARIANTS))} can be exported.",
+        raise refuse(
+            Code.UNKNOWN_GAME,
+            text="phh_export",
             allowed={"games": sorted(PHH_VARIANTS)},
+            game=game,
+            games=", ".join(sorted(PHH_VARIANTS)),
         )
     rows = _phh_order(record)
     outcome = {s["seat"]: s for s in settlement["seats"]}
@@ -555,10 +558,7 @@ def to_phh(
     stays = [r["put_in"] - back.get(r["seat"], 0) for r in rows]
     stacks = [chips(r["stack"]) for r in rows]
     if not any(stays):
-        raise HandError(
-            "malformed_hand",
-            "No chips stayed in the pots; PHH has no hand without any.",
-        )
+        raise refuse(MALFORMED, text="no_chips")
     posts = _posts(variant, rows, stays, chips)
     fields: dict[str, Any] = {
         "variant": variant,
@@ -659,9 +659,7 @@ def _export_actions(
         try:
             return _play(HandHistory(**spec).create_state(), record, rows)
         except (ValueError, KeyError) as error:
-            raise HandError(
-                "malformed_hand", f"PHH can't replay this hand: {error}"
-            ) from None
+            raise refuse(MALFORMED, text="phh_replay", reason=str(error)) from None
 
 
 def _play(

@@ -37,14 +37,14 @@ if __name__ == "__main__" and not __package__:  # pragma: no cover - run by its 
 import msgspec
 import orjson
 
-from cardroom.domain.errors import HandError
+from cardroom.domain.errors import Code, HandError, refuse
 from cardroom.domain.hand_record import HandJSON, Policy, decode_hands, parse_policy
 from cardroom.domain.settlement import encode, settle, settle_decoded, settle_many
 
 
-def _read(path: str, what: str, stdin: IO[Any]) -> bytes | str:
+def _read(path: str, what: str | None, stdin: IO[Any]) -> bytes | str:
     """Return the text of ``path`` (``-``: ``stdin``, bytes unless it is a text
-    stream); raise HandError."""
+    stream), the hand file or, ``what`` ``"policy"``, the policy; raise HandError."""
     data: bytes | str
     try:
         if path == "-":
@@ -53,19 +53,20 @@ def _read(path: str, what: str, stdin: IO[Any]) -> bytes | str:
             with open(path, "rb") as file:
                 data = file.read()
     except OSError as error:
-        raise HandError(
-            "unreadable_file", f"Can't read the {what} file {path!r}: {error.strerror}."
+        raise refuse(
+            Code.UNREADABLE_FILE, text=what, path=path, reason=error.strerror
         ) from None
     return data
 
 
-def _decode(data: bytes | str, path: str, what: str) -> Any:
-    """Return the decoded JSON of a file's bytes; raise HandError."""
+def _decode(data: bytes | str, path: str, what: str | None) -> Any:
+    """Return the decoded JSON of a file's bytes (the hand file's or, ``what``
+    ``"policy"``, the policy's); raise HandError."""
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as error:
-        raise HandError(
-            "malformed_json", f"The {what} file {path!r} is not JSON: {error}."
+        raise refuse(
+            Code.MALFORMED_JSON, text=what, path=path, reason=str(error)
         ) from None
 
 
@@ -82,7 +83,7 @@ def settle_files(policy_path: str, hand_path: str, stdin: IO[Any]) -> tuple[int,
     try:
         policy_data = _read(policy_path, "policy", stdin)
         policy = parse_policy(_decode(policy_data, policy_path, "policy"))
-        return 0, _settle_text(_read(hand_path, "hand", stdin), hand_path, policy)
+        return 0, _settle_text(_read(hand_path, None, stdin), hand_path, policy)
     except HandError as error:
         return 2, orjson.dumps(error.as_dict(), option=orjson.OPT_APPEND_NEWLINE)
     finally:
@@ -106,7 +107,7 @@ def _settle_text(text: bytes | str, path: str, policy: Policy) -> bytes:
         return encode(settle_decoded(records, policy)) + b"\n"
     except (msgspec.DecodeError, HandError, KeyError):
         pass  # settle_many below names the hand and says what is wrong
-    hands = _decode(text, path, "hand")
+    hands = _decode(text, path, None)
     if isinstance(hands, list):
         return encode(settle_many(hands, policy)) + b"\n"
     return encode(settle(hands, policy)) + b"\n"

@@ -26,7 +26,7 @@ from msgspec import Struct
 from accounting.domain.money import ratio_split
 from cardroom.domain.cards import CARD_IDS, card_name
 from cardroom.domain.drop import jackpot_drop, participants
-from cardroom.domain.errors import HandError
+from cardroom.domain.errors import TEXTS, Code, HandError, refuse
 from cardroom.domain.games import GAMES, Game, OddChip
 from cardroom.domain.hand_record import (
     MAX_SEATS,
@@ -52,10 +52,9 @@ from cardroom.domain.ranking import (
 
 new_pot = tuple.__new__  # a Pot without the named tuple's __new__, a Python call
 
-MISPAID_DETAIL = (
-    "The chips the dealer pushed differ from what the rules give; a floor person may "
-    "correct it before the next hand at the table."
-)
+MISPAID_DETAIL = TEXTS[Code.MISPAID_POT]
+"""The ``mispaid_pot`` exception's detail, in English on the wire as the settlement
+is booked; marked for the catalogues, for a screen that shows it to translate."""
 
 # -- the settlement's values: each field is the API.md key of the same name ---------
 
@@ -277,9 +276,7 @@ def settle_many(hands: Sequence[Any], policy: Policy) -> list[Settlement]:
         try:
             settlements.append(settle(parse_hand(data), policy))
         except HandError as error:
-            error.index = index
-            error.detail = f"Hand {index}: {error.detail}"
-            error.args = (error.detail,)
+            error.in_batch(index)
             raise
     return settlements
 
@@ -757,12 +754,7 @@ def _check_contender(
 ) -> None:
     """Refuse chips put in when no pot formed: nobody still in put in any (HS3)."""
     if any(amount for _, amount, _ in contributions) or any(s.dead for s in seats):
-        raise HandError(
-            "no_contender",
-            "Chips were put in but no seat still in the hand put in any; nobody can "
-            "win them.",
-            rule="HS3",
-        )
+        raise refuse(Code.NO_CONTENDER, text="chips", rule="HS3")
 
 
 def _rank(
@@ -1002,22 +994,22 @@ def _refuse_showdown(
     """Raise the error of a showdown the cards can't settle (HS3)."""
     game = hand.game
     if not final:
-        raise HandError(
-            "incomplete_showdown",
-            f"Seats {_seat_list(contenders)} contest a pot but {game.code} was dealt "
-            f"to street {hand.streets} of {game.streets}; a showdown comes after the "
-            "last street.",
+        raise refuse(
+            Code.INCOMPLETE_SHOWDOWN,
             rule="HS3",
             allowed={"streets": game.streets},
+            seats=_seat_list(contenders),
+            game=game.code,
+            streets=hand.streets,
+            last=game.streets,
         )
     blind = sorted(s.seat for s in hand.seats if not s.cards and s.seat in contenders)
     if blind:
-        raise HandError(
-            "showdown_without_cards",
-            f"Seats {_seat_list(blind)} contest a pot at showdown but show no cards; "
-            "cards speak, so a seat still in must table them.",
+        raise refuse(
+            Code.SHOWDOWN_WITHOUT_CARDS,
             rule="HS3",
             allowed={"seats": blind},
+            seats=_seat_list(blind),
         )
     raise AssertionError("a contender without a ranked hand")  # pragma: no cover
 
@@ -1096,4 +1088,4 @@ def _mispaid(hand: HandRecord, won: Mapping[int, int]) -> tuple[MispaidPot, ...]
     )
     if not differences:
         return ()
-    return (MispaidPot("mispaid_pot", "HS7", MISPAID_DETAIL, differences),)
+    return (MispaidPot(Code.MISPAID_POT.value, "HS7", MISPAID_DETAIL, differences),)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardroom.domain.cards import RANK_NAMES
-from cardroom.domain.errors import HandError
+from cardroom.domain.errors import Code, refuse
 from cardroom.domain.ranking import (
     Half,
     describe_high,
@@ -91,11 +91,12 @@ def soko_best(hole: Sequence[int], board: Sequence[int] = ()) -> int:
     """
     cards = (*hole, *board)
     if len(cards) != 5:
-        raise HandError(
-            "wrong_card_count",
-            f"A Sökö hand is five cards, not {len(cards)}.",
+        raise refuse(
+            Code.WRONG_CARD_COUNT,
+            text="soko",
             rule="HS9",
             allowed={"cards": 5},
+            count=len(cards),
         )
     return soko_five(cards)
 
