@@ -1,22 +1,33 @@
 """The tournaments' refusals: their codes and their texts, in one translated table.
 
-Pure (no Django): services, the floor and ``domain/`` raise them alike. A code keeps
+Pure (no Django): services, the API and ``domain/`` raise them alike. A code keeps
 the string API.md and its callers know; its text is a template translated when the
-edge reads ``detail`` (``core.errors``). A code that several rules refuse with has
-one text per rule: the table's other keys name them ``(code, variant)``.
+edge reads ``detail`` (``core.errors``), and the edge's exception handler answers
+each kind with its status. A code that several rules refuse with has one text per
+rule: the table's other keys name them ``(code, variant)``. Codes other apps answer
+with too are core's (:class:`core.errors.SharedCode`), said here in the
+tournaments' words.
 
->>> error = refuse(Code.REASON_REQUIRED, text="refund", rule="TO10")
->>> (error.code, error.status_code, error.detail)
-('reason_required', 422, 'TO10: a refund says why.')
->>> missing(Code.NO_SUCH_EVENT, code="ME1").status_code
-404
+>>> error = refuse(SharedCode.REASON_REQUIRED, text="refund", rule="TO10")
+>>> (error.code, error.rule, error.detail)
+('reason_required', 'TO10', 'TO10: a refund says why.')
+>>> missing(Code.NO_SUCH_EVENT, code="ME1").detail
+'No tournament ME1.'
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
 
-from core.errors import Conflict, Invalid, NotFound, Refusal, variants_refuser
+from core.errors import (
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Refusal,
+    SharedCode,
+    variants_refuser,
+)
 from core.errors import gettext_noop as _
 
 
@@ -26,7 +37,6 @@ class Code(StrEnum):
     RACE_REFUSED = "race_refused"
     DEAL_REFUSED = "deal_refused"
     PAYOUT_REFUSED = "payout_refused"
-    INSUFFICIENT_FUNDS = "insufficient_funds"
     BOUNTY_REFUSED = "bounty_refused"
     CHIPS_REFUSED = "chips_refused"
     # The table's.
@@ -45,14 +55,12 @@ class Code(StrEnum):
     INVALID_CHIPS = "invalid_chips"
     NOTE_REQUIRED = "note_required"
     WRONG_EVENT = "wrong_event"
-    REASON_REQUIRED = "reason_required"
     ENTRY_CLOSED = "entry_closed"
     SHEET_APPROVED = "sheet_approved"
     SATELLITE_DEAL = "satellite_deal"
     DEAL_INCOMPLETE = "deal_incomplete"
     UNKNOWN_METHOD = "unknown_method"
     BUTTON_ORDER = "button_order"
-    INVALID_AMOUNT = "invalid_amount"
     DEAL_DOES_NOT_ADD_UP = "deal_does_not_add_up"
     DEAL_NOT_OPEN = "deal_not_open"
     NOT_IN_DEAL = "not_in_deal"
@@ -62,9 +70,6 @@ class Code(StrEnum):
     PAYOUTS_DO_NOT_ADD_UP = "payouts_do_not_add_up"
     SATELLITE_CURRENCY = "satellite_currency"
     SATELLITE_TARGET_CLOSED = "satellite_target_closed"
-    FOUR_EYES = "four_eyes"
-    NOT_HELD = "not_held"
-    ALREADY_PAID = "already_paid"
     PRIZE_NOT_PAYABLE = "prize_not_payable"
     TAX_DOCUMENT_REQUIRED = "tax_document_required"
     SATELLITE_SEAT_SHARED = "satellite_seat_shared"
@@ -84,7 +89,6 @@ class Code(StrEnum):
     NOT_ADDON_TIME = "not_addon_time"
     ADDON_TAKEN = "addon_taken"
     EVENT_NOT_SCHEDULED = "event_not_scheduled"
-    WRONG_CURRENCY = "wrong_currency"
     ALREADY_REFUNDED = "already_refunded"
     EVENT_OVER = "event_over"
     NO_SUCH_PURCHASE = "no_such_purchase"
@@ -152,7 +156,7 @@ class Code(StrEnum):
     REBUY_PERIOD_NOT_STARTED = "rebuy_period_not_started"
 
 
-TEXTS: dict[Code | tuple[Code, str], str] = {
+TEXTS: dict[Code | SharedCode | tuple[Code | SharedCode, str], str] = {
     # The domain's refusals (tournaments.domain), one text per check.
     (Code.PAYOUT_REFUSED, "rows"): _("TO7: a payout table has at least one row."),
     (Code.PAYOUT_REFUSED, "order"): _(
@@ -237,7 +241,7 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     (Code.CHIPS_REFUSED, "race"): _(
         "TO6: every player with odd chips draws once in the race."
     ),
-    Code.INSUFFICIENT_FUNDS: _(
+    SharedCode.INSUFFICIENT_FUNDS: _(
         "Account %(account)s holds %(balance)d cents; it can't give %(amount)d."
     ),
     Code.EVENT_CLOSED: _("TO1: event %(code)s is %(status)s."),
@@ -272,10 +276,10 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
         "TO3: say what happened when chips are removed for %(cause)s."
     ),
     Code.WRONG_EVENT: _("That entry plays another event."),
-    Code.REASON_REQUIRED: _("TO3: a disqualification says why."),
-    (Code.REASON_REQUIRED, "release"): _("TO9: say why the prize is released."),
-    (Code.REASON_REQUIRED, "cancel"): _("TO10: say why the event is cancelled."),
-    (Code.REASON_REQUIRED, "refund"): _("TO10: a refund says why."),
+    SharedCode.REASON_REQUIRED: _("TO3: a disqualification says why."),
+    (SharedCode.REASON_REQUIRED, "release"): _("TO9: say why the prize is released."),
+    (SharedCode.REASON_REQUIRED, "cancel"): _("TO10: say why the event is cancelled."),
+    (SharedCode.REASON_REQUIRED, "refund"): _("TO10: a refund says why."),
     Code.ENTRY_CLOSED: _("TO1: entry %(no)d is %(status)s."),
     Code.SHEET_APPROVED: _(
         "TO9: the prizes are approved; hold or release them instead."
@@ -287,7 +291,7 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     Code.DEAL_INCOMPLETE: _("TO5: a deal includes every player left, and only them."),
     Code.UNKNOWN_METHOD: _("A deal is a chip chop, ICM or agreed figures."),
     Code.BUTTON_ORDER: _("The seats from the button name every player."),
-    Code.INVALID_AMOUNT: _("Amounts are integer cents."),
+    SharedCode.INVALID_AMOUNT: _("Amounts are integer cents."),
     Code.DEAL_DOES_NOT_ADD_UP: _(
         "TO5: the deal shares %(pool)d cents; these add up to %(sum)d."
     ),
@@ -303,17 +307,17 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
         "TO7: a satellite's seats are in an event of its currency."
     ),
     Code.SATELLITE_TARGET_CLOSED: _("TO7: the seats' event %(code)s is %(status)s."),
-    Code.FOUR_EYES: _(
+    SharedCode.FOUR_EYES: _(
         "TO9: a payout sheet is approved by another person than who prepared it."
     ),
-    (Code.FOUR_EYES, "release"): _(
+    (SharedCode.FOUR_EYES, "release"): _(
         "TO9: a held prize is released by another person than the sheet's preparer."
     ),
-    (Code.FOUR_EYES, "refund"): _(
+    (SharedCode.FOUR_EYES, "refund"): _(
         "TO10: a refund is approved by another person than the cashier."
     ),
-    Code.NOT_HELD: _("TO9: this prize isn't held."),
-    Code.ALREADY_PAID: _("TO9: this prize is paid."),
+    SharedCode.NOT_HELD: _("TO9: this prize isn't held."),
+    SharedCode.ALREADY_PAID: _("TO9: this prize is paid."),
     Code.PRIZE_NOT_PAYABLE: _("TO9: this prize is %(status)s."),
     Code.TAX_DOCUMENT_REQUIRED: _(
         "TO9: a prize of %(threshold)d cents or more is paid with a tax document."
@@ -344,7 +348,7 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     Code.NOT_ADDON_TIME: _("TO1: the add-on is sold at level %(level)d."),
     Code.ADDON_TAKEN: _("TO1: one add-on per entry."),
     Code.EVENT_NOT_SCHEDULED: _("Event %(code)s has started already."),
-    Code.WRONG_CURRENCY: _("TO1: event %(code)s is played in %(currency)s."),
+    SharedCode.WRONG_CURRENCY: _("TO1: event %(code)s is played in %(currency)s."),
     Code.ALREADY_REFUNDED: _("TO10: this purchase is refunded."),
     Code.EVENT_OVER: _("TO10: the event is over."),
     (Code.EVENT_OVER, "clock"): _(
@@ -359,6 +363,9 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     Code.NO_STRUCTURE: _("TO12: the event's structure has no levels."),
     Code.NO_SEAT_LEFT: _("TO11: %(n)d seats are left for %(m)d players."),
     Code.NOT_AN_EVENT_TABLE: _("TO3: %(table)s doesn't play in %(event)s."),
+    (Code.NOT_AN_EVENT_TABLE, "terminal"): _(
+        "TO11: table %(table)s doesn't play in %(event)s."
+    ),
     Code.NO_SUCH_EVENT: _("No tournament %(code)s."),
     Code.NO_SUCH_LEVEL: _("TO12: the structure has no level %(n)s."),
     Code.NOT_AT_THIS_TABLE: _("TO4: %(player)s isn't seated at %(table)s."),
@@ -526,7 +533,7 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     Code.DEAL_NOT_SIGNED: _(
         "TO5: every player signs the deal before it is approved; %(left)d to sign."
     ),
-    (Code.FOUR_EYES, "deal"): _(
+    (SharedCode.FOUR_EYES, "deal"): _(
         "TO5: a deal is approved by another person than who recorded it."
     ),
     Code.DEAL_APPROVED: _("TO5: this deal is approved."),
@@ -546,8 +553,8 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     (Code.DEAL_BOUNTIES, "players"): _(
         "TO8: a deal's bounties go to the players in it, in whole cents."
     ),
-    (Code.REASON_REQUIRED, "forfeit"): _("TO9: say why the prize is forfeited."),
-    (Code.FOUR_EYES, "forfeit"): _(
+    (SharedCode.REASON_REQUIRED, "forfeit"): _("TO9: say why the prize is forfeited."),
+    (SharedCode.FOUR_EYES, "forfeit"): _(
         "TO9: a held prize is forfeited by another person than the sheet's preparer."
     ),
     Code.UNKNOWN_DESTINATION: _(
@@ -580,10 +587,11 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     ),
 }
 
-refuse = variants_refuser(TEXTS, Refusal)  # 422 with a rule, 400 without
-conflict = variants_refuser(TEXTS, Conflict)  # 409
-invalid = variants_refuser(TEXTS, Invalid)  # 400
-missing = variants_refuser(TEXTS, NotFound)  # 404
+refuse = variants_refuser(TEXTS, Refusal)
+conflict = variants_refuser(TEXTS, Conflict)
+invalid = variants_refuser(TEXTS, Invalid)
+missing = variants_refuser(TEXTS, NotFound)
+forbidden = variants_refuser(TEXTS, Forbidden)
 
 
 def refused_as(code: Code, error: Refusal, *, rule: str) -> Refusal:

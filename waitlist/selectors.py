@@ -10,10 +10,11 @@ from django.db.models import Q
 
 from accounting.models import Account, Player
 from cardroom.models import Game, Room, SeatSession, Table
+from core.errors import SharedCode
 from core.money import money_format
 from waitlist.domain.board import board_name
 from waitlist.domain.seating import Candidate, Kind, TableLoad, queue_order
-from waitlist.errors import NO_SUCH_GAME, Code, missing
+from waitlist.errors import NO_SUCH_GAME, missing
 from waitlist.models import ACTIVE, Entry, KeptApart, Lockup, TableBreak, WaitingList
 
 POOL_CODE = r"^jackpot:[^:]+:pool$"
@@ -137,7 +138,7 @@ def queue(waiting_list: WaitingList, *, kinds: tuple[str, ...] = ()) -> list[Ent
 def list_by_key(key: str) -> WaitingList:
     """Return the list named ``NLHE-100-200`` (game code and blinds).
 
-    Raises :class:`NotFound` (404) when the room deals no such game.
+    Raises :class:`NotFound` when the room deals no such game.
     """
     code, _sep, stakes = key.partition("-")
     small, _sep, big = stakes.partition("-")
@@ -147,7 +148,7 @@ def list_by_key(key: str) -> WaitingList:
             code=code, small_blind_cents=int(small), big_blind_cents=int(big)
         ).first()
     if game is None:
-        raise missing(Code.NOT_FOUND, text=NO_SUCH_GAME, g=key)
+        raise missing(SharedCode.NOT_FOUND, text=NO_SUCH_GAME, g=key)
     waiting_list, _created = WaitingList.objects.get_or_create(game=game)
     return waiting_list
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import BasePermission
@@ -25,11 +24,11 @@ from cardroom.models import TerminalKey
 from core.api.fields import StrictIntegerField, StrictSerializer
 from core.api.permissions import IsFloor, staff
 from core.api.schema import ErrorSerializer
-from core.errors import Forbidden
 from core.idempotency import idempotent
 from core.roles import Role, has_role
 from tournaments import services
 from tournaments.domain.clock import TAKES, Action
+from tournaments.errors import Code, forbidden
 from tournaments.models import Event, EventTable
 
 # A table's terminal, or the floor acting for it.
@@ -68,11 +67,12 @@ def _event_for(request: Request, code: str, table: str | None = None) -> Event:
             event=event, table=mine, status=EventTable.Status.OPEN
         ).exists()
         if not playing or (table is not None and table != mine):
-            raise Forbidden(
-                "not_an_event_table",
-                _("TO11: table %(table)s doesn't play in %(event)s.")
-                % {"table": mine, "event": event.code},
+            raise forbidden(
+                Code.NOT_AN_EVENT_TABLE,
+                text="terminal",
                 rule="TO11",
+                table=mine,
+                event=event.code,
             )
     return event
 

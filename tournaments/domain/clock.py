@@ -114,7 +114,7 @@ def check_fields(action: Action, *, level: object, seconds: object) -> None:
     """Refuse a level or seconds that ``action`` doesn't take (TO12), before the
     change is checked against the clock or logged.
 
-    Raises :class:`Invalid` (400, rule TO12) naming the field, with the fields the
+    Raises :class:`Invalid` (rule TO12) naming the field, with the fields the
     action takes in ``allowed``.
 
     >>> check_fields(Action.MOVE, level=3, seconds=None)

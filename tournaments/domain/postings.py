@@ -23,6 +23,7 @@ from accounting.domain import accounts as room_chart
 from accounting.domain.accounts import ASSET, AWARDS_PAYABLE, EXPENSE
 from accounting.domain.money import ratio_split
 from accounting.domain.postings import Plan
+from core.errors import SharedCode
 from tournaments.domain import accounts
 from tournaments.errors import Code, refuse
 
@@ -211,7 +212,7 @@ def covered(plan: Plan, balances: Mapping[str, int], *, rule: str) -> Plan:
         code = short[0]
         held = balances[code]
         raise refuse(
-            Code.INSUFFICIENT_FUNDS,
+            SharedCode.INSUFFICIENT_FUNDS,
             rule=rule,
             allowed={"max": held},
             account=code,

@@ -68,7 +68,7 @@ def structure_check(levels: Sequence[LevelSpec]) -> None:
     blind above it, a break with blinds or an ante, a colour-up outside a break
     (TO6), a level of no time. Level ``n`` in the errors is the ``n``-th item.
 
-    Raises :class:`SetupError` (422, TO12).
+    Raises :class:`SetupError` (TO12).
     """
     if not levels:
         raise _refuse(Code.STRUCTURE_INVALID, text="empty", rule="TO12")
@@ -106,7 +106,7 @@ def payout_table_check(
     refuse the first row that can't be paid (TO7), naming it by its position
     (1 = the first row) and saying why: see the module's docstring.
 
-    Raises :class:`SetupError` (422, TO7).
+    Raises :class:`SetupError` (TO7).
 
     >>> payout_table_check([(1, [10_000]), (10, [5_000, 3_000, 2_000])])
     ((1, (10000,)), (10, (5000, 3000, 2000)))
@@ -256,7 +256,7 @@ def settings_check(settings: Mapping[str, Any], *, levels: int) -> None:
 
     ``settings`` holds the model's field names (``buy_in_cents`` …).
 
-    Raises :class:`SetupError` (422).
+    Raises :class:`SetupError`.
     """
     s = settings
     if (s["bounty_kind"] == "none") != (s["bounty_cents"] == 0):

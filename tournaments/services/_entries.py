@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 
 from accounting.cage.protection import Door, door_check
 from accounting.models import Player, Receipt, Shift
+from core.errors import SharedCode
 from tournaments.domain.postings import Price
 from tournaments.errors import Code, refuse
 from tournaments.models import ChipMovement, Entry, Event, Purchase
@@ -23,7 +24,7 @@ def currency_check(event: Event) -> Any:
     def check(shift: Shift, player: Player) -> None:
         if shift.cage.currency != event.currency:
             raise refuse(
-                Code.WRONG_CURRENCY,
+                SharedCode.WRONG_CURRENCY,
                 rule="TO1",
                 code=event.code,
                 currency=event.currency,

@@ -108,7 +108,7 @@ def cage_windows_check(
     the level, it can only be wrong about it.
 
     Raises :class:`Invalid` for a level that is no whole number from 0, and
-    :class:`Conflict` (409, TO12, ``level_mismatch``) with the server's level in
+    :class:`Conflict` (TO12, ``level_mismatch``) with the server's level in
     ``allowed`` when the client's differs.
     """
     windows = selectors.cage_windows(event=event, at=at)

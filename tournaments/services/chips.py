@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounting.services import retry_on_conflict
+from core.errors import SharedCode
 from tournaments.domain.chips import (
     REMOVING,
     ChipsError,
@@ -101,7 +102,7 @@ def entry_disqualify(
     event = event_locked(entry.event)
     entry = Entry.objects.select_for_update().get(pk=entry.pk)
     if not reason.strip():
-        raise refuse(Code.REASON_REQUIRED, rule="TO3")
+        raise refuse(SharedCode.REASON_REQUIRED, rule="TO3")
     if entry.status in (Entry.Status.DISQUALIFIED, Entry.Status.REFUNDED):
         raise conflict(
             Code.ENTRY_CLOSED, no=entry.number, status=entry.get_status_display()

@@ -14,6 +14,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounting.services import retry_on_conflict
+from core.errors import SharedCode
 from tournaments import selectors
 from tournaments.domain import deals
 from tournaments.domain.deals import DealError
@@ -108,7 +109,7 @@ def deal_propose(
         raise conflict(Code.DEAL_BINDING)
     prizes = _prizes_left(event, len(left))
     if any(_not_cents(v) for v in amounts.values()) or _not_cents(left_in_play_cents):
-        raise invalid(Code.INVALID_AMOUNT)
+        raise invalid(SharedCode.INVALID_AMOUNT)
     if sum(amounts.values()) + left_in_play_cents != sum(prizes):
         raise refuse(
             Code.DEAL_DOES_NOT_ADD_UP,
@@ -254,7 +255,7 @@ def deal_approve(*, deal: Deal, by: User, at: datetime | None = None) -> Deal:
     if deal.status != Deal.Status.SIGNED:
         raise refuse(Code.DEAL_NOT_OPEN, rule="TO5", s=deal.get_status_display())
     if deal.recorded_by_id == by.pk:
-        raise refuse(Code.FOUR_EYES, text="deal", rule="TO5")
+        raise refuse(SharedCode.FOUR_EYES, text="deal", rule="TO5")
     event = event_locked(deal.event)
     Deal.objects.filter(pk=deal.pk).update(
         status=Deal.Status.APPROVED, approved_by=by, approved_at=at

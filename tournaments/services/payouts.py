@@ -17,6 +17,7 @@ from accounting.cage import held_award_decide, payable_create, payable_pay
 from accounting.cage.protection import Door, award_check, award_held
 from accounting.models import Receipt
 from accounting.services import retry_on_conflict
+from core.errors import SharedCode
 from jackpots.models import Pool
 from tournaments import selectors
 from tournaments.domain import payouts as payout_rules
@@ -332,7 +333,7 @@ def payout_sheet_approve(
     if sheet.status == PayoutSheet.Status.APPROVED:
         raise conflict(Code.SHEET_APPROVED, text="sheet")
     if sheet.prepared_by_id == by.pk:
-        raise refuse(Code.FOUR_EYES, rule="TO9")
+        raise refuse(SharedCode.FOUR_EYES, rule="TO9")
     event = event_locked(sheet.event)
     lines = list(sheet.lines.select_related("entry__player"))
     posting = _sheet_post(sheet=sheet, event=event, lines=lines, by=by, at=at)
@@ -380,11 +381,11 @@ def payout_release(
         .get(pk=payout.pk)
     )
     if payout.status != Payout.Status.HELD:
-        raise conflict(Code.NOT_HELD)
+        raise conflict(SharedCode.NOT_HELD)
     if not reason.strip():
-        raise refuse(Code.REASON_REQUIRED, text="release", rule="TO9")
+        raise refuse(SharedCode.REASON_REQUIRED, text="release", rule="TO9")
     if payout.sheet.prepared_by_id == by.pk:
-        raise refuse(Code.FOUR_EYES, text="release", rule="TO9")
+        raise refuse(SharedCode.FOUR_EYES, text="release", rule="TO9")
     event = payout.sheet.event
     posting = plan_book(
         postings.release(event=event.code, cents=payout.amount_cents),
@@ -453,11 +454,11 @@ def payout_forfeit(
     ):
         raise invalid(Code.UNKNOWN_DESTINATION)
     if payout.status != Payout.Status.HELD:
-        raise conflict(Code.NOT_HELD)
+        raise conflict(SharedCode.NOT_HELD)
     if not reason.strip():
-        raise refuse(Code.REASON_REQUIRED, text="forfeit", rule="TO9")
+        raise refuse(SharedCode.REASON_REQUIRED, text="forfeit", rule="TO9")
     if payout.sheet.prepared_by_id == by.pk:
-        raise refuse(Code.FOUR_EYES, text="forfeit", rule="TO9")
+        raise refuse(SharedCode.FOUR_EYES, text="forfeit", rule="TO9")
     event = payout.sheet.event
     pool_account = None
     if kind == Payout.Destination.JACKPOT:
@@ -530,7 +531,7 @@ def payout_pay(
         .get(pk=payout.pk)
     )
     if payout.status == Payout.Status.PAID:
-        raise conflict(Code.ALREADY_PAID)
+        raise conflict(SharedCode.ALREADY_PAID)
     if payout.status != Payout.Status.PAYABLE or payout.payable is None:
         raise refuse(
             Code.PRIZE_NOT_PAYABLE, rule="TO9", status=payout.get_status_display()

@@ -3,8 +3,8 @@ receipt and one balanced posting (TO1, TO2, TO8, CA2); the event's start.
 
 Whether late registration, the rebuy period or the add-on is open is read from the
 event's clock on the server at the moment of the sale (TO1, TO12): a caller may
-say the level it believes the clock is at, and is answered 409 when it is wrong,
-never obeyed.
+say the level it believes the clock is at, and is refused (``level_mismatch``) when
+it is wrong, never obeyed.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def entry_register(
     every seat is taken (TO2). The buy-in, fees and bounty are one receipt and one
     posting (TO1, TO8, CA2); the identity rules are the cage's (CA2, CA5).
 
-    Raises :class:`Conflict` (409, TO12) when ``level`` isn't the server's;
+    Raises :class:`Conflict` (TO12) when ``level`` isn't the server's;
     :class:`Refusal` (TO1) for a closed event or registration, a player already
     playing, no re-entry left; at the tournaments' door, PP2 (``under_age``) for a
     player under age or without a date of birth, PP3 (``player_barred``) or PP4
@@ -171,7 +171,7 @@ def rebuy_buy(
     start, from the first second of the break after that level, and once the clock
     is stopped. ``level`` is only what the caller believes the clock is at.
 
-    Raises :class:`Conflict` (409, TO12) when ``level`` isn't the server's;
+    Raises :class:`Conflict` (TO12) when ``level`` isn't the server's;
     :class:`Refusal` (TO1) outside those, with what was allowed; at the
     tournaments' door, PP2 (``under_age``), PP3 (``player_barred``) or PP4
     (``player_self_excluded``): a restriction set while he plays refuses his
@@ -238,7 +238,7 @@ def addon_buy(
     level at ``at`` (a break, usually: open through the break, running or paused;
     TO1, TO12). ``level`` is only what the caller believes the clock is at.
 
-    Raises :class:`Conflict` (409, TO12) when ``level`` isn't the server's;
+    Raises :class:`Conflict` (TO12) when ``level`` isn't the server's;
     :class:`Refusal` (TO1) for an event without one, another level, a second
     add-on; at the tournaments' door, PP2 (``under_age``), PP3
     (``player_barred``) or PP4 (``player_self_excluded``).

@@ -29,6 +29,7 @@ from django.utils import timezone
 from accounting.cage import receipt_issue
 from accounting.models import Receipt
 from accounting.services import retry_on_conflict
+from core.errors import SharedCode
 from tournaments.domain import postings
 from tournaments.domain.postings import Price
 from tournaments.errors import Code, conflict, invalid, missing, refuse
@@ -51,7 +52,7 @@ def event_cancel(*, event: Event, by: User, reason: str) -> Event:
     """Cancel the event (TO10); its purchases are then refunded at the cage."""
     event = event_locked(event)
     if not reason.strip():
-        raise refuse(Code.REASON_REQUIRED, text="cancel", rule="TO10")
+        raise refuse(SharedCode.REASON_REQUIRED, text="cancel", rule="TO10")
     if event.status not in (Event.Status.SCHEDULED, Event.Status.RUNNING):
         raise conflict(Code.EVENT_CLOSED, text="refund")
     event.status = Event.Status.CANCELLED
@@ -92,7 +93,7 @@ def _amount_to_refund(left: Price, amount_cents: int | None) -> int:
         or not isinstance(amount_cents, int)
         or amount_cents <= 0
     ):
-        raise invalid(Code.INVALID_AMOUNT)
+        raise invalid(SharedCode.INVALID_AMOUNT)
     if amount_cents > left.total_cents:
         raise refuse(
             Code.REFUND_TOO_MUCH,
@@ -133,9 +134,9 @@ def _refundable(
         "entry__event", "entry__player", "transaction"
     ).get(pk=purchase.pk)
     if not reason.strip():
-        raise refuse(Code.REASON_REQUIRED, text="refund", rule="TO10")
+        raise refuse(SharedCode.REASON_REQUIRED, text="refund", rule="TO10")
     if approved_by.pk == cashier.pk:
-        raise refuse(Code.FOUR_EYES, text="refund", rule="TO10")
+        raise refuse(SharedCode.FOUR_EYES, text="refund", rule="TO10")
     entry = purchase.entry
     event = event_locked(entry.event)
     if event.status not in (
@@ -324,7 +325,7 @@ def refund_approve(
     event = event_locked(event)
     purchase = _purchase_by_receipt(event=event, receipt=receipt)
     if not reason.strip():
-        raise refuse(Code.REASON_REQUIRED, text="refund", rule="TO10")
+        raise refuse(SharedCode.REASON_REQUIRED, text="refund", rule="TO10")
     if event.status == Event.Status.FINISHED:
         raise refuse(Code.EVENT_OVER, rule="TO10")
     if RefundApproval.objects.filter(purchase=purchase, refund__isnull=True).exists():

@@ -134,8 +134,8 @@ def structure_create(
     ``by`` is taken for the record's sake; a structure keeps no author (its model
     has no field for one).
 
-    Raises :class:`Refusal` (422, TO12/TO6) for levels the clock can't run,
-    :class:`Conflict` (409) when the code is taken.
+    Raises :class:`Refusal` (TO12/TO6) for levels the clock can't run,
+    :class:`Conflict` when the code is taken.
     """
     structure_check(levels)
     if Structure.objects.filter(code=code).exists():
@@ -157,8 +157,8 @@ def structure_update(
     (TO12). Every scheduled event using it must still find its late registration,
     rebuy and add-on levels in it (TO1).
 
-    Raises :class:`Conflict` (409, TO12) once an event using it has started,
-    :class:`Refusal` (422) for levels that can't be run or that an event needs.
+    Raises :class:`Conflict` (TO12) once an event using it has started,
+    :class:`Refusal` for levels that can't be run or that an event needs.
     """
     structure_check(levels)
     structure = Structure.objects.select_for_update().get(pk=structure.pk)
@@ -235,9 +235,9 @@ def event_create(
     in ``room`` (the room by default) and its currency unless ``currency`` says
     otherwise, recording who created it.
 
-    Raises :class:`Refusal` (422) for settings that can't be played (TO1, TO7,
-    TO8) or a payout table that can't be paid (TO7), :class:`NotFound` (404) for
-    an unknown structure or room, :class:`Conflict` (409) when the code is taken.
+    Raises :class:`Refusal` for settings that can't be played (TO1, TO7,
+    TO8) or a payout table that can't be paid (TO7), :class:`NotFound` for
+    an unknown structure or room, :class:`Conflict` when the code is taken.
     """
     if code.lower() in RESERVED_EVENT_CODES:
         raise refuse(Code.EVENT_CODE_RESERVED, code=code)
@@ -313,9 +313,9 @@ def event_settings_update(
     sheet is prepared or the event is over (TO1, TO7, TO9). A value equal to the
     current one is no change.
 
-    Raises :class:`Conflict` (409) naming the settings that can't change now as
+    Raises :class:`Conflict` naming the settings that can't change now as
     the API names them (``allowed: {"locked": ["buy_in"]}``) and why,
-    :class:`Refusal` (422) for settings that can't be played.
+    :class:`Refusal` for settings that can't be played.
     """
     unknown = set(changes) - set(EDITABLE)
     if unknown:
@@ -389,7 +389,7 @@ def event_table_add(
     after the last by default; TO11). A table plays one running event at a time,
     and a running event doesn't take a cash table that is open.
 
-    Raises :class:`Conflict` (409) for a table the event has, a breaking place
+    Raises :class:`Conflict` for a table the event has, a breaking place
     taken, a table in play elsewhere or an event that is over.
     """
     event = event_locked(event)
@@ -450,8 +450,8 @@ def payout_table_set(
     """Set the event's payout table (``rows`` of ``(min_entries, shares)``; none
     for the default table) until its payout sheet is prepared (TO7, TO9).
 
-    Raises :class:`Refusal` (422, TO7) for a table that can't be paid,
-    :class:`Conflict` (409) once the payout sheet exists or the event is over.
+    Raises :class:`Refusal` (TO7) for a table that can't be paid,
+    :class:`Conflict` once the payout sheet exists or the event is over.
     """
     table = payout_table_check(rows) if rows else ()
     event = event_locked(event)
@@ -512,7 +512,7 @@ def payout_preview(
     rounded down to the event's unit, the remainder placed by its rule (TO7); a
     satellite pays seats in its target event, then cash.
 
-    Raises :class:`Refusal` (422, TO7) when no place can be paid.
+    Raises :class:`Refusal` (TO7) when no place can be paid.
     """
     if entries < 1:
         raise refuse(Code.PAYOUT_REFUSED, text="no_entries", rule="TO7")

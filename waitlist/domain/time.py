@@ -31,17 +31,18 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
-from core.errors import Refusal
+from core.errors import Refusal, refuser
+from waitlist.errors import TEXTS, TIME_NOT_WHOLE, TIME_PERIOD_TOO_LONG, Code
 
 EVERYONE_PAYS_FROM = 2
 """RK6: with this many players waiting, new players pay too."""
 
 
 class TimeRefused(Refusal, ValueError):
-    """A collection the policy doesn't allow, with its rule and code."""
+    """A collection the policy doesn't allow, with its rule (RK6) and code."""
 
-    def __init__(self, code: str, detail: str, rule: str = "RK6") -> None:
-        super().__init__(code, detail, rule=rule)
+
+_refuse = refuser(TEXTS, TimeRefused)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +69,12 @@ class TimePolicy:
 
 def _whole(value: Any, what: str) -> int:
     if type(value) is not int or value < 1:
-        raise TimeRefused(
-            "invalid_time_policy",
-            f"time.{what} must be a whole number from 1 up, not {value!r}.",
+        raise _refuse(
+            Code.INVALID_TIME_POLICY,
+            rule="RK6",
+            text=TIME_NOT_WHOLE,
+            what=what,
+            value=repr(value),
         )
     return value
 
@@ -84,21 +88,13 @@ def time_policy(document: Mapping[str, Any]) -> TimePolicy:
     """
     rake = document.get("rake")
     if not isinstance(rake, Mapping) or rake.get("scheme") != "time":
-        raise TimeRefused(
-            "not_time_collection",
-            "This game takes rake from pots, not time collection.",
-        )
+        raise _refuse(Code.NOT_TIME_COLLECTION, rule="RK6")
     section = document.get("time")
     if not isinstance(section, Mapping):
-        raise TimeRefused(
-            "invalid_time_policy",
-            'The policy has no "time" section: {"period_minutes": …, "amount": …}.',
-        )
+        raise _refuse(Code.INVALID_TIME_POLICY, rule="RK6")
     minutes = _whole(section.get("period_minutes"), "period_minutes")
     if minutes > 24 * 60:
-        raise TimeRefused(
-            "invalid_time_policy", "time.period_minutes is at most a day (1440)."
-        )
+        raise _refuse(Code.INVALID_TIME_POLICY, rule="RK6", text=TIME_PERIOD_TOO_LONG)
     return TimePolicy(minutes, _whole(section.get("amount"), "amount"))
 
 

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounting.models import Player
 from cardroom.models import Game, Table
+from core.errors import SharedCode
 from core.work import lock_check
 from waitlist import selectors
 from waitlist.domain.seating import (
@@ -139,7 +140,7 @@ def lock_entries(entries: QuerySet[Entry]) -> list[Entry]:
 def seat_exists(table: Table, seat: int) -> None:
     if not 1 <= seat <= table.seats:
         raise refuse(
-            Code.NO_SUCH_SEAT,
+            SharedCode.NO_SUCH_SEAT,
             rule="HS1",
             allowed={"min": 1, "max": table.seats},
             s=seat,

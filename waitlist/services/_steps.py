@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from cardroom import services as cardroom_services
 from cardroom.models import SeatSession, Table
+from core.errors import SharedCode
 from waitlist import selectors
 from waitlist.domain.seating import (
     Kind,
@@ -325,7 +326,7 @@ def locked_entry(entry_id: int, now: datetime) -> Entry:
     and return the entry locked."""
     entry = Entry.objects.filter(pk=entry_id).first()
     if entry is None:
-        raise missing(Code.NOT_FOUND, id=entry_id)
+        raise missing(SharedCode.NOT_FOUND, id=entry_id)
     others = Entry.objects.filter(
         player=entry.player_id, status=Entry.Status.CALLED
     ).values_list("waiting_list_id", flat=True)

@@ -12,6 +12,7 @@ from accounting.models import Player
 from accounting.services import retry_on_conflict
 from cardroom import services as cardroom_services
 from cardroom.models import SeatSession, Table
+from core.errors import SharedCode
 from waitlist import selectors
 from waitlist.errors import NO_FREE_SEAT, Code, conflict, missing, refuse
 from waitlist.models import (
@@ -52,13 +53,13 @@ def table_balance(
     here, there = _check_balance(source, target)
     code = here.seated.get(seat)
     if code is None:
-        raise missing(Code.SEAT_EMPTY, s=seat)
+        raise missing(SharedCode.SEAT_EMPTY, s=seat)
     new_seat = to_seat if to_seat is not None else first_free(there)
     if new_seat is None or new_seat not in there.free_seats:
         raise (
-            conflict(Code.SEAT_TAKEN, text=NO_FREE_SEAT, t=target.code)
+            conflict(SharedCode.SEAT_TAKEN, text=NO_FREE_SEAT, t=target.code)
             if new_seat is None
-            else conflict(Code.SEAT_TAKEN, s=new_seat)
+            else conflict(SharedCode.SEAT_TAKEN, s=new_seat)
         )
     player = Player.objects.get(code=code)
     refuse_if_kept_apart(player, there.seated.values())

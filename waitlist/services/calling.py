@@ -16,7 +16,7 @@ from accounting.models import Player
 from accounting.services import retry_on_conflict
 from cardroom import services as cardroom_services
 from cardroom.models import SeatSession, Table
-from core.errors import Refusal
+from core.errors import Refusal, SharedCode
 from waitlist import selectors
 from waitlist.domain.calls import CallPlan, call_plan, tables_to_call
 from waitlist.domain.seating import Kind, Opening, call_deadline
@@ -214,7 +214,7 @@ def _check_named(
     that doesn't exist (HS1) or a table without the open seat asked for."""
     table = cardroom_services.table_get_open(table_code, lock=False)
     if table.game_id != wl.game_id:
-        raise refuse(Code.WRONG_GAME, rule="WL1", t=table.code)
+        raise refuse(SharedCode.WRONG_GAME, rule="WL1", t=table.code)
     if table.code not in names:
         raise refuse(Code.TABLE_BREAKING, rule="WL3", t=table.code)
     if seat is not None:

@@ -10,6 +10,7 @@ from django.utils import timezone
 from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
 from cardroom import services as cardroom_services
+from core.errors import SharedCode
 from waitlist import selectors
 from waitlist.errors import NO_SUCH_LOCKUP, Code, conflict, missing
 from waitlist.models import (
@@ -59,7 +60,7 @@ def lockup_take(
         door_check(player=player, door=Door.SEAT, at=now)
     seat_exists(table, seat)
     if seat not in selectors.table_state(table).free_seats:
-        raise conflict(Code.SEAT_TAKEN, s=seat)
+        raise conflict(SharedCode.SEAT_TAKEN, s=seat)
     lockup = Lockup.objects.create(
         table=table,
         seat=seat,
@@ -92,7 +93,7 @@ def lockup_release(
     now = now or timezone.now()
     lockup = Lockup.objects.select_related("table__game").filter(pk=lockup_id).first()
     if lockup is None:
-        raise missing(Code.NOT_FOUND, text=NO_SUCH_LOCKUP)
+        raise missing(SharedCode.NOT_FOUND, text=NO_SUCH_LOCKUP)
     if lockup.table.game is not None:
         (wl,) = lock_lists([list_for_game(lockup.table.game).pk])
         refresh(wl, now)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounting.services import retry_on_conflict
 from cardroom import services as cardroom_services
+from core.errors import SharedCode
 from waitlist.errors import (
     MUST_MOVE_ENDED,
     NO_SUCH_MUST_MOVE,
@@ -97,7 +98,7 @@ def must_move_end(
         .first()
     )
     if must_move is None:
-        raise missing(Code.NOT_FOUND, text=NO_SUCH_MUST_MOVE)
+        raise missing(SharedCode.NOT_FOUND, text=NO_SUCH_MUST_MOVE)
     (wl,) = lock_lists([list_for_game(must_move.main.game).pk])
     must_move = MustMove.objects.select_for_update().get(pk=must_move_id)
     if must_move.ended_at is not None:

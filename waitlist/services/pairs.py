@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from cardroom import services as cardroom_services
+from core.errors import SharedCode
 from waitlist.errors import NO_SUCH_PAIR, Code, conflict, missing, refuse
 from waitlist.models import (
     Event,
@@ -40,7 +41,7 @@ def apart_keep(
     if a.pk == b.pk:
         raise refuse(Code.SAME_PLAYER, rule="WL9")
     if not reason.strip():
-        raise refuse(Code.REASON_REQUIRED, rule="DC2")
+        raise refuse(SharedCode.REASON_REQUIRED, rule="DC2")
     if KeptApart.objects.filter(player_a=a, player_b=b, ended_at__isnull=True).exists():
         raise refuse(Code.KEPT_APART_ALREADY, rule="WL9")
     pair = KeptApart.objects.create(
@@ -66,7 +67,7 @@ def apart_end(
     now = now or timezone.now()
     pair = KeptApart.objects.select_for_update().filter(pk=pair_id).first()
     if pair is None:
-        raise missing(Code.NOT_FOUND, text=NO_SUCH_PAIR)
+        raise missing(SharedCode.NOT_FOUND, text=NO_SUCH_PAIR)
     if pair.ended_at is not None:
         raise conflict(Code.ENDED)
     pair.ended_at, pair.ended_by = now, actor.by

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
 from cardroom import services as cardroom_services
+from core.errors import SharedCode
 from waitlist import selectors
 from waitlist.domain.seating import (
     Kind,
@@ -67,7 +68,7 @@ def seat_change_request(
         or (session.table_id == table.pk and session.seat == seat)
     ):
         raise refuse(
-            Code.NO_SUCH_SEAT,
+            SharedCode.NO_SUCH_SEAT,
             rule="WL10",
             allowed={"min": 1, "max": table.seats},
             text=NO_OTHER_SEAT,

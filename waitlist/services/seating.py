@@ -13,6 +13,7 @@ from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
 from cardroom import services as cardroom_services
 from cardroom.models import SeatSession, StackMovement, Table
+from core.errors import SharedCode
 from waitlist import selectors
 from waitlist.domain.seating import (
     Kind,
@@ -68,7 +69,7 @@ def entry_seat(
 
     Raises :class:`Refusal` for WL2 (the call ran out), WL7 (barred), WL9 (kept
     apart), PP2–PP4 and the buy-in rules, :class:`Conflict` when the seat is taken
-    or he isn't called, :class:`Invalid` (400) when a new player has no amount.
+    or he isn't called, :class:`Invalid` when a new player has no amount.
     """
     now = now or timezone.now()
     # Lock and check.
@@ -140,7 +141,9 @@ def _origin(entry: Entry, table: Table) -> tuple[SeatSession | None, bool]:
         and origin.stack_cents > 0
     )
     if origin is not None and origin.table_id == table.pk and not house:
-        raise refuse(Code.ALREADY_SEATED, rule="WL6", p=entry.player.code, t=table.code)
+        raise refuse(
+            SharedCode.ALREADY_SEATED, rule="WL6", p=entry.player.code, t=table.code
+        )
     return origin, house
 
 
@@ -158,7 +161,7 @@ def _check_seat(
     )
     held_for_him = his_lockups.filter(seat=seat).exists()
     if seat != entry.call_seat and seat not in state.free_seats and not held_for_him:
-        raise conflict(Code.SEAT_TAKEN, s=seat)
+        raise conflict(SharedCode.SEAT_TAKEN, s=seat)
     refuse_if_kept_apart(player, [p for p in state.seated.values() if p != player.code])
     return his_lockups
 
@@ -181,7 +184,7 @@ def _sit(
 
     A house move takes his stack as the ledger holds it (BI7); otherwise he leaves
     the seat he had and buys in, with his stack capped at the maximum (BI5 (c))
-    when the floor gives no amount. Raises :class:`Invalid` (400) for a player
+    when the floor gives no amount. Raises :class:`Invalid` for a player
     who brings no stack and no amount.
     """
     assert table.game is not None
