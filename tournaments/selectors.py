@@ -1,5 +1,5 @@
-"""Reads of a tournament: its level by the schedule, who is left, pools, bounties and
-the chip reconciliation (TO3)."""
+"""Reads of a tournament: its clock, its level by the schedule, who is left, the
+final standings, pools, bounties and the chip reconciliation (TO3, TO4, TO12)."""
 
 from __future__ import annotations
 
@@ -12,16 +12,18 @@ from django.utils import timezone
 
 from tournaments import chart
 from tournaments.domain import clock as clock_rules
-from tournaments.domain import payouts
+from tournaments.domain import payouts, places
 from tournaments.domain.chips import (
     Reconciliation,
     TableCount,
     counted_in_play,
     reconcile,
 )
+from tournaments.domain.places import Place
 from tournaments.errors import Code, refuse
 from tournaments.models import (
     BountyPayment,
+    Bust,
     ChipCount,
     ChipMovement,
     ClockChange,
@@ -201,6 +203,34 @@ def payout_table(*, event: Event) -> list[tuple[int, list[int]]] | None:
     return [
         (int(row["min_entries"]), list(row["shares"])) for row in event.payout_table
     ]
+
+
+def event_standings(*, event: Event) -> dict[int, Place]:
+    """Every finished entry's final place, entry id → places shared (TO4).
+
+    The players left at the end (alone, or in a deal that ended the event) take the
+    first places as recorded; then each hand's busts, the latest first, take the
+    places below: the bigger stack at the start of the hand higher, equal stacks and
+    hand-for-hand busts sharing. Counted over the whole field, so a bust during late
+    registration finishes below every entry that came after it.
+    """
+    # The winners, and a winner disqualified afterwards (his prize held, TO9).
+    winners = Entry.objects.filter(
+        event=event,
+        status__in=[Entry.Status.WON, Entry.Status.DISQUALIFIED],
+        place__isnull=False,
+        bust__isnull=True,
+    )
+    hands: dict[str, list[Bust]] = {}
+    for bust in Bust.objects.filter(event=event).order_by("-at", "-id"):
+        hands.setdefault(bust.hand, []).append(bust)
+    return places.standings(
+        {entry.pk: entry.place or 1 for entry in winners},
+        [
+            ({b.entry_id: b.stack_at_start for b in group}, group[0].hand_for_hand)
+            for group in hands.values()
+        ],
+    )
 
 
 def place_prizes(*, event: Event) -> list[int]:

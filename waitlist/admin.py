@@ -315,7 +315,7 @@ class KeptApartAdmin(FloorAdmin):
         self, request: HttpRequest, obj: KeptApart, form: Any, change: bool
     ) -> None:
         # Through the service: it orders the pair and records the decision (WL9).
-        pair = services.apart_keep(
+        pair = services.kept_apart_start(
             player_codes=(obj.player_a.code, obj.player_b.code),
             reason=obj.reason,
             actor=Actor(by=staff(request)),
@@ -328,7 +328,7 @@ class KeptApartAdmin(FloorAdmin):
         for pair in queryset.filter(ended_at__isnull=True):
             _run(
                 request,
-                lambda p=pair: services.apart_end(pair_id=p.pk, actor=actor),
+                lambda p=pair: services.kept_apart_end(pair_id=p.pk, actor=actor),
                 gettext("Pair ended."),
             )
 

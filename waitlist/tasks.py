@@ -11,7 +11,7 @@ from typing import Any
 from celery import current_app as app  # the project's app (config.celery)
 from celery import shared_task
 
-from waitlist.services import sweep
+from waitlist.services import timers_sweep
 
 SWEEP_EVERY_SECONDS = 30.0
 
@@ -19,7 +19,7 @@ SWEEP_EVERY_SECONDS = 30.0
 @shared_task(name="waitlist.sweep_task")
 def sweep_task() -> int:
     """End calls past their 5 minutes (WL2) and release lockups due (WL8)."""
-    return sweep()
+    return timers_sweep()
 
 
 @app.on_after_finalize.connect

@@ -46,7 +46,6 @@ from tournaments.services.payouts import (
     payout_release,
     payout_sheet_approve,
     payout_sheet_prepare,
-    standings,
 )
 from tournaments.services.purchases import (
     Price,
@@ -132,7 +131,6 @@ __all__ = [
     "refund_left",
     "refund_pay",
     "seats_draw",
-    "standings",
     "structure_create",
     "structure_started_by",
     "structure_update",

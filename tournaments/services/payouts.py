@@ -1,5 +1,6 @@
-"""Payouts: standings, the payout sheet prepared by one person and approved by
-another, satellite seats, payouts released and paid at the cage (TO7, TO9, CA6).
+"""Payouts: the payout sheet, from the event's standings, prepared by one person
+and approved by another, satellite seats, payouts released and paid at the cage
+(TO7, TO9, CA6).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from tournaments.domain.payouts import PayoutError
 from tournaments.domain.places import Place, PlacesError
 from tournaments.errors import Code, conflict, invalid, refuse, refused_as
 from tournaments.models import (
-    Bust,
     Deal,
     Entry,
     Event,
@@ -39,40 +39,12 @@ from tournaments.services._shared import event_locked, plan_book
 from tournaments.services.purchases import price_of
 
 
-def standings(*, event: Event) -> dict[int, Place]:
-    """Every finished entry's final place, entry id → places shared (TO4).
-
-    The players left at the end (alone, or in a deal that ended the event) take the
-    first places as recorded; then each hand's busts, the latest first, take the
-    places below: the bigger stack at the start of the hand higher, equal stacks and
-    hand-for-hand busts sharing. Counted over the whole field, so a bust during late
-    registration finishes below every entry that came after it.
-    """
-    # The winners, and a winner disqualified afterwards (his prize held, TO9).
-    winners = Entry.objects.filter(
-        event=event,
-        status__in=[Entry.Status.WON, Entry.Status.DISQUALIFIED],
-        place__isnull=False,
-        bust__isnull=True,
-    )
-    hands: dict[str, list[Bust]] = {}
-    for bust in Bust.objects.filter(event=event).order_by("-at", "-id"):
-        hands.setdefault(bust.hand, []).append(bust)
-    return places.standings(
-        {entry.pk: entry.place or 1 for entry in winners},
-        [
-            ({b.entry_id: b.stack_at_start for b in group}, group[0].hand_for_hand)
-            for group in hands.values()
-        ],
-    )
-
-
 def _lines_of(event: Event, deal: Deal | None) -> list[tuple[Entry, Place, int]]:
     """Each finished entry's place and prize (TO4, TO5, TO7)."""
     prizes = selectors.place_prizes(event=event)
     unit = event.payout_unit_cents
     dealt = {int(k): v for k, v in deal.amounts.items()} if deal else {}
-    final = standings(event=event)
+    final = selectors.event_standings(event=event)
     entries = {
         e.pk: e for e in Entry.objects.filter(pk__in=final).select_related("player")
     }
@@ -191,7 +163,7 @@ def _satellite_lines(
             status=target.get_status_display(),
         )
     places_paid = payout_rules.satellite(pool, target.entry_total_cents)
-    final = standings(event=event)
+    final = selectors.event_standings(event=event)
     entries = {
         e.pk: e for e in Entry.objects.filter(pk__in=final).select_related("player")
     }

@@ -128,7 +128,7 @@ class ListsApi(APIView):
 
     @extend_schema(responses={200: ListSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        services.sweep()
+        services.timers_sweep()
         lists = selectors.all_lists()
         return Response([_list_out(wl) for wl in lists])
 
@@ -566,7 +566,7 @@ class LockupsApi(APIView):
 
     @extend_schema(responses={200: LockupSerializer(many=True)})
     def get(self, request: Request) -> Response:
-        services.sweep()
+        services.timers_sweep()
         rows = Lockup.objects.select_related("table", "player").filter(
             released_at__isnull=True
         )
@@ -642,7 +642,7 @@ class KeptApartApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         a, b = data.validated_data["players"]
-        pair = services.apart_keep(
+        pair = services.kept_apart_start(
             player_codes=(a, b),
             reason=data.validated_data["reason"],
             actor=_actor(request),
@@ -655,7 +655,7 @@ class KeptApartEndApi(APIView):
 
     @extend_schema(request=None, responses={200: KeptApartSerializer})
     def post(self, request: Request, pk: int) -> Response:
-        pair = services.apart_end(pair_id=pk, actor=_actor(request))
+        pair = services.kept_apart_end(pair_id=pk, actor=_actor(request))
         return Response(KeptApartSerializer(pair).data)
 
 
@@ -871,7 +871,7 @@ class BoardApi(APIView):
     def get(self, request: Request) -> Response:
         language = board_data_language(request)
         now = timezone.now()
-        services.sweep(now=now)
+        services.timers_sweep(now=now)
         board = selectors.board(now=now, language=language)
         response = Response(BoardSerializer(board).data)
         response["Cache-Control"] = "no-store"

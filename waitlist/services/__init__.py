@@ -55,8 +55,8 @@ from waitlist.services.must_moves import (
     must_move_start,
 )
 from waitlist.services.pairs import (
-    apart_end,
-    apart_keep,
+    kept_apart_end,
+    kept_apart_start,
 )
 from waitlist.services.seat_changes import (
     seat_change_request,
@@ -76,7 +76,7 @@ from waitlist.services.time_collection import (
 )
 from waitlist.services.timers import (
     list_refresh,
-    sweep,
+    timers_sweep,
 )
 
 __all__ = [
@@ -87,12 +87,12 @@ __all__ = [
     "Actor",
     "BreakResult",
     "CallResult",
-    "apart_end",
-    "apart_keep",
     "entry_answer",
     "entry_join",
     "entry_remove",
     "entry_seat",
+    "kept_apart_end",
+    "kept_apart_start",
     "list_call",
     "list_for_game",
     "list_refresh",
@@ -102,8 +102,8 @@ __all__ = [
     "must_move_start",
     "seat_change_request",
     "seat_check",
-    "sweep",
     "table_balance",
     "table_break",
     "time_collect",
+    "timers_sweep",
 ]

@@ -22,7 +22,7 @@ from waitlist.services._shared import (
 
 
 @transaction.atomic
-def apart_keep(
+def kept_apart_start(
     *,
     player_codes: tuple[str, str],
     reason: str,
@@ -60,7 +60,7 @@ def apart_keep(
 
 
 @transaction.atomic
-def apart_end(
+def kept_apart_end(
     *, pair_id: int, actor: Actor = UNNAMED, now: datetime | None = None
 ) -> KeptApart:
     """Stop keeping a pair apart (WL9). Raises :class:`Conflict` when it ended."""

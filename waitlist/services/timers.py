@@ -35,7 +35,7 @@ def list_refresh(*, waiting_list: WaitingList, now: datetime | None = None) -> N
         refresh(wl, now)
 
 
-def sweep(*, now: datetime | None = None) -> int:
+def timers_sweep(*, now: datetime | None = None) -> int:
     """Apply the timers to every list that has one due; return how many (WL2, WL8).
 
     The scheduled task runs it, and so does every read of the lists and the board,

@@ -126,7 +126,7 @@ class TestCall:
         self, two_tables, clock
     ):
         """WL9: P-5 and P-3 (at T02) are kept apart: P-6 is called there instead."""
-        services.apart_keep(
+        services.kept_apart_start(
             player_codes=("P-5", "P-3"), reason="Family", actor=STAFF, now=clock.now
         )
         for code in ("P-5", "P-6"):
@@ -198,9 +198,9 @@ class TestAnswerAndSeat:
         """WL2: at exactly five minutes he is in time; a moment later the sweep
         takes him off the list and seating him says the call ran out."""
         clock.advance(minutes=5)
-        assert services.sweep(now=clock.now) == 0
+        assert services.timers_sweep(now=clock.now) == 0
         clock.advance(seconds=1)
-        assert services.sweep(now=clock.now) == 1
+        assert services.timers_sweep(now=clock.now) == 1
         entry = Entry.objects.get(pk=called.pk)
         assert (entry.status, entry.end) == ("removed", "no_show")
         expired = entry.events.get(kind="expired")
@@ -266,7 +266,7 @@ class TestLockups:
         services.list_refresh(waiting_list=nl12(), now=clock.now)
         assert Lockup.objects.get(pk=lockup.pk).released_at is None
         clock.advance(seconds=1)
-        assert services.sweep(now=clock.now) == 1
+        assert services.timers_sweep(now=clock.now) == 1
         lockup.refresh_from_db()
         assert (lockup.release, lockup.released_at) == ("timed_out", clock.now)
 
