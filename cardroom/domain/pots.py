@@ -54,6 +54,17 @@ def build_pots(contributions: Sequence[tuple[int, int, bool]]) -> list[Pot]:
         eligible = [seat for seat, a, folded in contributions if a and not folded]
         total = sum(map(_amount, contributions))
         return [Pot(total, tuple(sorted(eligible)))]
+    return pots_by_levels(contributions, levels)
+
+
+def pots_by_levels(
+    contributions: Sequence[tuple[int, int, bool]], levels: list[int] | None = None
+) -> list[Pot]:
+    """Return :func:`build_pots`'s pots level by level, one pot a level (HS2): its
+    general way, which the one pot of a single level shortcuts. ``levels`` are the
+    sorted amounts of the seats still in, found when not given."""
+    if levels is None:
+        levels = sorted({a for _, a, folded in contributions if a > 0 and not folded})
     pots: list[Pot] = []
     below = 0
     top = levels[-1] if levels else 0

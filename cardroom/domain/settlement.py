@@ -38,7 +38,13 @@ from cardroom.domain.hand_record import (
     parse_policy,
     typed_record,
 )
-from cardroom.domain.pots import Pot, add_dead_money, build_pots, uncalled_bet
+from cardroom.domain.pots import (
+    Pot,
+    add_dead_money,
+    build_pots,
+    pots_by_levels,
+    uncalled_bet,
+)
 from cardroom.domain.rake import rake_by_pot, rake_of_one_pot
 from cardroom.domain.ranking import (
     HIGH_CLASSES,
@@ -51,6 +57,17 @@ from cardroom.domain.ranking import (
 )
 
 new_pot = tuple.__new__  # a Pot without the named tuple's __new__, a Python call
+
+ONE_PASS = True
+"""Whether the one-pass ways settle the hands they can: :func:`_settle_one_pot`
+(a checked record's one pot), :func:`_settle_decoded_one_pot` (the batch command's
+common hand, straight from the decoded JSON) and :func:`_form_live_pots` (a hand
+without dead money or a muck). False sends every hand the general way
+(:func:`_form_pots_with_dead`, :func:`~cardroom.domain.pots.pots_by_levels`,
+``rake_by_pot``, each game's own ranking), which settles any hand the same, only
+slower: the tests that require the same settlement from every way set it
+(``tests/unit/engine/test_settlement_routes.py``), and so may anyone who doubts a
+settlement (docs/performance.md)."""
 
 MISPAID_DETAIL = TEXTS[Code.MISPAID_POT]
 """The ``mispaid_pot`` exception's detail, in English on the wire as the settlement
@@ -212,7 +229,8 @@ def settle(
     seats = sorted(hand.seats)  # named tuples: by seat number, which is unique
     game = hand.game
     if (
-        hand.simple
+        ONE_PASS
+        and hand.simple
         and game.low is None
         and hand.streets == game.streets
         and hand.awarded is None
@@ -227,7 +245,7 @@ def settle(
 def _settle_any(hand: HandRecord, policy: Policy, seats: list[Seat]) -> Settlement:
     """Return the settlement of any hand, its seats by seat number (:func:`settle`)."""
     game = hand.game
-    if hand.simple or not any(s.dead or s.mucked for s in seats):
+    if ONE_PASS and (hand.simple or not any(s.dead or s.mucked for s in seats)):
         pots, back, shown, participant_count = _form_live_pots(seats)
     else:
         pots, back, shown, participant_count = _form_pots_with_dead(seats)
@@ -351,7 +369,7 @@ def settle_decoded(hand: HandJSON, policy: Policy) -> Settlement:
     Raises :class:`HandError` (or KeyError for an unknown card) as
     :func:`~cardroom.domain.hand_record.typed_record` and :func:`settle` do.
     """
-    settled = _settle_decoded_one_pot(hand, policy)
+    settled = _settle_decoded_one_pot(hand, policy) if ONE_PASS else None
     if settled is None:
         return settle(typed_record(hand), policy)
     return settled
@@ -621,7 +639,7 @@ def _form_pots_with_dead(seats: list[Seat]) -> Formed:
             for seat, amount, out in lives
         ]
     pots = add_dead_money(
-        build_pots(contributions),
+        build_pots(contributions) if ONE_PASS else pots_by_levels(contributions),
         [(s.seat, s.dead, s.folded or s.mucked) for s in seats],
         contributions,
         back[0] if back is not None else None,
