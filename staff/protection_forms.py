@@ -15,7 +15,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from accounting.models import Player, Restriction
+from accounting.models import Restriction
 from staff.common.forms import DateInput, OnceForm
 
 
@@ -25,23 +25,6 @@ def _reason_field(label: Any = None) -> forms.CharField:
         max_length=500,
         widget=forms.Textarea(attrs={"rows": 2}),
     )
-
-
-class DocumentForm(OnceForm):
-    """The identity document the cashier checked: kind, number, expiry (PP1).
-
-    With its own key, as the cage's other forms: a double post records the check
-    once (PP7: the records are never edited, so a second one would stay)."""
-
-    document_type = forms.ChoiceField(
-        label=_("Document"), choices=Player.Document.choices
-    )
-    document_number = forms.CharField(
-        label=_("Document number"),
-        max_length=64,
-        widget=forms.TextInput(attrs={"autocomplete": "off"}),
-    )
-    expires = forms.DateField(label=_("Expires"), required=False, widget=DateInput())
 
 
 class RestrictionForm(OnceForm):

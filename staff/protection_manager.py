@@ -5,7 +5,7 @@ the versioned settings (PP2, PP4).
 
 Every write calls its service (:func:`accounting.cage.held_awards.held_award_decide`,
 :func:`accounting.cage.protection.protection_settings_change`) once for the
-form's key (:mod:`staff.once`); the services' refusals are said on the page in
+form's key (:mod:`staff.common.once`); the services' refusals are said on the page in
 its language. An auditor reads the held awards and their decisions, without
 forms.
 """
@@ -37,7 +37,7 @@ from accounting.errors import Code, conflict
 from accounting.models import AwardDecision, Payable, ProtectionRules
 from core.api.permissions import staff
 from core.errors import SharedCode
-from staff.money import money_format
+from core.money import money_format
 from staff.protection import (
     _context,
     _record,

@@ -7,41 +7,19 @@ from django.urls import include, path
 
 from staff import (
     auditor,
-    boxes,
     floor,
     manager,
     protection,
     protection_manager,
-    views,
 )
+from staff.cage import urls as cage
 from staff.common import urls as common
 
 app_name = "staff"
 
 urlpatterns = [
     *common.urlpatterns,
-    path("cage/", views.cage_home, name="cage-home"),
-    path("cage/shift/open", views.shift_open, name="shift-open"),
-    path("cage/shift/close", views.shift_close, name="shift-close"),
-    path("cage/shift/close/over-short", views.shift_close_preview, name="over-short"),
-    path("cage/count/totals", views.count_totals, name="count-totals"),
-    path("cage/boxes", boxes.boxes, name="boxes"),
-    path("cage/boxes/count", boxes.box_count, name="box-count"),
-    path("cage/shifts/<int:shift_id>", views.shift_closed, name="shift-closed"),
-    path("cage/players", views.player_search, name="players"),
-    path("cage/players/<str:code>", views.player_detail, name="player"),
-    path("cage/players/<str:code>/sell", views.chips_sell, name="sell"),
-    path("cage/players/<str:code>/redeem", views.chips_redeem, name="redeem"),
-    path(
-        "cage/players/<str:code>/identity",
-        views.player_identify,
-        name="player-identity",
-    ),
-    path("cage/queue", views.queue, name="queue"),
-    path("cage/slips/<int:slip_id>/issue", views.slip_issue, name="slip-issue"),
-    path("cage/awards", views.awards, name="awards"),
-    path("cage/awards/<int:payable_id>/pay", views.award_pay, name="award-pay"),
-    path("cage/receipts/<str:no>", views.receipt, name="receipt"),
+    *cage.urlpatterns,
     path("manager/", manager.approvals, name="approvals"),
     path(
         "manager/corrections/<int:correction_id>",
@@ -139,7 +117,6 @@ urlpatterns = [
         name="report-download",
     ),
     path("floor/events/", include("staff.tournaments.director_urls")),
-    path("cage/events/", include("staff.tournaments.cage_urls")),
     path("floor/", floor.floor_home, name="floor-home"),
     path("floor/map", floor.floor_map, name="floor-map"),
     path("floor/lists", floor.floor_lists, name="floor-lists"),

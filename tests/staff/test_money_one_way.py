@@ -23,7 +23,7 @@ from accounting.models import Receipt
 from cardroom.models import Game, Room
 from core import money
 from core.money import MoneyInputError, money_parse, stakes_format
-from staff.tournaments.cage_forms import EntryForm
+from staff.cage.tournaments.forms import EntryForm
 from tests.staff.test_cage_views import key_of, text
 
 ROOT = Path(__file__).resolve().parents[2]

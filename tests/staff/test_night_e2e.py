@@ -47,7 +47,7 @@ from jackpots import services as jackpot_services
 from jackpots import tasks as jackpot_tasks
 from jackpots.models import Award, Hit, Pool
 from reports.models import Report
-from staff.forms import denominations
+from staff.cage.forms import denominations
 from tests.api.floor.conftest import POLICY
 from tests.conftest import PASSWORD
 from tests.staff.browser import browser_in, chromium, euros, say, say_count

@@ -1,4 +1,5 @@
-"""The cage's forms: amounts typed in the room's currency, counts by denomination."""
+"""The cage's forms: amounts typed in the room's currency, counts by denomination,
+a box's count (CA4) and the identity document the cashier checked (PP1)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from django.conf import settings
 from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
+from accounting.models import Player
 from core.money import money_format
-from staff.common.forms import MoneyField, OnceForm
+from staff.common.forms import DateInput, MoneyField, OnceForm
 
 
 class AmountForm(OnceForm):
@@ -126,3 +128,33 @@ class CountForm(OnceForm):
     @property
     def chips_cents(self) -> int:
         return sum(int(k) * v for k, v in self.counts("chip").items())
+
+
+class BoxCountForm(OnceForm):
+    """What one box held, counted: an amount from zero up (an empty box is
+    counted too)."""
+
+    def __init__(self, *args: Any, currency: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["amount"] = MoneyField(
+            currency=currency, positive=False, label=gettext_lazy("Counted")
+        )
+
+
+class DocumentForm(OnceForm):
+    """The identity document the cashier checked: kind, number, expiry (PP1).
+
+    With its own key, as the cage's other forms: a double post records the check
+    once (PP7: the records are never edited, so a second one would stay)."""
+
+    document_type = forms.ChoiceField(
+        label=gettext_lazy("Document"), choices=Player.Document.choices
+    )
+    document_number = forms.CharField(
+        label=gettext_lazy("Document number"),
+        max_length=64,
+        widget=forms.TextInput(attrs={"autocomplete": "off"}),
+    )
+    expires = forms.DateField(
+        label=gettext_lazy("Expires"), required=False, widget=DateInput()
+    )

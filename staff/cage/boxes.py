@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -21,7 +20,6 @@ from django.utils import timezone
 from django.utils.http import urlencode
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from accounting import cage as services
@@ -31,25 +29,16 @@ from accounting.models import Account, BoxCount
 from cardroom.models import Room
 from core.api.permissions import staff
 from core.errors import Invalid
-from staff.common.forms import MoneyField, OnceForm
-from staff.views import _book, _cage, _context, _money, _refuse, cashier_only
+from staff.cage._shared import booked, cage_of, page_context, refuse
+from staff.cage.forms import BoxCountForm
+from staff.common.money import money_in
+from staff.common.roles import cashier_only
 
 BOXES = {
     BoxCount.Box.DROP: accounts.table_drop_box,
     BoxCount.Box.RAKE: accounts.table_rake_box,
     BoxCount.Box.JACKPOT: accounts.table_jackpot_box,
 }
-
-
-class BoxCountForm(OnceForm):
-    """What one box held, counted: an amount from zero up (an empty box is
-    counted too)."""
-
-    def __init__(self, *args: Any, currency: str, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["amount"] = MoneyField(
-            currency=currency, positive=False, label=gettext_lazy("Counted")
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +95,7 @@ def _rows(day: date, currency: str) -> list[BoxRow]:
 def boxes(request: HttpRequest) -> HttpResponse:
     """The boxes of a gaming day: those counted with their variance, the others
     with a form to enter the count (CA4)."""
-    cage = _cage(request)
+    cage = cage_of(request)
     room = Room.objects.order_by("pk").first()
     default, latest = _days(room)
     day = _day_of(request.GET.get("day"), default, latest)
@@ -115,7 +104,7 @@ def boxes(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "staff/cage/boxes.html",
-        _context(
+        page_context(
             request,
             cage,
             day=day,
@@ -131,14 +120,14 @@ def boxes(request: HttpRequest) -> HttpResponse:
 @require_POST
 def box_count(request: HttpRequest) -> HttpResponse:
     """Record one box's count for the day, booked once (CA4)."""
-    cage = _cage(request)
+    cage = cage_of(request)
     room = Room.objects.order_by("pk").first()
     default, latest = _days(room)
     day = _day_of(request.POST.get("day"), default, latest)
     table, box = request.POST.get("table", ""), request.POST.get("box", "")
     back = f"{reverse('staff:boxes')}?{urlencode({'day': day.isoformat()})}"
     if box not in BOXES or table not in _tables_with_boxes():
-        _refuse(request, cage, Invalid("invalid", _("CA4: choose a box on the list.")))
+        refuse(request, cage, Invalid("invalid", _("CA4: choose a box on the list.")))
         return redirect(back)
     form = BoxCountForm(request.POST, currency=cage.currency, prefix=f"{table}-{box}")
     if not form.is_valid():
@@ -164,7 +153,7 @@ def box_count(request: HttpRequest) -> HttpResponse:
         % {
             "box": BoxCount.Box(box).label,
             "table": table,
-            "amount": _money(cage)(counted),
+            "amount": money_in(cage.currency)(counted),
         }
     )
-    return _book(request, cage, book, done) or redirect(back)
+    return booked(request, cage, book, done) or redirect(back)
