@@ -145,8 +145,9 @@ def cage_windows(*, event: Event, at: datetime) -> CageWindows:
 
 def scheduled_level(*, event: Event, at: datetime | None = None) -> int:
     """The level the event's schedule gives at ``at`` (now by default), counting
-    from its start without pauses; 0 before the start. The floor's clock, which
-    knows of pauses and moves (TO12), is the one the room reads."""
+    from its start without pauses; 0 before the start. The event's clock
+    (:func:`clock_of`), which knows of pauses and moves (TO12), is the one the room
+    reads."""
     at = at or timezone.now()
     if at < event.starts_at:
         return 0

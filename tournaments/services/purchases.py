@@ -115,7 +115,7 @@ def entry_register(
     level, and once the clock is stopped. ``level`` is only what the caller
     believes the clock is at (the structure's number, breaks counted, 0 before the
     start). The entrant gets the full starting stack and a random seat from a
-    seeded draw the floor's records keep (TO11), or waits as an alternate when
+    seeded draw whose seat moves are recorded (TO11), or waits as an alternate when
     every seat is taken (TO2). The buy-in, fees and bounty are one receipt and one
     posting (TO1, TO8, CA2); the identity rules are the cage's (CA2, CA5).
 
