@@ -15,9 +15,10 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from accounting.admin import ReadOnlyAdmin, RoleAdmin, _money
+from accounting.admin import ReadOnlyAdmin, RoleAdmin
 from core.api.permissions import staff
 from core.errors import ApplicationError
+from core.money_admin import money_text
 from core.roles import Role
 from jackpots import services
 from jackpots.models import (
@@ -70,13 +71,13 @@ class PoolAdmin(RoleAdmin):
     def amount(self, pool: Pool) -> str:
         if not pool.pk:
             return "—"
-        return _money(pool.account.balance_cents, pool.account.currency)
+        return money_text(pool.account.balance_cents, pool.account.currency)
 
     @admin.display(description=_("reserve"))
     def reserve(self, pool: Pool) -> str:
         if not pool.pk:
             return "—"
-        return _money(pool.reserve_account.balance_cents, pool.account.currency)
+        return money_text(pool.reserve_account.balance_cents, pool.account.currency)
 
     def save_model(
         self, request: HttpRequest, obj: Pool, form: Any, change: bool
@@ -164,7 +165,7 @@ class AwardInline(admin.TabularInline):
 
     @admin.display(description=_("amount"))
     def amount(self, award: Award) -> str:
-        return _money(award.amount_cents, award.pool.account.currency)
+        return money_text(award.amount_cents, award.pool.account.currency)
 
 
 def _decide(
@@ -206,11 +207,11 @@ class HitAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("pool at the hand"))
     def pool_amount(self, hit: Hit) -> str:
-        return _money(hit.pool_cents, hit.pool.account.currency)
+        return money_text(hit.pool_cents, hit.pool.account.currency)
 
     @admin.display(description=_("pays"))
     def payout(self, hit: Hit) -> str:
-        return _money(hit.payout_cents, hit.pool.account.currency)
+        return money_text(hit.payout_cents, hit.pool.account.currency)
 
     @admin.action(description=_("Verify the selected hits (floor, BB5)"))
     def verify(self, request: HttpRequest, hits: QuerySet[Hit]) -> None:
@@ -235,7 +236,7 @@ class MonthAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("pays"))
     def payout(self, month: Month) -> str:
-        return _money(month.payout_cents, month.pool.account.currency)
+        return money_text(month.payout_cents, month.pool.account.currency)
 
     @admin.action(description=_("Approve and book the selected months (manager)"))
     def approve(self, request: HttpRequest, months: QuerySet[Month]) -> None:
@@ -257,7 +258,7 @@ class AwardAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("amount"))
     def amount(self, award: Award) -> str:
-        return _money(award.amount_cents, award.pool.account.currency)
+        return money_text(award.amount_cents, award.pool.account.currency)
 
 
 @admin.register(MonthHand)
@@ -292,8 +293,8 @@ class TransferAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("to the pool"), ordering="amount_cents")
     def amount(self, transfer: Transfer) -> str:
-        return _money(transfer.amount_cents, transfer.target.room.currency)
+        return money_text(transfer.amount_cents, transfer.target.room.currency)
 
     @admin.display(description=_("to the reserve"), ordering="reserve_cents")
     def reserve(self, transfer: Transfer) -> str:
-        return _money(transfer.reserve_cents, transfer.target.room.currency)
+        return money_text(transfer.reserve_cents, transfer.target.room.currency)

@@ -36,7 +36,8 @@ from accounting.api.serializers import (
     code_field,
     shift_report_data,
 )
-from accounting.cage.receivables import receivable_collect, receivables_open
+from accounting.cage.receipts import receivable_collect
+from accounting.cage.receivables import receivables_open
 from accounting.cage.selectors import (
     box_counts_of_day,
     payable_list,

@@ -1,5 +1,5 @@
 """Receipts at the cage: chip purchases and redemptions (CA2), award payouts (CA6),
-receivables paid back (DC3, :mod:`accounting.cage.receivables`).
+receivables paid back (DC3; what is owed is read by :mod:`accounting.cage.receivables`).
 
 Each takes the cage's next receipt number under the ``Cage`` row lock, in the same
 database transaction as its ledger posting: a rollback gives the number back, so the
@@ -31,6 +31,7 @@ from psycopg import errors as pg_errors
 from accounting.cage.common import cage_get, cents_check
 from accounting.cage.players import cash_activity_record, player_get
 from accounting.cage.protection import Door, award_check, door_check
+from accounting.cage.receivables import receivable_check, receivable_standing
 from accounting.cage.shifts import shift_open_get
 from accounting.domain import cage_postings
 from accounting.domain.cage import receipt_no
@@ -64,80 +65,7 @@ def receipt_number_take(cage: Cage) -> int:
     return cage.next_receipt_no
 
 
-def issue_receipt(
-    *,
-    kind: Receipt.Kind,
-    cage_code: str,
-    cashier: User,
-    player_code: str,
-    amount_cents: int,
-    at: datetime | None,
-    legs_for: LegsFor | None = None,
-    plan_for: PlanFor | None = None,
-    payable: Payable | None = None,
-    check: Callable[[Shift, Player], None] | None = None,
-    reverses: Transaction | None = None,
-    approved_by: User | None = None,
-    memo: str = "",
-) -> Receipt:
-    """Issue one numbered receipt: locks, checks, number, posting, record.
-
-    The posting is ``plan_for(shift, player, amount)``'s plan
-    (:mod:`accounting.domain.cage_postings`), or the ledger legs another app's
-    ``legs_for`` gives (:func:`receipt_issue`).
-    """
-    cents_check(amount_cents, name="amount")
-    at = at or timezone.now()
-    cage = cage_get(code=cage_code, lock=True)
-    shift = shift_open_get(cage=cage, cashier=cashier)
-    player = player_get(code=player_code, rule="CA2")
-    if check is not None:
-        check(shift, player)
-    cash_activity_record(
-        player=player,
-        amount_cents=amount_cents,
-        kind=kind,
-        reference=f"cage {cage.code}",
-        at=at,
-        cage=cage,
-        threshold_cents=cage.identity_threshold_cents,
-    )
-    number = receipt_number_take(cage)
-    no = receipt_no(cage.code, number)
-    booking: dict[str, Any] = {
-        "posted_by": cashier,
-        "reference": no,
-        "external_id": f"receipt:{cage.code}:{number}",
-        "posted_at": at,
-        "reverses": reverses,
-        "approved_by": approved_by,
-        "memo": memo,
-    }
-    if plan_for is not None:
-        plan = plan_for(shift, player, amount_cents)
-        assert plan.kind == kind, "a receipt's posting is of its kind"
-        posting = plan_post(plan, currency=cage.currency, **booking)
-    else:
-        assert legs_for is not None, "a receipt posts a plan or legs"
-        posting = transaction_post(
-            kind=kind, legs=legs_for(shift, player, amount_cents), **booking
-        )
-    return Receipt.objects.create(
-        cage=cage,
-        number=number,
-        kind=kind,
-        shift=shift,
-        player=player,
-        amount_cents=amount_cents,
-        transaction=posting,
-        payable=payable,
-        player_signed=payable is not None,
-        issued_by=cashier,
-        issued_at=at,
-    )
-
-
-@transaction.atomic
+@transaction.atomic(savepoint=False)
 def receipt_issue(
     *,
     kind: Receipt.Kind,
@@ -145,35 +73,77 @@ def receipt_issue(
     cashier: User,
     player: str,
     amount_cents: int,
-    legs_for: LegsFor,
+    legs_for: LegsFor | None = None,
+    plan_for: PlanFor | None = None,
+    payable: Payable | None = None,
     check: Callable[[Shift, Player], None] | None = None,
     at: datetime | None = None,
     reverses: Transaction | None = None,
     approved_by: User | None = None,
     memo: str = "",
 ) -> Receipt:
-    """Issue a numbered receipt for another app's cash movement at the cage (CA2).
+    """Issue one numbered receipt at the cage (CA2): locks, checks, number, posting,
+    record; the cage's own receipts and another app's cash movement alike.
 
-    The same path as a chip purchase: the cage's row lock, the cashier's open shift
-    (CA1), a registered player (CA2), the identity threshold (CA5), the next number
-    without gaps, one posting whose legs ``legs_for(shift, player, amount)`` gives
-    (through the shift's drawer, :func:`drawer_accounts`). ``check`` refuses before
-    anything is written. A refund names the posting it ``reverses`` with its
-    ``approved_by`` and why (``memo``, DC2). The tournaments' entries and refunds
-    use it (TO1, TO10).
+    The cage's row lock, the cashier's open shift (CA1), a registered player (CA2),
+    the identity threshold (CA5), the next number without gaps, one posting: the
+    plan ``plan_for(shift, player, amount)`` gives
+    (:mod:`accounting.domain.cage_postings`), or the ledger legs another app's
+    ``legs_for`` gives (through the shift's drawer, :func:`drawer_accounts`).
+    ``check`` refuses before anything is written. A refund names the posting it
+    ``reverses`` with its ``approved_by`` and why (``memo``, DC2). The tournaments'
+    entries and refunds use it (TO1, TO10); ``payable`` is the award a payout
+    settles (CA6). It runs in the caller's transaction when there is one (no
+    savepoint: a refusal rolls the caller's back), else in its own.
     """
-    return issue_receipt(
-        kind=kind,
-        cage_code=cage,
-        cashier=cashier,
-        player_code=player,
+    cents_check(amount_cents, name="amount")
+    at = at or timezone.now()
+    the_cage = cage_get(code=cage, lock=True)
+    shift = shift_open_get(cage=the_cage, cashier=cashier)
+    who = player_get(code=player, rule="CA2")
+    if check is not None:
+        check(shift, who)
+    cash_activity_record(
+        player=who,
         amount_cents=amount_cents,
-        legs_for=legs_for,
+        kind=kind,
+        reference=f"cage {the_cage.code}",
         at=at,
-        check=check,
-        reverses=reverses,
-        approved_by=approved_by,
-        memo=memo,
+        cage=the_cage,
+        threshold_cents=the_cage.identity_threshold_cents,
+    )
+    number = receipt_number_take(the_cage)
+    no = receipt_no(the_cage.code, number)
+    booking: dict[str, Any] = {
+        "posted_by": cashier,
+        "reference": no,
+        "external_id": f"receipt:{the_cage.code}:{number}",
+        "posted_at": at,
+        "reverses": reverses,
+        "approved_by": approved_by,
+        "memo": memo,
+    }
+    if plan_for is not None:
+        plan = plan_for(shift, who, amount_cents)
+        assert plan.kind == kind, "a receipt's posting is of its kind"
+        posting = plan_post(plan, currency=the_cage.currency, **booking)
+    else:
+        assert legs_for is not None, "a receipt posts a plan or legs"
+        posting = transaction_post(
+            kind=kind, legs=legs_for(shift, who, amount_cents), **booking
+        )
+    return Receipt.objects.create(
+        cage=the_cage,
+        number=number,
+        kind=kind,
+        shift=shift,
+        player=who,
+        amount_cents=amount_cents,
+        transaction=posting,
+        payable=payable,
+        player_signed=payable is not None,
+        issued_by=cashier,
+        issued_at=at,
     )
 
 
@@ -203,19 +173,17 @@ def chip_purchase(
     he owes a receivable past its terms; :class:`InsufficientFunds` when the
     drawer hasn't the chips. A refusal writes nothing and takes no receipt number.
     """
-    from accounting.cage.receivables import receivable_check
-
     at = at or timezone.now()
 
     def check(_shift: Shift, who: Player) -> None:
         door_check(player=who, door=Door.CHIP_PURCHASE, at=at)
         receivable_check(player=who, now=at)
 
-    return issue_receipt(
+    return receipt_issue(
         kind=Receipt.Kind.PURCHASE,
-        cage_code=cage,
+        cage=cage,
         cashier=cashier,
-        player_code=player,
+        player=player,
         amount_cents=amount_cents,
         plan_for=_exchange,
         at=at,
@@ -241,11 +209,11 @@ def chip_redemption(
     ``insufficient_funds``, allowed ``max``) when the player holds fewer chips or
     the drawer less cash. A refusal writes nothing and takes no receipt number.
     """
-    return issue_receipt(
+    return receipt_issue(
         kind=Receipt.Kind.REDEMPTION,
-        cage_code=cage,
+        cage=cage,
         cashier=cashier,
-        player_code=player,
+        player=player,
         amount_cents=amount_cents,
         plan_for=lambda shift, who, cents: _exchange(shift, who, -cents),
         at=at,
@@ -344,11 +312,11 @@ def payable_pay(
     at = at or timezone.now()
     try:
         with transaction.atomic():
-            receipt = issue_receipt(
+            receipt = receipt_issue(
                 kind=Receipt.Kind.AWARD_PAYOUT,
-                cage_code=cage,
+                cage=cage,
                 cashier=cashier,
-                player_code=player,
+                player=player,
                 amount_cents=payable.amount_cents,
                 plan_for=payout,
                 at=at,
@@ -362,3 +330,56 @@ def payable_pay(
         raise
     Payable.objects.filter(pk=payable.pk).update(status=Payable.Status.PAID, paid_at=at)
     return receipt
+
+
+def _collection(shift: Shift, player: Player, cents: int) -> Plan:
+    return cage_postings.collection_plan(
+        cage=shift.cage.code, shift=shift.pk, player=player.code, cents=cents
+    )
+
+
+@retry_on_conflict()
+@transaction.atomic
+def receivable_collect(
+    *,
+    cage: str,
+    cashier: User,
+    player: str,
+    amount_cents: int,
+    at: datetime | None = None,
+) -> Receipt:
+    """Collect ``amount_cents`` in cash of what ``player`` owes, with a receipt (DC3).
+
+    A part is fine; more than is open is refused (422 DC3, ``above_open``, with
+    ``allowed.max`` the amount open), as is a player who owes nothing. Raises as a
+    chip purchase does for no open shift (CA1), an unregistered player (CA2) and the
+    identity threshold (CA5). A refusal writes nothing and takes no receipt number.
+    """
+    at = at or timezone.now()
+
+    def check(shift: Shift, who: Player) -> None:
+        # The player's row is locked from here (CA5's check locks it) until commit,
+        # and his account's row by the posting: two desks can't both collect the
+        # last euro.
+        Player.objects.select_for_update().filter(pk=who.pk).first()
+        s = receivable_standing(player=who, now=at)
+        if amount_cents > s.open:
+            raise refuse(
+                Code.ABOVE_OPEN,
+                rule="DC3",
+                allowed={"min": 1, "max": s.open},
+                p=who.code,
+                open=s.open,
+                a=amount_cents,
+            )
+
+    return receipt_issue(
+        kind=Receipt.Kind.COLLECTION,
+        cage=cage,
+        cashier=cashier,
+        player=player,
+        amount_cents=amount_cents,
+        plan_for=_collection,
+        at=at,
+        check=check,
+    )

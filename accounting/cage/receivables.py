@@ -1,11 +1,13 @@
-"""Receivables at the cage (RULES.md DC3): the open ones, collecting them, the block.
+"""Receivables at the cage (RULES.md DC3): the open ones, what a player owes, the
+block.
 
 A receivable is booked by a correction a second person approves (DC2): the player's
-``receivable:<player>`` account is debited with what he got and wasn't due. Here
-he pays it back in cash at the cage, in one go or in parts, each payment a numbered
-receipt (CA2) and a balanced posting: drawer cash +C, his receivable −C. The ledger
-is the record: what is booked, collected and open is read from the account's
-entries (:mod:`accounting.domain.receivables`), and a player with an amount past the
+``receivable:<player>`` account is debited with what he got and wasn't due. He
+pays it back in cash at the cage, in one go or in parts, each payment a numbered
+receipt (CA2, :func:`accounting.cage.receipts.receivable_collect`) and a balanced
+posting: drawer cash +C, his receivable −C. The ledger is the record: what is
+booked, collected and open is read from the account's entries
+(:mod:`accounting.domain.receivables`), and a player with an amount past the
 house's terms (``CARDROOM_DC3_TERMS_DAYS``, none by default) can't buy in.
 """
 
@@ -15,17 +17,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.contrib.auth.models import User
-from django.db import transaction
 from django.utils import timezone
 
-from accounting.cage.receipts import issue_receipt
-from accounting.domain import cage_postings
-from accounting.domain.postings import Plan
 from accounting.domain.receivables import Movement, Standing, standing
 from accounting.errors import Code, refuse
-from accounting.models import Account, Entry, Player, Receipt, Shift
-from accounting.services import retry_on_conflict
+from accounting.models import Account, Entry, Player
 
 PREFIX = "receivable:"
 
@@ -110,56 +106,3 @@ def receivable_check(*, player: Player, now: datetime | None = None) -> None:
             open=s.open,
             due=s.due,
         )
-
-
-def _collection(shift: Shift, player: Player, cents: int) -> Plan:
-    return cage_postings.collection_plan(
-        cage=shift.cage.code, shift=shift.pk, player=player.code, cents=cents
-    )
-
-
-@retry_on_conflict()
-@transaction.atomic
-def receivable_collect(
-    *,
-    cage: str,
-    cashier: User,
-    player: str,
-    amount_cents: int,
-    at: datetime | None = None,
-) -> Receipt:
-    """Collect ``amount_cents`` in cash of what ``player`` owes, with a receipt (DC3).
-
-    A part is fine; more than is open is refused (422 DC3, ``above_open``, with
-    ``allowed.max`` the amount open), as is a player who owes nothing. Raises as a
-    chip purchase does for no open shift (CA1), an unregistered player (CA2) and the
-    identity threshold (CA5). A refusal writes nothing and takes no receipt number.
-    """
-    at = at or timezone.now()
-
-    def check(shift: Shift, who: Player) -> None:
-        # The player's row is locked from here (CA5's check locks it) until commit,
-        # and his account's row by the posting: two desks can't both collect the
-        # last euro.
-        Player.objects.select_for_update().filter(pk=who.pk).first()
-        s = receivable_standing(player=who, now=at)
-        if amount_cents > s.open:
-            raise refuse(
-                Code.ABOVE_OPEN,
-                rule="DC3",
-                allowed={"min": 1, "max": s.open},
-                p=who.code,
-                open=s.open,
-                a=amount_cents,
-            )
-
-    return issue_receipt(
-        kind=Receipt.Kind.COLLECTION,
-        cage_code=cage,
-        cashier=cashier,
-        player_code=player,
-        amount_cents=amount_cents,
-        plan_for=_collection,
-        at=at,
-        check=check,
-    )

@@ -15,6 +15,9 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonR
 from django.utils.translation import gettext as _
 from rest_framework import status
 
+from core.api.errors import error_body
+from core.errors import SharedCode
+
 NUL = "\x00"
 
 
@@ -34,14 +37,10 @@ class RefuseNulMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if _url_or_headers_have_nul(request):
-            # Not at the top: DRF imports this module (the parser) while
-            # core.api.errors is still importing DRF's views.
-            from core.api.errors import error_body
-
             detail = _("URLs and headers can't hold NUL characters (U+0000).")
             if request.path.startswith("/api/"):
                 return JsonResponse(
-                    error_body("malformed_request", detail),
+                    error_body(SharedCode.MALFORMED_REQUEST, detail),
                     status=status.HTTP_400_BAD_REQUEST,
                 )
             return HttpResponseBadRequest(detail)

@@ -36,14 +36,14 @@ log = structlog.get_logger(__name__)
 
 
 # A month's amount is the pool's just before the next month begins.
-_INSTANT = timedelta(microseconds=1)
+INSTANT = timedelta(microseconds=1)
 
 
-def _now(now: datetime | None) -> datetime:
+def now_or_current(now: datetime | None) -> datetime:
     return now or timezone.now()
 
 
-def _require(user: User, *roles: Role) -> None:
+def role_require(user: User, *roles: Role) -> None:
     """Refuse (403) a person without one of ``roles``: the admin calls these too."""
     if not has_role(user, *roles):
         raise forbidden(
@@ -51,13 +51,13 @@ def _require(user: User, *roles: Role) -> None:
         )
 
 
-def _config_refusal(error: ConfigError) -> Invalid:
+def config_refusal(error: ConfigError) -> Invalid:
     return Invalid(
         error.code, error.template, allowed=error.allowed, params=error.params
     )
 
 
-def _reason_check(reason: str) -> str:
+def reason_check(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise refuse(SharedCode.REASON_REQUIRED, rule="JD5")
@@ -75,7 +75,7 @@ def pool_key_of(account_code: str) -> str:
     return account_code.removeprefix("jackpot:").removesuffix(":pool")
 
 
-def _lock_pools(*pools: Pool) -> list[Pool]:
+def pools_lock(*pools: Pool) -> list[Pool]:
     """The pools' rows and their accounts, locked in one order (no deadlock): FOR
     UPDATE locks the joined account rows too, so the balances read stay put."""
     ids = sorted(p.pk for p in pools)
@@ -92,7 +92,7 @@ def _lock_pools(*pools: Pool) -> list[Pool]:
 Members = list[tuple[Hand, int, Player]]
 
 
-def _awards_new(
+def awards_new(
     *,
     pool: Pool,
     payout: int,

@@ -15,7 +15,7 @@ from jackpots.models import (
     Category,
     CategoryVersion,
 )
-from jackpots.services._shared import _config_refusal
+from jackpots.services._shared import config_refusal
 
 
 @transaction.atomic
@@ -36,7 +36,7 @@ def category_publish(
     try:
         rules = CategoryRules.from_config(config)
     except ConfigError as error:
-        raise _config_refusal(error) from error
+        raise config_refusal(error) from error
     locked = Category.objects.select_for_update().get(pk=category.pk)
     latest = locked.versions.order_by("-version").first()
     document = rules.to_config()

@@ -22,7 +22,7 @@ from jackpots.models import (
     Hit,
     Pool,
 )
-from jackpots.services._shared import _now, _require, awards_approve
+from jackpots.services._shared import awards_approve, now_or_current, role_require
 
 
 def _lock_hit(hit: Hit) -> Hit:
@@ -85,13 +85,13 @@ def hit_verify(
     Raises :class:`Conflict` (409) for a hit no longer pending, :class:`Refusal`
     (RK8) for a voided hand.
     """
-    _require(by, Role.FLOOR, Role.MANAGER)
+    role_require(by, Role.FLOOR, Role.MANAGER)
     h = _lock_hit(hit)
     if h.status != Hit.Status.PENDING:
         raise _decided(h)
     _hand_still_booked(h.hand)
     h.status = Hit.Status.VERIFIED
-    h.verified_by, h.verified_at, h.verification_note = by, _now(now), note
+    h.verified_by, h.verified_at, h.verification_note = by, now_or_current(now), note
     h.save(update_fields=["status", "verified_by", "verified_at", "verification_note"])
     return h
 
@@ -111,7 +111,7 @@ def hit_approve(*, hit: Hit, by: User, now: datetime | None = None) -> Hit:
     :class:`Refusal` for a hit not verified (BB5), the verifier approving
     (BB5, ``four_eyes``), an earlier hit undecided (BB4), a voided hand (RK8).
     """
-    _require(by, Role.MANAGER)
+    role_require(by, Role.MANAGER)
     h = _lock_hit(hit)
     if h.status in (Hit.Status.APPROVED, Hit.Status.REJECTED):
         raise _decided(h)
@@ -138,7 +138,7 @@ def hit_approve(*, hit: Hit, by: User, now: datetime | None = None) -> Hit:
             allowed={"hit": earlier.pk},
             id=earlier.pk,
         )
-    now = _now(now)
+    now = now_or_current(now)
     amount = selectors.pool_amount_at(pool=h.pool, at=h.hand_ended_at)
     awards_approve(
         h,
@@ -165,14 +165,18 @@ def hit_reject(*, hit: Hit, by: User, reason: str, now: datetime | None = None) 
     Raises :class:`Refusal` (BB5) without a reason, :class:`Conflict` (409)
     for a hit already decided.
     """
-    _require(by, Role.FLOOR, Role.MANAGER)
+    role_require(by, Role.FLOOR, Role.MANAGER)
     if not reason.strip():
         raise refuse(SharedCode.REASON_REQUIRED, text="hit", rule="BB5")
     h = _lock_hit(hit)
     if h.status in (Hit.Status.APPROVED, Hit.Status.REJECTED):
         raise _decided(h)
     h.status = Hit.Status.REJECTED
-    h.rejected_by, h.rejected_at, h.rejection_reason = by, _now(now), reason.strip()
+    h.rejected_by, h.rejected_at, h.rejection_reason = (
+        by,
+        now_or_current(now),
+        reason.strip(),
+    )
     _candidate_resolve(
         h,
         by=by,

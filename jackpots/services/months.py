@@ -25,12 +25,12 @@ from jackpots.models import (
     Pool,
 )
 from jackpots.services._shared import (
-    _INSTANT,
-    _awards_new,
-    _now,
-    _require,
+    INSTANT,
     awards_approve,
+    awards_new,
     log,
+    now_or_current,
+    role_require,
 )
 from jackpots.services.sweep import hands_qualify_missed
 
@@ -88,7 +88,7 @@ def month_close(
     month, or after a month still open; :class:`Invalid` (400) for a pool of
     another kind.
     """
-    now = _now(now)
+    now = now_or_current(now)
     locked = Pool.objects.select_for_update().select_related("room").get(pk=pool.pk)
     if locked.kind != Pool.Kind.HAND_OF_THE_MONTH:
         raise invalid(Code.NOT_A_MONTH_POOL, pool=locked.name)
@@ -96,7 +96,7 @@ def month_close(
     start, end = _closable(locked, month, now)
     hands_qualify_missed(since=start, until=end, room=locked.room)
     entries = list(selectors.month_best_hands(pool=locked, month=month))
-    amount = selectors.pool_amount_at(pool=locked, at=end - _INSTANT)
+    amount = selectors.pool_amount_at(pool=locked, at=end - INSTANT)
     payout = percent_of(amount, locked.payout_percent) if entries else 0
     record = Month.objects.create(
         pool=locked,
@@ -111,7 +111,7 @@ def month_close(
         closed_source=(source or "jackpots") if by is None else "",
     )
     if entries:
-        _awards_new(
+        awards_new(
             pool=locked,
             payout=payout,
             roles=[
@@ -141,7 +141,7 @@ def months_close_due(
     The scheduled task calls this every hour; a month closes once whatever the
     schedule (the unique month per pool), and a missed run catches up.
     """
-    now = _now(now)
+    now = now_or_current(now)
     closed = []
     for pool in Pool.objects.filter(
         kind=Pool.Kind.HAND_OF_THE_MONTH, active=True
@@ -193,7 +193,7 @@ def month_approve(*, month: Month, by: User, now: datetime | None = None) -> Mon
     decided already, :class:`Refusal` (HM3) for an earlier month pending or
     the person who closed it approving.
     """
-    _require(by, Role.MANAGER)
+    role_require(by, Role.MANAGER)
     m = _lock_month(month)
     if m.status != Month.Status.PENDING:
         raise _month_decided(m)
@@ -213,8 +213,8 @@ def month_approve(*, month: Month, by: User, now: datetime | None = None) -> Mon
             allowed={"month": month_name(earlier.month)},
             month=month_name(earlier.month),
         )
-    now = _now(now)
-    amount = selectors.pool_amount_at(pool=m.pool, at=m.ends_at - _INSTANT)
+    now = now_or_current(now)
+    amount = selectors.pool_amount_at(pool=m.pool, at=m.ends_at - INSTANT)
     awards_approve(
         m,
         pool=m.pool,
@@ -239,14 +239,18 @@ def month_reject(
     Raises :class:`Refusal` (HM3) without a reason, :class:`Conflict` (409)
     for a month decided already.
     """
-    _require(by, Role.MANAGER)
+    role_require(by, Role.MANAGER)
     if not reason.strip():
         raise refuse(SharedCode.REASON_REQUIRED, text="month", rule="HM3")
     m = _lock_month(month)
     if m.status != Month.Status.PENDING:
         raise _month_decided(m)
     m.status = Month.Status.REJECTED
-    m.rejected_by, m.rejected_at, m.rejection_reason = by, _now(now), reason.strip()
+    m.rejected_by, m.rejected_at, m.rejection_reason = (
+        by,
+        now_or_current(now),
+        reason.strip(),
+    )
     m.save(update_fields=["status", "rejected_by", "rejected_at", "rejection_reason"])
     m.awards.update(status=Award.Status.REJECTED)
     return m

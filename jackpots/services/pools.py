@@ -30,7 +30,7 @@ from jackpots.errors import Code, conflict, invalid
 from jackpots.models import (
     Pool,
 )
-from jackpots.services._shared import _config_refusal, _now, pool_key
+from jackpots.services._shared import config_refusal, now_or_current, pool_key
 
 DROP_RATIO_MAX = 10**6
 """The largest share of the drop a pool takes, against the others' (JD4)."""
@@ -41,7 +41,7 @@ def _pool_fields_check(fields: dict[str, Any]) -> None:
     if games is not None:
         bad = [g for g in games if g not in HIGH_GAMES]
         if not isinstance(games, list) or bad:
-            raise _config_refusal(
+            raise config_refusal(
                 ConfigError("games", "high", games=", ".join(HIGH_GAMES))
             )
     for name, low, high in (
@@ -57,7 +57,7 @@ def _pool_fields_check(fields: dict[str, Any]) -> None:
             and not isinstance(value, bool)
             and low <= value <= high
         ):
-            raise _config_refusal(ConfigError(name, "range", low=low, high=high))
+            raise config_refusal(ConfigError(name, "range", low=low, high=high))
 
 
 @transaction.atomic
@@ -113,7 +113,9 @@ def pool_create(
             payout_percent=payout_percent,
             month_close_day=month_close_day,
             month_close_hour=month_close_hour,
-            starts_on=(starts_on or month_of(_now(now), room.tz)).replace(day=1),
+            starts_on=(starts_on or month_of(now_or_current(now), room.tz)).replace(
+                day=1
+            ),
             account=chart.jackpot_pool(pool=key, currency=room.currency),
             reserve_account=chart.jackpot_reserve(pool=key, currency=room.currency),
             seed_cents=seed_cents,
@@ -194,5 +196,5 @@ def pool_seed(
         source=source or ("" if by else "jackpots"),
         reference=f"pool {pool.room.code}:{pool.code}",
         memo=memo or _("Seed from the house."),
-        posted_at=_now(now),
+        posted_at=now_or_current(now),
     )

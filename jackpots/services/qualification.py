@@ -46,7 +46,7 @@ from jackpots.models import (
     Pool,
     QualifiedHand,
 )
-from jackpots.services._shared import Members, _awards_new, _now, log
+from jackpots.services._shared import Members, awards_new, log, now_or_current
 
 
 def hand_facts(
@@ -234,7 +234,7 @@ def hands_qualify_batch(
     whole transaction's to retry), and any other error of the batch's shared
     reads and writes as it comes.
     """
-    now = _now(now)
+    now = now_or_current(now)
     ids = list(dict.fromkeys(hand_ids))
     hands = {
         h.pk: h
@@ -364,7 +364,7 @@ def _bad_beat_record(
             payout_cents=0,
             found_at=now,
         )
-        awards = _awards_new(
+        awards = awards_new(
             pool=pool,
             payout=percent_of(amount, version.payout_percent),
             roles=_recipients(beat, hand, players, version),

@@ -5,7 +5,6 @@ qualification was missed (BB1, HM1).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.db import OperationalError, transaction
 from django.db.models import Exists, OuterRef
@@ -16,23 +15,12 @@ from jackpots.models import (
     QualifiedHand,
     SweepCursor,
 )
-from jackpots.services._shared import _now, log
-from jackpots.services.qualification import HandFailed
-
-
-def _qualify(*, hand_id: int, now: datetime | None = None) -> Any:
-    """:func:`jackpots.services.hand_qualify`, looked up when called (a test may
-    replace it there)."""
-    from jackpots import services
-
-    return services.hand_qualify(hand_id=hand_id, now=now)
-
-
-def _qualify_batch(*, hand_ids: list[int], now: datetime | None = None) -> Any:
-    """:func:`jackpots.services.hands_qualify_batch`, looked up when called."""
-    from jackpots import services
-
-    return services.hands_qualify_batch(hand_ids=hand_ids, now=now)
+from jackpots.services._shared import log, now_or_current
+from jackpots.services.qualification import (
+    HandFailed,
+    hand_qualify,
+    hands_qualify_batch,
+)
 
 
 def _qualify_each(hand_ids: list[int], now: datetime | None) -> None:
@@ -40,7 +28,7 @@ def _qualify_each(hand_ids: list[int], now: datetime | None) -> None:
     is logged and left for :func:`hands_qualify_missed`."""
     for hand_id in hand_ids:
         try:
-            _qualify(hand_id=hand_id, now=now)
+            hand_qualify(hand_id=hand_id, now=now)
         except OperationalError:
             raise  # a deadlock or a lost connection: the whole sweep again
         except Exception:  # one bad hand must not hold back the room's jackpots
@@ -63,7 +51,7 @@ def _qualify_all(hand_ids: list[int], now: datetime | None) -> None:
     todo = list(hand_ids)
     while todo:
         try:
-            _qualify_batch(hand_ids=todo, now=now)
+            hands_qualify_batch(hand_ids=todo, now=now)
             return
         except OperationalError:
             raise  # a deadlock or a lost connection: the whole sweep again
@@ -93,7 +81,7 @@ def hands_qualify_missed(
         hands = hands.filter(table__room=room)
     count = 0
     for hand_id in hands.order_by("ended_at", "pk").values_list("pk", flat=True):
-        _qualify(hand_id=hand_id)
+        hand_qualify(hand_id=hand_id)
         count += 1
     return count
 
@@ -140,6 +128,6 @@ def hands_qualify_new(*, limit: int = SWEEP_BATCH, now: datetime | None = None) 
     )
     _qualify_all(ids, now)
     cursor.last_hand_id = max([cursor.last_hand_id, *ids])
-    cursor.swept_at = _now(now)
+    cursor.swept_at = now_or_current(now)
     cursor.save(update_fields=["last_hand_id", "swept_at"])
     return len(ids)

@@ -26,11 +26,11 @@ from jackpots.models import (
     Transfer,
 )
 from jackpots.services._shared import (
-    _lock_pools,
-    _now,
-    _reason_check,
-    _require,
+    now_or_current,
     pool_key,
+    pools_lock,
+    reason_check,
+    role_require,
 )
 
 
@@ -63,7 +63,7 @@ def _transfer_book(
     by: User,
     now: datetime | None,
 ) -> Transfer:
-    at = _now(now)
+    at = now_or_current(now)
     txn = plan_post(
         plan,
         currency=target.account.currency,
@@ -112,9 +112,9 @@ def pool_retire(
     pool of the room, or while a hit or a month waits on the pool. Returns the
     transfer, or None when the pool held nothing (it is retired all the same).
     """
-    _require(by, Role.MANAGER)
-    reason = _reason_check(reason)
-    pool, successor = _lock_pools(pool, successor)
+    role_require(by, Role.MANAGER)
+    reason = reason_check(reason)
+    pool, successor = pools_lock(pool, successor)
     _target_check(pool, successor)
     if not pool.active:
         raise conflict(Code.ALREADY_RETIRED, pool=pool.code)
@@ -161,9 +161,9 @@ def drops_allocate(
     ``amount_cents`` defaults to all of them. Refused (422, JD5) without a reason,
     for an inactive pool, or for more than is held.
     """
-    _require(by, Role.MANAGER)
-    reason = _reason_check(reason)
-    (pool,) = _lock_pools(pool)
+    role_require(by, Role.MANAGER)
+    reason = reason_check(reason)
+    (pool,) = pools_lock(pool)
     drops = Account.objects.select_for_update().get(pk=chart.jackpot_drops().pk)
     if not pool.active or drops.currency != pool.account.currency:
         raise refuse(

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from core.money import money_format, units_format
 from reports.document import BOOL, INT, MONEY
-from reports.render import meta_label
+from reports.render.common import meta_label
 from reports.totals import Total, failed_checks, totals
 
 CHAR = 3.3  # points per character of the table's 6.5 pt Helvetica, roughly

@@ -19,7 +19,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from reports.document import DATE, DATETIME, MONEY
-from reports.render import meta_label, room_time
+from reports.render.common import meta_label, room_time
 from reports.totals import totals
 
 SHEET_NAME_MAX = 31  # Excel's limit

@@ -89,3 +89,103 @@ def test_services_models_and_domain_know_nothing_of_http(pattern):
         if re.search(r"core\.api\.errors|rest_framework", p.read_text())
     )
     assert speaking == []
+
+
+# Names and imports: a private name stays in its module; no module of the project
+# imports itself back through others (an import inside a function included).
+
+PROJECT = (*APPS, "config")
+
+
+def private_imports(path: Path) -> list[str]:
+    """Each private name ``path`` imports from a module of the project (``from
+    x import _y``, ``from .x import _y``, ``from . import _y``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level == 0 and (node.module or "").split(".")[0] not in PROJECT:
+            continue
+        where = f"{path.relative_to(ROOT)}:{node.lineno}"
+        found += [
+            f"{where} {alias.name}"
+            for alias in node.names
+            if alias.name.startswith("_") and not alias.name.startswith("__")
+        ]
+    return found
+
+
+def test_no_module_imports_a_private_name_of_another():
+    """A name with a leading underscore belongs to its module; a name another
+    module needs is public, in the module that owns it."""
+    crossing = [found for p in sources(*PROJECT) for found in private_imports(p)]
+    assert crossing == []
+
+
+def import_cycles(edges: dict[str, list[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's, without
+    recursion): each is a cycle of imports."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, 0)]
+        while work:
+            module, i = work.pop()
+            if i == 0:
+                index[module] = low[module] = len(index)
+                stack.append(module)
+                on_stack.add(module)
+            deeper = next(
+                (
+                    j
+                    for j in range(i, len(edges[module]))
+                    if edges[module][j] not in index
+                ),
+                None,
+            )
+            for other in edges[module][i : deeper if deeper is not None else None]:
+                if other in on_stack:
+                    low[module] = min(low[module], index[other])
+            if deeper is not None:
+                work += [(module, deeper + 1), (edges[module][deeper], 0)]
+                continue
+            if low[module] == index[module]:
+                group = []
+                while True:
+                    other = stack.pop()
+                    on_stack.discard(other)
+                    group.append(other)
+                    if other == module:
+                        break
+                if len(group) > 1:
+                    cycles.append(sorted(group))
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[module])
+    return cycles
+
+
+def test_import_cycles_are_found():
+    edges = {"a": ["b"], "b": ["c"], "c": ["a", "d"], "d": [], "e": ["e"]}
+    assert import_cycles(edges) == [["a", "b", "c"]]
+
+
+def test_no_modules_import_each_other_round():
+    """No cycle of imports among the project's modules, none hidden by an import
+    inside a function (the graph counts those): a name two modules both need
+    lives below both, or the two are one."""
+    import grimp
+
+    graph = grimp.build_graph(
+        *PROJECT, exclude_type_checking_imports=True, cache_dir=None
+    )
+    modules = {m for m in graph.modules if m.split(".")[0] in PROJECT}
+    edges = {
+        m: sorted(graph.find_modules_directly_imported_by(m) & modules) for m in modules
+    }
+    assert import_cycles(edges) == []

@@ -17,7 +17,7 @@ from cardroom.services import room_default
 from core.roles import Role
 from jackpots import services
 from jackpots.models import Award, Hit, MonthHand, Pool, QualifiedHand
-from jackpots.services import qualification
+from jackpots.services import qualification, sweep
 from tests.api.floor.conftest import HELSINKI, POLICY, post_hand
 from tests.api.jackpots.conftest import Dealer
 
@@ -229,7 +229,7 @@ def test_a_batch_that_fails_as_a_whole_qualifies_hand_by_hand(
     def fails(**kwargs):
         raise RuntimeError("the batch broke")
 
-    monkeypatch.setattr(services, "hands_qualify_batch", fails)
+    monkeypatch.setattr(sweep, "hands_qualify_batch", fails)
     with capture_logs() as logs:
         assert services.hands_qualify_new() == 2
     assert [e["event"] for e in logs if e["log_level"] == "error"] == [
