@@ -8,96 +8,17 @@ from django.urls import include, path
 from staff import (
     auditor,
     floor,
-    manager,
-    protection,
-    protection_manager,
 )
 from staff.cage import urls as cage
 from staff.common import urls as common
+from staff.manager import urls as manager
 
 app_name = "staff"
 
 urlpatterns = [
     *common.urlpatterns,
     *cage.urlpatterns,
-    path("manager/", manager.approvals, name="approvals"),
-    path(
-        "manager/corrections/<int:correction_id>",
-        manager.correction_decide,
-        name="correction-decide",
-    ),
-    path("manager/voids/<int:void_id>", manager.void_decide, name="void-decide"),
-    path(
-        "manager/stack-reviews/<int:review_id>",
-        manager.review_approve,
-        name="review-approve",
-    ),
-    path(
-        "manager/shifts/<int:shift_id>/sign-off",
-        manager.shift_sign_off,
-        name="shift-sign-off",
-    ),
-    path("manager/months/<int:month_id>", manager.month_decide, name="month-decide"),
-    path("manager/hits/<int:hit_id>", manager.hit_detail, name="hit"),
-    path("manager/hits/<int:hit_id>/verify", manager.hit_verify, name="hit-verify"),
-    path("manager/hits/<int:hit_id>/approve", manager.hit_approve, name="hit-approve"),
-    path("manager/hits/<int:hit_id>/reject", manager.hit_reject, name="hit-reject"),
-    path("manager/keys", manager.terminal_keys, name="terminal-keys"),
-    path(
-        "manager/keys/<str:prefix>/revoke",
-        manager.terminal_key_revoke,
-        name="terminal-key-revoke",
-    ),
-    path("manager/players", protection.players, name="protection-players"),
-    path(
-        "manager/players/<str:code>",
-        protection.player,
-        name="protection-player",
-    ),
-    path(
-        "manager/players/<str:code>/restrictions",
-        protection.restriction_set,
-        name="restriction-set",
-    ),
-    path(
-        "manager/players/<str:code>/correct",
-        protection.player_correct,
-        name="player-correct",
-    ),
-    path(
-        "manager/restrictions/<int:restriction_id>/end",
-        protection.restriction_end,
-        name="restriction-end",
-    ),
-    path(
-        "manager/restrictions/<int:restriction_id>/lapse",
-        protection.self_exclusion_lapse,
-        name="self-exclusion-lapse",
-    ),
-    path(
-        "manager/documents/<int:document_id>/number",
-        protection.document_number,
-        name="document-number",
-    ),
-    path("manager/held-awards", protection_manager.held_awards, name="held-awards"),
-    path(
-        "manager/held-awards/<int:payable_id>/pay",
-        protection_manager.held_award,
-        {"decision": "pay"},
-        name="held-award-pay",
-    ),
-    path(
-        "manager/held-awards/<int:payable_id>/forfeit",
-        protection_manager.held_award,
-        {"decision": "forfeit"},
-        name="held-award-forfeit",
-    ),
-    path("manager/exclusions", protection_manager.exclusions, name="exclusions"),
-    path(
-        "manager/protection-settings",
-        protection_manager.settings_page,
-        name="protection-settings",
-    ),
+    *manager.urlpatterns,
     path("auditor/", auditor.auditor_home, name="auditor-home"),
     path("auditor/produce", auditor.report_produce, name="report-produce"),
     path("auditor/today", auditor.report_open, name="report-open"),

@@ -35,9 +35,9 @@ from staff.common.money import money_in
 from staff.common.roles import cashier_only
 
 BOXES = {
-    BoxCount.Box.DROP: accounts.table_drop_box,
-    BoxCount.Box.RAKE: accounts.table_rake_box,
-    BoxCount.Box.JACKPOT: accounts.table_jackpot_box,
+    BoxCount.Box.DROP: accounts.table_drop_box_code,
+    BoxCount.Box.RAKE: accounts.table_rake_box_code,
+    BoxCount.Box.JACKPOT: accounts.table_jackpot_box_code,
 }
 
 

@@ -1,7 +1,8 @@
 """Reads for the manager's player-protection screens (PP1–PP7): a player's
 identity documents and the history of his identity data, the earliest end of a
 self-exclusion, and the awards held for restricted players with the managers'
-decisions on them (PP6). What the cage sees too is :mod:`staff.common.protection`.
+decisions on them (PP6). What the cage sees too is
+:mod:`staff.common.protection`.
 
 The rules are :mod:`accounting.domain.protection`'s and the settings
 :func:`accounting.cage.protection.protection_settings`'; here they are put
@@ -17,12 +18,8 @@ from datetime import date
 
 from accounting.cage import gaming_day_of
 from accounting.cage.held_awards import held_awards
-from accounting.cage.protection import (
-    protection_settings,
-)
-from accounting.domain.protection import (
-    self_exclusion_shortest,
-)
+from accounting.cage.protection import protection_settings
+from accounting.domain.protection import self_exclusion_shortest
 from accounting.models import (
     AwardDecision,
     IdentityDocument,

@@ -12,35 +12,33 @@ reads the same page without its forms and never sees a number.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounting.cage import protection as services
 from accounting.models import IdentityDocument, Player, Restriction
 from core.api.permissions import staff
-from core.errors import ApplicationError
-from core.money import money_format
 from core.roles import Role, has_role
-from staff.common.once import book_once
 from staff.common.protection import player_glance, players_flags, restriction_row
-from staff.common.refusals import refusal_text
 from staff.common.roles import manager_only, manager_or_auditor
-from staff.common.selectors import players_find, room_facts
-from staff.protection_forms import (
+from staff.common.selectors import players_find
+from staff.manager._shared import (
+    numbers_shown_to,
+    protection_context,
+    recorded,
+)
+from staff.manager.forms import (
     CorrectionForm,
     NumberForm,
     ReasonForm,
     RestrictionForm,
 )
-from staff.protection_selectors import (
+from staff.manager.selectors import (
     changes_of,
     documents_of,
     self_exclusion_earliest,
@@ -53,65 +51,12 @@ KINDS = {
 """The restriction forms on the page, by their prefix."""
 
 
-def numbers_shown_to(request: HttpRequest) -> bool:
-    """Whether the user may ask to see a document's number: a manager (PP7)."""
-    return has_role(request.user, Role.MANAGER)
-
-
-def _context(request: HttpRequest, **extra: Any) -> dict[str, Any]:
-    room = room_facts()
-    manager = has_role(request.user, Role.MANAGER)
-    return {
-        "room": room,
-        "currency": room.currency,
-        "manager": manager,
-        "base": "staff/manager/_base.html" if manager else "staff/auditor/_base.html",
-        **extra,
-    }
-
-
-def _refused(request: HttpRequest, error: ApplicationError) -> None:
-    """Say the service's refusal on the page, in its language (PP2–PP7)."""
-    currency = room_facts().currency
-    language = get_language() or "en"
-
-    def money(cents: int) -> str:
-        return money_format(cents, currency, language)
-
-    messages.error(request, refusal_text(error, money=money))
-
-
 def _player(code: str) -> Player:
     return get_object_or_404(Player, code=code)
 
 
 def _page_url(player: Player) -> str:
     return reverse("staff:protection-player", args=[player.code])
-
-
-def _record(
-    request: HttpRequest, write: Callable[[], object], done: str, back: str
-) -> bool:
-    """Write once for the form's key (staff.common.once) and say ``done``; on a refusal
-    say why. Returns whether nothing was refused."""
-
-    def book() -> str:
-        write()
-        return back
-
-    try:
-        _url, fresh = book_once(request, book)
-    except ApplicationError as error:
-        _refused(request, error)
-        return False
-    if fresh:
-        messages.success(request, done)
-    else:
-        messages.info(request, _("This form was already sent; it was recorded once."))
-    return True
-
-
-# Finding a player ----------------------------------------------------------------
 
 
 @manager_or_auditor
@@ -125,14 +70,15 @@ def players(request: HttpRequest) -> HttpResponse:
         return redirect("staff:protection-player", code=found[0].code)
     partial = bool(getattr(request, "htmx", False))
     template = (
-        "staff/protection/_players.html" if partial else "staff/protection/players.html"
+        "staff/manager/protection/_players.html"
+        if partial
+        else "staff/manager/protection/players.html"
     )
     flags = players_flags(found)
     rows = [(p, [str(f) for f in flags[p.pk]]) for p in found]
-    return render(request, template, _context(request, query=query, players=rows))
-
-
-# The player's page ---------------------------------------------------------------
+    return render(
+        request, template, protection_context(request, query=query, players=rows)
+    )
 
 
 def _page(
@@ -147,7 +93,7 @@ def _page(
     prefix (``bar``, ``self``, ``correct``)."""
     forms = forms or {}
     manager = has_role(request.user, Role.MANAGER)
-    context = _context(
+    context = protection_context(
         request,
         player=player,
         glance=player_glance(player),
@@ -168,7 +114,9 @@ def _page(
                 initial={"name": player.name, "birth_date": player.birth_date},
             ),
         )
-    response = render(request, "staff/protection/player.html", context, status=status)
+    response = render(
+        request, "staff/manager/protection/player.html", context, status=status
+    )
     if shown is not None:
         response["Cache-Control"] = "no-store"
     return response
@@ -214,7 +162,7 @@ def restriction_set(request: HttpRequest, code: str) -> HttpResponse:
     else:
         done = _("%(who)s's self-exclusion from %(scope)s is recorded.")
     done %= {"who": player.name, "scope": scope.label}
-    if _record(request, write, done, _page_url(player)):
+    if recorded(request, write, done, _page_url(player)):
         return redirect(_page_url(player))
     return _page(request, player, status=422, forms={prefix: form})
 
@@ -237,7 +185,7 @@ def restriction_end(request: HttpRequest, restriction_id: int) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         by, reason = staff(request), form.cleaned_data["reason"].strip()
         done = _("The bar on %(who)s is ended.") % {"who": row.player.name}
-        if _record(
+        if recorded(
             request,
             lambda: services.restriction_end(restriction=row, reason=reason, by=by),
             done,
@@ -247,8 +195,8 @@ def restriction_end(request: HttpRequest, restriction_id: int) -> HttpResponse:
     status = 422 if request.method == "POST" else 200
     return render(
         request,
-        "staff/protection/end.html",
-        _context(
+        "staff/manager/protection/end.html",
+        protection_context(
             request,
             restriction=row,
             row=restriction_row(row),
@@ -273,7 +221,7 @@ def self_exclusion_lapse(request: HttpRequest, restriction_id: int) -> HttpRespo
             "%(who)s asked for his self-exclusion to lapse; it lapses after the "
             "cooling-off time."
         ) % {"who": row.player.name}
-        if _record(
+        if recorded(
             request,
             lambda: services.self_exclusion_lapse(
                 restriction=row, reason=reason, by=by
@@ -285,8 +233,8 @@ def self_exclusion_lapse(request: HttpRequest, restriction_id: int) -> HttpRespo
     status = 422 if request.method == "POST" else 200
     return render(
         request,
-        "staff/protection/end.html",
-        _context(
+        "staff/manager/protection/end.html",
+        protection_context(
             request,
             restriction=row,
             row=restriction_row(row),
@@ -319,7 +267,7 @@ def player_correct(request: HttpRequest, code: str) -> HttpResponse:
         )
 
     done = _("The data of %(code)s is corrected.") % {"code": player.code}
-    if _record(request, write, done, _page_url(player)):
+    if recorded(request, write, done, _page_url(player)):
         return redirect(_page_url(player))
     return _page(request, player, status=422, forms={"correct": form})
 
@@ -341,7 +289,7 @@ def document_number(request: HttpRequest, document_id: int) -> HttpResponse:
     if getattr(request, "htmx", False):
         response = render(
             request,
-            "staff/protection/_number.html",
+            "staff/manager/protection/_number.html",
             {"document": document, "number": number},
         )
         response["Cache-Control"] = "no-store"

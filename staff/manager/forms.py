@@ -1,10 +1,11 @@
-"""The player-protection forms (PP1–PP7): a checked identity document, a bar or
-a self-exclusion, the end of a bar, a self-exclusion's lapse, a correction of the
-player's data, a decision on a held award (PP6) and a new version of the
-settings (PP2, PP4), each with its reason.
+"""The manager's player-protection forms (PP2–PP7): a bar or a self-exclusion,
+the end of a bar, a self-exclusion's lapse, a correction of the player's data, a
+decision on a held award (PP6) and a new version of the settings (PP2, PP4), each
+with its reason. The cashier's checked identity document (PP1) is the cage's
+(:class:`staff.cage.forms.DocumentForm`).
 
-Each that records carries its own key (:class:`staff.common.forms.OnceForm`): a double
-click records one bar, one document, one end, one decision, one version.
+Each that records carries its own key (:class:`staff.common.forms.OnceForm`): a
+double click records one bar, one end, one decision, one version.
 """
 
 from __future__ import annotations

@@ -1,12 +1,13 @@
 """The manager's player-protection screens beside the player's page
-(:mod:`staff.protection`): the awards held for restricted players and the
+(:mod:`staff.manager.players`): the awards held for restricted players and the
 decisions on them (PP6), the exclusion list for the door staff (PP3, PP4), and
 the versioned settings (PP2, PP4).
 
-Every write calls its service (:func:`accounting.cage.held_awards.held_award_decide`,
+Every write calls its service
+(:func:`accounting.cage.held_awards.held_award_decide`,
 :func:`accounting.cage.protection.protection_settings_change`) once for the
-form's key (:mod:`staff.common.once`); the services' refusals are said on the page in
-its language. An auditor reads the held awards and their decisions, without
+form's key (:mod:`staff.common.once`); the services' refusals are said on the
+page in its language. An auditor reads the held awards and their decisions, without
 forms.
 """
 
@@ -18,7 +19,6 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -37,16 +37,11 @@ from accounting.errors import Code, conflict
 from accounting.models import AwardDecision, Payable, ProtectionRules
 from core.api.permissions import staff
 from core.errors import SharedCode
-from core.money import money_format
-from staff.protection import (
-    _context,
-    _record,
-    _refused,
-    manager_only,
-    manager_or_auditor,
-)
-from staff.protection_forms import ReasonForm, SettingsForm
-from staff.protection_selectors import award_decisions, held_award_of, held_award_rows
+from staff.common.money import money_in
+from staff.common.roles import manager_only, manager_or_auditor
+from staff.manager._shared import protection_context, recorded, refused
+from staff.manager.forms import ReasonForm, SettingsForm
+from staff.manager.selectors import award_decisions, held_award_of, held_award_rows
 
 # Held awards (PP6) -----------------------------------------------------------------
 
@@ -59,8 +54,10 @@ def held_awards(request: HttpRequest) -> HttpResponse:
     A manager pays or forfeits each from here; an auditor reads."""
     return render(
         request,
-        "staff/protection/held_awards.html",
-        _context(request, held=held_award_rows(), decisions=award_decisions()),
+        "staff/manager/protection/held_awards.html",
+        protection_context(
+            request, held=held_award_rows(), decisions=award_decisions()
+        ),
     )
 
 
@@ -81,7 +78,7 @@ def held_award(request: HttpRequest, payable_id: int, decision: str) -> HttpResp
     tried = request.method == "POST" and form.is_valid()
     if tried:
         by, reason = staff(request), form.cleaned_data["reason"].strip()
-        if _record(
+        if recorded(
             request,
             lambda: held_award_decide(
                 payable=payable, decision=decision, reason=reason, by=by
@@ -93,7 +90,7 @@ def held_award(request: HttpRequest, payable_id: int, decision: str) -> HttpResp
     held = held_award_of(payable)
     if held is None:
         if not tried:
-            _refused(
+            refused(
                 request,
                 conflict(SharedCode.NOT_HELD, rule="PP6", ref=payable.reference),
             )
@@ -101,17 +98,15 @@ def held_award(request: HttpRequest, payable_id: int, decision: str) -> HttpResp
     status = 422 if request.method == "POST" else 200
     return render(
         request,
-        "staff/protection/held_award.html",
-        _context(request, held=held, form=form, pay=decision == "pay"),
+        "staff/manager/protection/held_award.html",
+        protection_context(request, held=held, form=form, pay=decision == "pay"),
         status=status,
     )
 
 
 def _decided(payable: Payable, decision: str) -> str:
     """What the manager is told once his decision is booked (PP6)."""
-    amount = money_format(
-        payable.amount_cents, payable.currency, get_language() or "en"
-    )
+    amount = money_in(payable.currency)(payable.amount_cents)
     if decision == AwardDecision.Decision.PAY:
         done = _(
             "Award %(ref)s of %(amount)s is to be paid to %(who)s: the cage pays "
@@ -138,8 +133,8 @@ def exclusions(request: HttpRequest) -> HttpResponse:
     document (PP7)."""
     return render(
         request,
-        "staff/protection/exclusions.html",
-        _context(
+        "staff/manager/protection/exclusions.html",
+        protection_context(
             request,
             rows=restrictions_in_force(),
             gaming_day=gaming_day_of(),
@@ -178,7 +173,7 @@ def settings_page(request: HttpRequest) -> HttpResponse:
             )
 
         done = _("Version %(version)d of the protection settings is in force.")
-        if _record(
+        if recorded(
             request,
             write,
             done % {"version": data["version"] + 1},
@@ -190,8 +185,8 @@ def settings_page(request: HttpRequest) -> HttpResponse:
         status = 409
     return render(
         request,
-        "staff/protection/settings.html",
-        _context(
+        "staff/manager/protection/settings.html",
+        protection_context(
             request,
             current=current,
             versions=protection_settings_versions(),
