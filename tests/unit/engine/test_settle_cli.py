@@ -3,6 +3,7 @@ the Django command, no Django imported, the exit status kept through ``os._exit`
 
 from __future__ import annotations
 
+import gc
 import io
 import json
 import subprocess
@@ -86,3 +87,20 @@ def test_the_exit_status_of_a_bad_hand_survives_os_exit(tmp_path: Path) -> None:
     assert (done.returncode, done.stdout) == (2, b"")
     error = json.loads(done.stderr)["error"]
     assert (error["code"], error["index"]) == ("duplicate_card", 1)
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_the_collector_is_as_it_was_after_settling(
+    files: tuple[str, str], collecting: bool
+) -> None:
+    """settle_files turns the cyclic collector off while it settles (it changes
+    no result, only when memory is freed) and leaves it as it found it."""
+    was = gc.isenabled()
+    try:
+        (gc.enable if collecting else gc.disable)()
+        first = settle_files(*files, io.StringIO())
+        assert gc.isenabled() is collecting
+        gc.collect()
+        assert settle_files(*files, io.StringIO()) == first
+    finally:
+        (gc.enable if was else gc.disable)()
