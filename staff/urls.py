@@ -6,9 +6,9 @@ held awards, the exclusion list, the settings), the floor
 from django.urls import include, path
 
 from staff import (
-    auditor,
     floor,
 )
+from staff.auditor import urls as auditor
 from staff.cage import urls as cage
 from staff.common import urls as common
 from staff.manager import urls as manager
@@ -19,24 +19,7 @@ urlpatterns = [
     *common.urlpatterns,
     *cage.urlpatterns,
     *manager.urlpatterns,
-    path("auditor/", auditor.auditor_home, name="auditor-home"),
-    path("auditor/produce", auditor.report_produce, name="report-produce"),
-    path("auditor/today", auditor.report_open, name="report-open"),
-    path(
-        "auditor/today/<str:fmt>",
-        auditor.report_open_download,
-        name="report-open-download",
-    ),
-    path(
-        "auditor/reports/<int:report_id>",
-        auditor.report_preview,
-        name="report-preview",
-    ),
-    path(
-        "auditor/reports/<int:report_id>/<str:fmt>",
-        auditor.report_download,
-        name="report-download",
-    ),
+    *auditor.urlpatterns,
     path("floor/events/", include("staff.tournaments.director_urls")),
     path("floor/", floor.floor_home, name="floor-home"),
     path("floor/map", floor.floor_map, name="floor-map"),

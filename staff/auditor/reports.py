@@ -1,14 +1,14 @@
-"""The auditor's screens: every stored report, "produce" for a finished gaming day
+"""The auditor's reports (BI8): every stored report, "produce" for a finished gaming day
 or month, a preview of a report's totals, and its files (BI8); today's gaming day,
 still open, shown as it stands and marked provisional, stored nothing.
 
 Each action calls ``reports.services.report_generate``, which stores a period's
 report once: asking again answers with the stored one (a manager may store a new
-version, with a reason). The form carries its own key (:mod:`staff.common.once`'s table)
+version, with a reason). The form carries its own key (:mod:`staff.common.once`)
 so a double submit produces once; unlike a money form, the key is claimed in a
-transaction of its own and the report computed after it, in the read-only snapshot
-the service opens (a report read inside another transaction would see hands booked
-while it is computed).
+transaction of its own (:func:`staff.common.once.claim_once`) and the report
+computed after it, in the read-only snapshot the service opens (a report read
+inside another transaction would see hands booked while it is computed).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -29,18 +28,15 @@ from django.views.decorators.http import require_GET, require_POST
 
 from cardroom.services import room_default
 from core.api.permissions import staff
-from core.errors import ApplicationError, Conflict
-from core.idempotency import MAX_KEY_LENGTH
-from core.models import IdempotencyRecord
+from core.errors import ApplicationError
 from core.roles import Role, has_role
-from core.work import claim
 from reports.document import title_for_reader
 from reports.models import Report
 from reports.render import FORMATS
 from reports.render.files import file_response
 from reports.services import month_bounds, report_generate, report_provisional
 from reports.totals import failed_checks, totals
-from staff.common.once import FIELD, form_fingerprint, form_reused
+from staff.common.once import Claimed, claim_once
 from staff.common.roles import auditor_only
 from staff.common.selectors import room_facts
 
@@ -134,26 +130,10 @@ def _refused(request: HttpRequest, error: ApplicationError) -> None:
     messages.error(request, f"{rule}{text}")
 
 
-def _claimed(request: HttpRequest) -> tuple[str, str, int | None]:
-    """Claim the form's key in a transaction of its own; None when it was sent
-    before. Raises :class:`core.errors.Conflict` for a form without a key."""
-    key = request.POST.get(FIELD, "")
-    if not key or len(key) > MAX_KEY_LENGTH:
-        raise Conflict(
-            "form_key_missing",
-            _("This form has expired; open the page again and send it from there."),
-        )
-    scope = f"user:{request.user.pk}"
-    with transaction.atomic():
-        return scope, key, claim(scope, key, form_fingerprint(request), request)
-
-
-def _replayed(request: HttpRequest, scope: str, key: str) -> HttpResponse:
+def _replayed(request: HttpRequest, claimed: Claimed) -> HttpResponse:
     """The answer to a form sent again: the first one's page, producing nothing."""
-    record = IdempotencyRecord.objects.get(scope=scope, key=key)
-    if record.request_hash != form_fingerprint(request):
-        raise form_reused()
-    if not record.response_body:
+    url = claimed.replayed(request)
+    if url is None:
         messages.info(
             request,
             _(
@@ -163,7 +143,7 @@ def _replayed(request: HttpRequest, scope: str, key: str) -> HttpResponse:
         )
         return redirect(HOME)
     messages.info(request, _("This form was already sent; it was produced once."))
-    return redirect(str(record.response_body["redirect"]))
+    return redirect(url)
 
 
 @auditor_only
@@ -186,9 +166,9 @@ def report_produce(request: HttpRequest) -> HttpResponse:
         query = urlencode({"kind": request.POST.get("kind", ""), "day": first})
         return redirect(f"{reverse('staff:report-open')}?{query}")
     try:
-        scope, key, record_id = _claimed(request)
-        if record_id is None:
-            return _replayed(request, scope, key)
+        claimed = claim_once(request)
+        if claimed.record_id is None:
+            return _replayed(request, claimed)
     except ApplicationError as error:
         _refused(request, error)
         return redirect(HOME)
@@ -204,13 +184,11 @@ def report_produce(request: HttpRequest) -> HttpResponse:
         )
     except ApplicationError as error:
         # Let the auditor correct the form and send it again.
-        IdempotencyRecord.objects.filter(pk=record_id).delete()
+        claimed.release()
         _refused(request, error)
         return redirect(HOME)
     url = reverse("staff:report-preview", args=[outcome.report.pk])
-    IdempotencyRecord.objects.filter(pk=record_id).update(
-        status_code=303, response_body={"redirect": url}
-    )
+    claimed.answer(url)
     (messages.success if outcome.created else messages.info)(request, outcome.detail)
     return redirect(url)
 
