@@ -28,9 +28,9 @@ from accounting.posting import account_for
 CHIP_FLOAT = accounts.CHIP_FLOAT
 RAKE_REVENUE = accounts.RAKE_REVENUE
 JACKPOT_DROPS = accounts.JACKPOT_DROPS
-player_stack_code = accounts.player_stack
-table_rake_box_code = accounts.table_rake_box
-table_jackpot_box_code = accounts.table_jackpot_box
+player_stack_code = accounts.player_stack_code
+table_rake_box_code = accounts.table_rake_box_code
+table_jackpot_box_code = accounts.table_jackpot_box_code
 
 
 def chip_float(*, currency: str | None = None) -> Account:
@@ -45,53 +45,57 @@ def house_capital(*, currency: str | None = None) -> Account:
 
 def cage_cash(*, cage: str, currency: str | None = None) -> Account:
     """Asset: the cage's vault cash."""
-    return account_for(accounts.cage_cash(cage=cage), currency=currency)
+    return account_for(accounts.cage_cash_code(cage=cage), currency=currency)
 
 
 def cage_chips(*, cage: str, currency: str | None = None) -> Account:
     """Asset: the chips the cage holds."""
-    return account_for(accounts.cage_chips(cage=cage), currency=currency)
+    return account_for(accounts.cage_chips_code(cage=cage), currency=currency)
 
 
 def drawer_cash(*, cage: str, shift: int, currency: str | None = None) -> Account:
     """Asset: the cash in one cashier shift's drawer (CA1)."""
-    return account_for(accounts.drawer_cash(cage=cage, shift=shift), currency=currency)
+    return account_for(
+        accounts.drawer_cash_code(cage=cage, shift=shift), currency=currency
+    )
 
 
 def drawer_chips(*, cage: str, shift: int, currency: str | None = None) -> Account:
     """Asset: the chips in one cashier shift's drawer (CA1)."""
-    return account_for(accounts.drawer_chips(cage=cage, shift=shift), currency=currency)
+    return account_for(
+        accounts.drawer_chips_code(cage=cage, shift=shift), currency=currency
+    )
 
 
 def table_tray(*, table: str, currency: str | None = None) -> Account:
     """Asset: the chips in a table's tray (CA3)."""
-    return account_for(accounts.table_tray(table=table), currency=currency)
+    return account_for(accounts.table_tray_code(table=table), currency=currency)
 
 
 def table_drop_box(*, table: str, currency: str | None = None) -> Account:
     """Asset: the cash dropped at a table (CA3), until counted (CA4)."""
-    return account_for(accounts.table_drop_box(table=table), currency=currency)
+    return account_for(accounts.table_drop_box_code(table=table), currency=currency)
 
 
 def table_rake_box(*, table: str, currency: str | None = None) -> Account:
     """Asset: the rake chips taken at a table, until counted (CA4)."""
-    return account_for(accounts.table_rake_box(table=table), currency=currency)
+    return account_for(accounts.table_rake_box_code(table=table), currency=currency)
 
 
 def table_jackpot_box(*, table: str, currency: str | None = None) -> Account:
     """Asset: the jackpot drop chips taken at a table, until counted (JD1, CA4)."""
-    return account_for(accounts.table_jackpot_box(table=table), currency=currency)
+    return account_for(accounts.table_jackpot_box_code(table=table), currency=currency)
 
 
 def player_chips(*, player: str, currency: str | None = None) -> Account:
     """Liability: the chips a player carries away from any table (BI10)."""
-    return account_for(accounts.player_chips(player=player), currency=currency)
+    return account_for(accounts.player_chips_code(player=player), currency=currency)
 
 
 def player_stack(*, player: str, table: str, currency: str | None = None) -> Account:
     """Liability: a player's stack on a table (BI3 table stakes, HS6)."""
     return account_for(
-        accounts.player_stack(player=player, table=table), currency=currency
+        accounts.player_stack_code(player=player, table=table), currency=currency
     )
 
 
@@ -107,12 +111,12 @@ def time_revenue(*, currency: str | None = None) -> Account:
 
 def jackpot_pool(*, pool: str, currency: str | None = None) -> Account:
     """Liability held in trust: a jackpot pool's current amount (JD5, JD6)."""
-    return account_for(accounts.jackpot_pool(pool=pool), currency=currency)
+    return account_for(accounts.jackpot_pool_code(pool=pool), currency=currency)
 
 
 def jackpot_reserve(*, pool: str, currency: str | None = None) -> Account:
     """Liability held in trust: a pool's reserve, the next jackpot's seed (JD5)."""
-    return account_for(accounts.jackpot_reserve(pool=pool), currency=currency)
+    return account_for(accounts.jackpot_reserve_code(pool=pool), currency=currency)
 
 
 def awards_payable(*, currency: str | None = None) -> Account:
@@ -127,7 +131,7 @@ def escrow(*, currency: str | None = None) -> Account:
 
 def receivables(*, player: str, currency: str | None = None) -> Account:
     """Asset: money a player owes back (DC3)."""
-    return account_for(accounts.receivables(player=player), currency=currency)
+    return account_for(accounts.receivables_code(player=player), currency=currency)
 
 
 def over_short(*, currency: str | None = None) -> Account:
@@ -142,7 +146,7 @@ def jackpot_drops(*, currency: str | None = None) -> Account:
 
 def table_suspense(*, table: str, currency: str | None = None) -> Account:
     """Asset: chips a table's stacks hold beyond (or below) the record (HS6)."""
-    return account_for(accounts.table_suspense(table=table), currency=currency)
+    return account_for(accounts.table_suspense_code(table=table), currency=currency)
 
 
 def stack_review_hold(
@@ -154,10 +158,10 @@ def stack_review_hold(
     or redemption pays from it; only an approved review moves it (DC2).
     """
     return account_for(
-        accounts.stack_review_hold(player=player, table=table), currency=currency
+        accounts.stack_review_hold_code(player=player, table=table), currency=currency
     )
 
 
 def custody(*, player: str, currency: str | None = None) -> Account:
     """Liability: a player's chips picked up from the table into the cage (BI9)."""
-    return account_for(accounts.custody(player=player), currency=currency)
+    return account_for(accounts.custody_code(player=player), currency=currency)

@@ -7,7 +7,7 @@ names (its type, its name, whether the database keeps it non-negative), so the
 edge can open an account the first time a plan moves it. How chips and cash are
 booked is told in :mod:`accounting.chart`.
 
->>> player_stack(player="P-1", table="T01")
+>>> player_stack_code(player="P-1", table="T01")
 'player:P-1:table:T01'
 >>> spec_of("player:P-1:table:T01").non_negative
 True
@@ -48,67 +48,67 @@ class AccountSpec(NamedTuple):
     summed: bool
 
 
-def cage_cash(*, cage: str) -> str:
+def cage_cash_code(*, cage: str) -> str:
     return f"cage:{cage}:cash"
 
 
-def cage_chips(*, cage: str) -> str:
+def cage_chips_code(*, cage: str) -> str:
     return f"cage:{cage}:chips"
 
 
-def drawer_cash(*, cage: str, shift: int) -> str:
+def drawer_cash_code(*, cage: str, shift: int) -> str:
     return f"cage:{cage}:shift:{shift}:cash"
 
 
-def drawer_chips(*, cage: str, shift: int) -> str:
+def drawer_chips_code(*, cage: str, shift: int) -> str:
     return f"cage:{cage}:shift:{shift}:chips"
 
 
-def table_tray(*, table: str) -> str:
+def table_tray_code(*, table: str) -> str:
     return f"table:{table}:tray"
 
 
-def table_drop_box(*, table: str) -> str:
+def table_drop_box_code(*, table: str) -> str:
     return f"table:{table}:drop_box"
 
 
-def table_rake_box(*, table: str) -> str:
+def table_rake_box_code(*, table: str) -> str:
     return f"table:{table}:rake_box"
 
 
-def table_jackpot_box(*, table: str) -> str:
+def table_jackpot_box_code(*, table: str) -> str:
     return f"table:{table}:jackpot_box"
 
 
-def table_suspense(*, table: str) -> str:
+def table_suspense_code(*, table: str) -> str:
     return f"table:{table}:suspense"
 
 
-def player_chips(*, player: str) -> str:
+def player_chips_code(*, player: str) -> str:
     return f"player:{player}:chips"
 
 
-def player_stack(*, player: str, table: str) -> str:
+def player_stack_code(*, player: str, table: str) -> str:
     return f"player:{player}:table:{table}"
 
 
-def stack_review_hold(*, player: str, table: str) -> str:
-    return f"{player_stack(player=player, table=table)}:review"
+def stack_review_hold_code(*, player: str, table: str) -> str:
+    return f"{player_stack_code(player=player, table=table)}:review"
 
 
-def custody(*, player: str) -> str:
+def custody_code(*, player: str) -> str:
     return f"player:{player}:custody"
 
 
-def jackpot_pool(*, pool: str) -> str:
+def jackpot_pool_code(*, pool: str) -> str:
     return f"jackpot:{pool}:pool"
 
 
-def jackpot_reserve(*, pool: str) -> str:
+def jackpot_reserve_code(*, pool: str) -> str:
     return f"jackpot:{pool}:reserve"
 
 
-def receivables(*, player: str) -> str:
+def receivables_code(*, player: str) -> str:
     return f"receivable:{player}"
 
 

@@ -66,9 +66,9 @@ def vault_plan(
         Plan.of(
             kind,
             [
-                (a.cage_cash(cage=cage), sign * cash),
+                (a.cage_cash_code(cage=cage), sign * cash),
                 (a.HOUSE_CAPITAL, -sign * cash),
-                (a.cage_chips(cage=cage), sign * chips),
+                (a.cage_chips_code(cage=cage), sign * chips),
                 (a.CHIP_FLOAT, -sign * chips),
             ],
         ),
@@ -84,10 +84,10 @@ def shift_open_plan(
         Plan.of(
             "shift_open",
             [
-                (a.drawer_cash(cage=cage, shift=shift), cash),
-                (a.cage_cash(cage=cage), -cash),
-                (a.drawer_chips(cage=cage, shift=shift), chips),
-                (a.cage_chips(cage=cage), -chips),
+                (a.drawer_cash_code(cage=cage, shift=shift), cash),
+                (a.cage_cash_code(cage=cage), -cash),
+                (a.drawer_chips_code(cage=cage, shift=shift), chips),
+                (a.cage_chips_code(cage=cage), -chips),
             ],
         ),
         balances,
@@ -99,7 +99,7 @@ def over_short_plan(
 ) -> Plan:
     """One count difference (``what``: ``cash`` or ``chips``; counted − expected)
     between the drawer and over/short, so the drawer holds what was counted (CA1)."""
-    drawer = (a.drawer_cash if what == "cash" else a.drawer_chips)(
+    drawer = (a.drawer_cash_code if what == "cash" else a.drawer_chips_code)(
         cage=cage, shift=shift
     )
     return guarded(
@@ -116,10 +116,10 @@ def drawer_return_plan(
         Plan.of(
             "shift_close",
             [
-                (a.drawer_cash(cage=cage, shift=shift), -cash),
-                (a.cage_cash(cage=cage), cash),
-                (a.drawer_chips(cage=cage, shift=shift), -chips),
-                (a.cage_chips(cage=cage), chips),
+                (a.drawer_cash_code(cage=cage, shift=shift), -cash),
+                (a.cage_cash_code(cage=cage), cash),
+                (a.drawer_chips_code(cage=cage, shift=shift), -chips),
+                (a.cage_chips_code(cage=cage), chips),
             ],
         ),
         balances,
@@ -141,8 +141,8 @@ def slip_plan(
         Plan.of(
             kind,
             [
-                (a.table_tray(table=table), sign * cents),
-                (a.drawer_chips(cage=cage, shift=shift), -sign * cents),
+                (a.table_tray_code(table=table), sign * cents),
+                (a.drawer_chips_code(cage=cage, shift=shift), -sign * cents),
             ],
         ),
         balances,
@@ -150,9 +150,9 @@ def slip_plan(
 
 
 _BOXES = {
-    "drop": a.table_drop_box,
-    "rake": a.table_rake_box,
-    "jackpot": a.table_jackpot_box,
+    "drop": a.table_drop_box_code,
+    "rake": a.table_rake_box_code,
+    "jackpot": a.table_jackpot_box_code,
 }
 
 
@@ -172,7 +172,9 @@ def box_count_plan(
 ) -> Plan:
     """A box emptied by ``recorded``, ``counted`` into the vault (cash for the drop
     box, chips for the others), the difference to over/short (CA4)."""
-    vault = a.cage_cash(cage=cage) if box == "drop" else a.cage_chips(cage=cage)
+    vault = (
+        a.cage_cash_code(cage=cage) if box == "drop" else a.cage_chips_code(cage=cage)
+    )
     return guarded(
         Plan.of(
             f"{box}_count",
@@ -195,9 +197,9 @@ def exchange_plan(
         Plan.of(
             "chip_purchase" if cents >= 0 else "chip_redemption",
             [
-                (a.drawer_cash(cage=cage, shift=shift), cents),
-                (a.player_chips(player=player), -cents),
-                (a.drawer_chips(cage=cage, shift=shift), -cents),
+                (a.drawer_cash_code(cage=cage, shift=shift), cents),
+                (a.player_chips_code(player=player), -cents),
+                (a.drawer_chips_code(cage=cage, shift=shift), -cents),
                 (a.CHIP_FLOAT, cents),
             ],
         ),
@@ -214,7 +216,7 @@ def award_payout_plan(
             "award_payout",
             [
                 (a.AWARDS_PAYABLE, cents),
-                (a.drawer_cash(cage=cage, shift=shift), -cents),
+                (a.drawer_cash_code(cage=cage, shift=shift), -cents),
             ],
         ),
         balances,
@@ -242,8 +244,8 @@ def collection_plan(
         Plan.of(
             "collection",
             [
-                (a.drawer_cash(cage=cage, shift=shift), cents),
-                (a.receivables(player=player), -cents),
+                (a.drawer_cash_code(cage=cage, shift=shift), cents),
+                (a.receivables_code(player=player), -cents),
             ],
         ),
         balances,

@@ -58,17 +58,17 @@ def buy_in(
 ) -> Plan:
     """A buy-in or top-up: cash into the drop box and chips from the tray, or the
     chips he carries onto his stack (CA3, BI5)."""
-    stack = a.player_stack(player=player, table=table)
+    stack = a.player_stack_code(player=player, table=table)
     legs: list[PlanLeg]
     if cash:
         legs = [
-            (a.table_drop_box(table=table), amount),
+            (a.table_drop_box_code(table=table), amount),
             (stack, -amount),
-            (a.table_tray(table=table), -amount),
+            (a.table_tray_code(table=table), -amount),
             (a.CHIP_FLOAT, amount),
         ]
     else:
-        legs = [(a.player_chips(player=player), amount), (stack, -amount)]
+        legs = [(a.player_chips_code(player=player), amount), (stack, -amount)]
     return within(Plan.of(kind, legs), balances)
 
 
@@ -86,8 +86,8 @@ def leave(*, table: str, player: str, stack: int, recorded: int) -> Plan:
     return Plan.of(
         "seat_leave",
         [
-            (a.player_stack(player=player, table=table), stack),
-            (a.player_chips(player=player), -stack),
+            (a.player_stack_code(player=player, table=table), stack),
+            (a.player_chips_code(player=player), -stack),
         ],
     )
 
@@ -97,8 +97,8 @@ def pick_up(*, table: str, player: str, stack: int) -> Plan:
     return Plan.of(
         "seat_pick_up",
         [
-            (a.player_stack(player=player, table=table), stack),
-            (a.custody(player=player), -stack),
+            (a.player_stack_code(player=player, table=table), stack),
+            (a.custody_code(player=player), -stack),
         ],
     )
 
@@ -110,7 +110,10 @@ def custody_return(*, player: str, held: int) -> Plan:
         raise refuse(Code.NOTHING_IN_CUSTODY, rule="BI9", p=player)
     return Plan.of(
         "custody_return",
-        [(a.custody(player=player), held), (a.player_chips(player=player), -held)],
+        [
+            (a.custody_code(player=player), held),
+            (a.player_chips_code(player=player), -held),
+        ],
     )
 
 
@@ -133,11 +136,11 @@ def time_collection(
                 s=seat,
                 a=amount,
             )
-        legs.append((a.player_stack(player=player, table=table), amount))
+        legs.append((a.player_stack_code(player=player, table=table), amount))
     total = sum(cents for _code, cents in legs)
     legs += [
         (a.TIME_REVENUE, -total),
-        (a.table_rake_box(table=table), total),
+        (a.table_rake_box_code(table=table), total),
         (a.CHIP_FLOAT, -total),
     ]
     return Plan.of("time_collection", legs)
@@ -148,8 +151,8 @@ def review_hold(*, table: str, player: str, amount: int) -> Plan:
     return Plan.of(
         "stack_review_hold",
         [
-            (a.player_stack(player=player, table=table), amount),
-            (a.stack_review_hold(player=player, table=table), -amount),
+            (a.player_stack_code(player=player, table=table), amount),
+            (a.stack_review_hold_code(player=player, table=table), -amount),
         ],
     )
 
@@ -162,7 +165,7 @@ def review_resolve(
     return Plan.of(
         kind,
         [
-            (a.stack_review_hold(player=player, table=table), amount),
+            (a.stack_review_hold_code(player=player, table=table), amount),
             (to or a.OVER_SHORT, -amount),
         ],
     )
@@ -186,11 +189,11 @@ def correction(
     """
     legs: list[PlanLeg]
     if debtor is not None:
-        legs = [(a.receivables(player=debtor), amount)]
+        legs = [(a.receivables_code(player=debtor), amount)]
         if target is not None:
             legs += [
                 (target, -amount),
-                (a.table_tray(table=table), -amount),
+                (a.table_tray_code(table=table), -amount),
                 (a.CHIP_FLOAT, amount),
             ]
         else:
@@ -260,7 +263,7 @@ def _held(
                 s=seat.seat,
                 p=seat.player,
             )
-        code = a.player_stack(player=sitting.player, table=table)
+        code = a.player_stack_code(player=sitting.player, table=table)
         held[seat.seat] = ledger.get(code, sitting.stack_cents)
         if seat.stack > held[seat.seat] or seat.put_in > held[seat.seat]:
             raise refuse(
@@ -298,13 +301,13 @@ def _house_legs(
     if rake:
         legs += [
             (a.RAKE_REVENUE, -rake),
-            (a.table_rake_box(table=table), rake),
+            (a.table_rake_box_code(table=table), rake),
             (a.CHIP_FLOAT, -rake),
         ]
     if drop:
         legs += [
             *drop_legs,
-            (a.table_jackpot_box(table=table), drop),
+            (a.table_jackpot_box_code(table=table), drop),
             (a.CHIP_FLOAT, -drop),
         ]
     return legs
@@ -351,7 +354,7 @@ def hand(
         sitting, seat = sittings[row.seat], dealt[row.seat]
         got = paid.get(row.seat, 0)
         final = row.stack - row.put_in + row.returned + got
-        code = a.player_stack(player=sitting.player, table=table)
+        code = a.player_stack_code(player=sitting.player, table=table)
         legs.append((code, row.put_in - row.returned - got))
         if row.stack < held[row.seat]:
             frozen.append(Frozen(sitting, row.stack, held[row.seat]))
@@ -373,7 +376,7 @@ def hand(
         )
         stacks.append((sitting.session_id, final, parsed.hand_no))
     if mispaid_total:
-        legs.append((a.table_suspense(table=table), mispaid_total))
+        legs.append((a.table_suspense_code(table=table), mispaid_total))
     legs += _house_legs(table, settlement.rake, settlement.jackpot_drop, drop_legs)
     return HandPlan(
         Plan.of("hand", legs),

@@ -138,8 +138,8 @@ def chips_of(player: Player, table: Table) -> tuple[str, SeatSession | None]:
         .first()
     )
     if session is not None:
-        return accounts.player_stack(player=player.code, table=table.code), session
-    return accounts.player_chips(player=player.code), None
+        return accounts.player_stack_code(player=player.code, table=table.code), session
+    return accounts.player_chips_code(player=player.code), None
 
 
 def stacks_sync(*sessions: SeatSession | None) -> None:

@@ -20,8 +20,8 @@ from accounting.domain.accounts import (
     AWARDS_PAYABLE,
     HOUSE_CAPITAL,
     JACKPOT_DROPS,
-    jackpot_pool,
-    jackpot_reserve,
+    jackpot_pool_code,
+    jackpot_reserve_code,
 )
 from accounting.domain.postings import Plan
 from core.errors import SharedCode
@@ -59,7 +59,9 @@ def seed(*, pool: str, cents: int, to_reserve: bool = False) -> Plan:
     """
     if not _cents(cents) or cents <= 0:
         raise invalid(SharedCode.INVALID_AMOUNT)
-    target = jackpot_reserve(pool=pool) if to_reserve else jackpot_pool(pool=pool)
+    target = (
+        jackpot_reserve_code(pool=pool) if to_reserve else jackpot_pool_code(pool=pool)
+    )
     return Plan.of(SEED_KIND, [(HOUSE_CAPITAL, cents), (target, -cents)])
 
 
@@ -69,10 +71,10 @@ def retire(*, pool: str, successor: str, amount: int, reserve: int) -> Plan:
     return Plan.of(
         TRANSFER_KIND,
         [
-            (jackpot_pool(pool=pool), amount),
-            (jackpot_pool(pool=successor), -amount),
-            (jackpot_reserve(pool=pool), reserve),
-            (jackpot_reserve(pool=successor), -reserve),
+            (jackpot_pool_code(pool=pool), amount),
+            (jackpot_pool_code(pool=successor), -amount),
+            (jackpot_reserve_code(pool=pool), reserve),
+            (jackpot_reserve_code(pool=successor), -reserve),
         ],
     )
 
@@ -92,7 +94,8 @@ def drops_give(*, pool: str, amount: int, held: int) -> Plan:
             held=held,
         )
     return Plan.of(
-        TRANSFER_KIND, [(JACKPOT_DROPS, amount), (jackpot_pool(pool=pool), -amount)]
+        TRANSFER_KIND,
+        [(JACKPOT_DROPS, amount), (jackpot_pool_code(pool=pool), -amount)],
     )
 
 
@@ -107,9 +110,9 @@ def drop(*, cents: int, pools: Sequence[tuple[str, PoolRatio]]) -> Plan:
     legs: list[tuple[str, int]] = []
     for (key, _ratio), (to_pool, to_reserve) in zip(pools, parts, strict=True):
         # Each pool has its leg, of zero too; a reserve only when it takes a part.
-        legs.append((jackpot_pool(pool=key), -to_pool))
+        legs.append((jackpot_pool_code(pool=key), -to_pool))
         if to_reserve:
-            legs.append((jackpot_reserve(pool=key), -to_reserve))
+            legs.append((jackpot_reserve_code(pool=key), -to_reserve))
     return Plan(DROP_KIND, tuple(legs))
 
 
@@ -123,13 +126,13 @@ def award(*, pool: str, total: int, reserve: int, held: int) -> Plan:
     """
     if total <= 0:
         raise refuse(Code.NOTHING_TO_PAY, rule="JD5")
-    code = jackpot_pool(pool=pool)
+    code = jackpot_pool_code(pool=pool)
     _covered(code, held, total - reserve)
     return Plan(
         AWARD_KIND,
         (
             (code, total - reserve),
-            (jackpot_reserve(pool=pool), reserve),
+            (jackpot_reserve_code(pool=pool), reserve),
             (AWARDS_PAYABLE, -total),
         ),
     )

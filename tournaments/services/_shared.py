@@ -13,7 +13,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from accounting.cage import payable_create
-from accounting.domain.accounts import drawer_cash
+from accounting.domain.accounts import drawer_cash_code
 from accounting.domain.postings import Plan
 from accounting.models import Account, Player, Shift, Transaction
 from accounting.posting import legs_resolve, plan_post
@@ -57,7 +57,7 @@ def receipt_legs(
     legs resolved (:func:`accounting.cage.receipt_issue`)."""
 
     def legs(shift: Shift, player: Player, cents: int) -> list[Leg]:
-        plan = plan_of(drawer_cash(cage=shift.cage.code, shift=shift.pk))
+        plan = plan_of(drawer_cash_code(cage=shift.cage.code, shift=shift.pk))
         known = _accounts(plan, currency=currency, rule=rule)
         return legs_resolve(plan.legs, currency=currency, known=known)
 

@@ -18,20 +18,20 @@ names = st.text(
 )
 
 CODES = [
-    (accounts.player_stack, ("player", "table"), "liability", True),
-    (accounts.stack_review_hold, ("player", "table"), "liability", True),
-    (accounts.player_chips, ("player",), "liability", True),
-    (accounts.custody, ("player",), "liability", True),
-    (accounts.receivables, ("player",), "asset", True),
-    (accounts.table_tray, ("table",), "asset", True),
-    (accounts.table_drop_box, ("table",), "asset", True),
-    (accounts.table_rake_box, ("table",), "asset", True),
-    (accounts.table_jackpot_box, ("table",), "asset", True),
-    (accounts.table_suspense, ("table",), "asset", False),
-    (accounts.cage_cash, ("cage",), "asset", True),
-    (accounts.cage_chips, ("cage",), "asset", True),
-    (accounts.jackpot_pool, ("pool",), "liability", True),
-    (accounts.jackpot_reserve, ("pool",), "liability", True),
+    (accounts.player_stack_code, ("player", "table"), "liability", True),
+    (accounts.stack_review_hold_code, ("player", "table"), "liability", True),
+    (accounts.player_chips_code, ("player",), "liability", True),
+    (accounts.custody_code, ("player",), "liability", True),
+    (accounts.receivables_code, ("player",), "asset", True),
+    (accounts.table_tray_code, ("table",), "asset", True),
+    (accounts.table_drop_box_code, ("table",), "asset", True),
+    (accounts.table_rake_box_code, ("table",), "asset", True),
+    (accounts.table_jackpot_box_code, ("table",), "asset", True),
+    (accounts.table_suspense_code, ("table",), "asset", False),
+    (accounts.cage_cash_code, ("cage",), "asset", True),
+    (accounts.cage_chips_code, ("cage",), "asset", True),
+    (accounts.jackpot_pool_code, ("pool",), "liability", True),
+    (accounts.jackpot_reserve_code, ("pool",), "liability", True),
 ]
 
 
@@ -51,12 +51,12 @@ def test_every_code_reads_back_as_the_account_it_names(
 
 @given(cage=names, shift=st.integers(min_value=1, max_value=10**6))
 def test_a_drawer_is_not_read_as_the_cage(cage, shift):
-    assert accounts.spec_of(accounts.drawer_cash(cage=cage, shift=shift)).name == (
+    assert accounts.spec_of(accounts.drawer_cash_code(cage=cage, shift=shift)).name == (
         f"Cage {cage} shift {shift} drawer cash"
     )
     assert (
         "drawer chips"
-        in accounts.spec_of(accounts.drawer_chips(cage=cage, shift=shift)).name
+        in accounts.spec_of(accounts.drawer_chips_code(cage=cage, shift=shift)).name
     )
 
 
@@ -70,9 +70,9 @@ def test_house_accounts_are_summed_and_an_unknown_code_is_refused():
 
 @given(amount=st.integers(min_value=1, max_value=10**9), held=st.integers(0, 10**9))
 def test_a_plan_that_takes_more_than_a_stack_holds_is_overdrawn(amount, held):
-    stack = accounts.player_stack(player="P-1", table="T01")
+    stack = accounts.player_stack_code(player="P-1", table="T01")
     plan = Plan.of(
-        "leave", [(stack, amount), (accounts.player_chips(player="P-1"), -amount)]
+        "leave", [(stack, amount), (accounts.player_chips_code(player="P-1"), -amount)]
     )
     assert plan.balanced
     assert normal(stack, amount) == -amount

@@ -43,7 +43,10 @@ def sound(plan: Plan, balances: dict[str, int]) -> None:
     chips=CENTS,
 )
 def test_buy_in_balances_or_refuses_to_overdraw(player, amount, cash, tray, chips):
-    balances = {a.table_tray(table="T01"): tray, a.player_chips(player=player): chips}
+    balances = {
+        a.table_tray_code(table="T01"): tray,
+        a.player_chips_code(player=player): chips,
+    }
     try:
         plan = postings.buy_in(
             kind="seat_buy_in",
@@ -58,13 +61,13 @@ def test_buy_in_balances_or_refuses_to_overdraw(player, amount, cash, tray, chip
         assert (tray if cash else chips) < amount
         return
     sound(plan, balances)
-    assert plan.net()[a.player_stack(player=player, table="T01")] == -amount
+    assert plan.net()[a.player_stack_code(player=player, table="T01")] == -amount
 
 
 @settings(max_examples=40, deadline=None)
 @given(player=PLAYERS, recorded=CENTS, stack=CENTS)
 def test_leave_pick_up_and_custody_move_what_is_there(player, recorded, stack):
-    at_table = a.player_stack(player=player, table="T01")
+    at_table = a.player_stack_code(player=player, table="T01")
     try:
         plan = postings.leave(
             table="T01", player=player, stack=stack, recorded=recorded
@@ -86,7 +89,7 @@ def test_leave_pick_up_and_custody_move_what_is_there(player, recorded, stack):
     except Refusal as error:
         assert (error.code, recorded) == ("nothing_in_custody", 0)
     else:
-        sound(back, {a.custody(player=player): recorded})
+        sound(back, {a.custody_code(player=player): recorded})
 
 
 @settings(max_examples=40, deadline=None)
@@ -96,7 +99,9 @@ def test_leave_pick_up_and_custody_move_what_is_there(player, recorded, stack):
 )
 def test_time_is_charged_within_the_stacks(stacks, charges):
     seats = {n: (f"P-{n}", stack) for n, stack in stacks.items()}
-    balances = {a.player_stack(player=p, table="T01"): s for p, s in seats.values()}
+    balances = {
+        a.player_stack_code(player=p, table="T01"): s for p, s in seats.values()
+    }
     try:
         plan = postings.time_collection(table="T01", charges=charges, seats=seats)
     except Refusal as error:
@@ -118,8 +123,8 @@ def test_time_is_charged_within_the_stacks(stacks, charges):
 def test_corrections_and_reviews_balance_within_what_is_held(
     kind, amount, source, target, held, escrow, tray
 ):
-    code = lambda p: p and a.player_stack(player=p, table="T01")  # noqa: E731
-    balances = {a.ESCROW: escrow, a.table_tray(table="T01"): tray}
+    code = lambda p: p and a.player_stack_code(player=p, table="T01")  # noqa: E731
+    balances = {a.ESCROW: escrow, a.table_tray_code(table="T01"): tray}
     balances |= {code(p): held for p in ("P-1", "P-2", "P-3")}
     try:
         plan = postings.correction(
@@ -135,7 +140,7 @@ def test_corrections_and_reviews_balance_within_what_is_held(
         assert error.code == "insufficient_funds"
     else:
         sound(plan, balances)
-    hold = a.stack_review_hold(player="P-1", table="T01")
+    hold = a.stack_review_hold_code(player="P-1", table="T01")
     resolved = postings.review_resolve(
         kind="stack_review_release",
         table="T01",
@@ -189,7 +194,7 @@ def test_the_hand_plan_balances_and_leaves_every_stack_at_zero_or_above(
         for n, (player, stack) in seats.items()
     }
     ledger = {
-        a.player_stack(player=player, table="T01"): stack + beyond.get(n, 0)
+        a.player_stack_code(player=player, table="T01"): stack + beyond.get(n, 0)
         for n, (player, stack) in seats.items()
     }
     planned = postings.hand(
@@ -213,7 +218,7 @@ def test_the_hand_plan_balances_and_leaves_every_stack_at_zero_or_above(
     net = everything.net()
     for session_id, final, hand_no in planned.stacks:
         n = session_id - 100
-        code = a.player_stack(player=f"P-{n}", table="T01")
+        code = a.player_stack_code(player=f"P-{n}", table="T01")
         assert final == ledger[code] + normal(code, net.get(code, 0)) >= 0
         assert hand_no == 3
     frozen = {f.sitting.seat for f in planned.frozen}
@@ -237,7 +242,7 @@ def test_the_hand_plan_refuses_more_than_the_ledger_holds():
         big_blind=200,
     )
     parsed = parse_hand(record)
-    ledger = {a.player_stack(player="P-1", table="T01"): 19_000}
+    ledger = {a.player_stack_code(player="P-1", table="T01"): 19_000}
     with pytest.raises(Refusal) as refused:
         postings.hand(
             table="T01",

@@ -11,8 +11,8 @@ from accounting.domain.accounts import (
     AWARDS_PAYABLE,
     HOUSE_CAPITAL,
     JACKPOT_DROPS,
-    jackpot_pool,
-    jackpot_reserve,
+    jackpot_pool_code,
+    jackpot_reserve_code,
 )
 from accounting.domain.postings import overdrawn
 from core.errors import Invalid, Refusal
@@ -28,7 +28,7 @@ def test_a_seed_comes_from_house_capital():
     assert plan.kind == "jackpot_seed"
     assert plan.legs == (
         (HOUSE_CAPITAL, 500),
-        (jackpot_reserve(pool="main.royal"), -500),
+        (jackpot_reserve_code(pool="main.royal"), -500),
     )
 
 
@@ -61,7 +61,7 @@ def test_a_drop_credits_the_pools_with_all_of_it(cents, pools):
     else:
         # Every pool has its leg, in the order given.
         pool_legs = [code for code, _ in plan.legs if code.endswith(":pool")]
-        assert pool_legs == [jackpot_pool(pool=key) for key, _ in named]
+        assert pool_legs == [jackpot_pool_code(pool=key) for key, _ in named]
 
 
 @settings(max_examples=40)
@@ -72,14 +72,17 @@ def test_a_retired_pool_moves_all_it_holds(pool, successor, amount, reserve):
     plan = postings.retire(
         pool=pool, successor=successor, amount=amount, reserve=reserve
     )
-    held = {jackpot_pool(pool=pool): amount, jackpot_reserve(pool=pool): reserve}
+    held = {
+        jackpot_pool_code(pool=pool): amount,
+        jackpot_reserve_code(pool=pool): reserve,
+    }
     assert plan.balanced
     assert overdrawn(plan, held) == []
     net = plan.net()
-    assert net.get(jackpot_pool(pool=pool), 0) == amount
-    assert net.get(jackpot_pool(pool=successor), 0) == -amount
-    assert net.get(jackpot_reserve(pool=pool), 0) == reserve
-    assert net.get(jackpot_reserve(pool=successor), 0) == -reserve
+    assert net.get(jackpot_pool_code(pool=pool), 0) == amount
+    assert net.get(jackpot_pool_code(pool=successor), 0) == -amount
+    assert net.get(jackpot_reserve_code(pool=pool), 0) == reserve
+    assert net.get(jackpot_reserve_code(pool=successor), 0) == -reserve
 
 
 @settings(max_examples=60)
@@ -104,8 +107,8 @@ def test_drops_given_to_a_pool_never_exceed_what_is_held(pool, amount, held):
 )
 def test_an_award_is_paid_from_the_pool_and_its_reserve(pool, total, reserve, held):
     balances = {
-        jackpot_pool(pool=pool): held,
-        jackpot_reserve(pool=pool): reserve,
+        jackpot_pool_code(pool=pool): held,
+        jackpot_reserve_code(pool=pool): reserve,
         AWARDS_PAYABLE: 0,
     }
     try:
@@ -118,5 +121,5 @@ def test_an_award_is_paid_from_the_pool_and_its_reserve(pool, total, reserve, he
     assert plan.balanced and plan.kind == "jackpot_award"
     assert overdrawn(plan, balances) == []
     # The reserve rolls into the pool: it is empty afterwards.
-    assert plan.net()[jackpot_reserve(pool=pool)] == reserve
+    assert plan.net()[jackpot_reserve_code(pool=pool)] == reserve
     assert plan.net()[AWARDS_PAYABLE] == -total

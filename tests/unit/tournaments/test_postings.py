@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accounting.domain.accounts import AWARDS_PAYABLE, drawer_cash
+from accounting.domain.accounts import AWARDS_PAYABLE, drawer_cash_code
 from core.errors import Refusal
 from tournaments.domain import accounts, postings
 from tournaments.domain.postings import Price, covered, overdrawn
@@ -14,7 +14,7 @@ from tournaments.domain.postings import Price, covered, overdrawn
 cents = st.integers(min_value=0, max_value=10**8)
 prices = st.builds(Price, cents, cents, cents, cents, st.integers(0, 10**6))
 events = st.sampled_from(["ME1", "sat", "turbo"])
-CASH = drawer_cash(cage="C1", shift=7)
+CASH = drawer_cash_code(cage="C1", shift=7)
 
 
 def plans(event, other, price, amount, held):
