@@ -108,12 +108,14 @@ class Claimed:
 
     def answer(self, url: str) -> None:
         """Record the page the work led to: a form sent again goes there."""
+        assert self.record_id is not None  # only the first sending answers
         IdempotencyRecord.objects.filter(pk=self.record_id).update(
             status_code=303, response_body={"redirect": url}
         )
 
     def release(self) -> None:
         """Let the form be sent again: its work was refused and did nothing."""
+        assert self.record_id is not None  # only the first sending releases
         IdempotencyRecord.objects.filter(pk=self.record_id).delete()
 
     def replayed(self, request: HttpRequest) -> str | None:
