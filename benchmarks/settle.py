@@ -174,7 +174,7 @@ def before_command(python: str, tree: Path, settings: str, data: Path) -> Comman
     env = dict(
         os.environ,
         DJANGO_SETTINGS_MODULE=settings,
-        DATABASE_URL="postgres://nobody:nothing@127.0.0.1:9/none",
+        DATABASE_URL="postgres://nobody@127.0.0.1:9/none",
         CARDROOM_DATA_DIR=str(data),
     )
     return Command([python, str(tree / "manage.py"), "settle_hand"], tree, env)

@@ -29,7 +29,7 @@ def manage(
     env = dict(
         os.environ,
         DJANGO_SETTINGS_MODULE="config.settings",
-        DATABASE_URL="postgres://nobody:nothing@127.0.0.1:9/none",
+        DATABASE_URL="postgres://nobody@127.0.0.1:9/none",
         CARDROOM_DATA_DIR=str(tmp / "data"),
     )
     flags = ["-X", "importtime"] if importtime else []
