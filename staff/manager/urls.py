@@ -1,11 +1,12 @@
 """The manager's screens, under ``/manager/``: the inbox of everything a second
 person decides (DC2, RK8, HS6, CA1, HM3) and the jackpot hits' pages (BB5, BB6),
-the tables' terminal keys, and player protection (PP1–PP7: players, held awards,
-the exclusion list, the settings)."""
+the tables' terminal keys, player protection (PP1–PP7: players, held awards,
+the exclusion list, the settings), and the approvals on the tournament floor's
+pages, under ``/floor/events/`` beside them (TO5, TO9)."""
 
 from django.urls import path
 
-from staff.manager import approvals, hits, keys, players, protection
+from staff.manager import approvals, hits, keys, players, protection, tournaments
 
 urlpatterns = [
     path("manager/", approvals.approvals, name="approvals"),
@@ -81,5 +82,25 @@ urlpatterns = [
         "manager/protection-settings",
         protection.settings_page,
         name="protection-settings",
+    ),
+    path(
+        "floor/events/<slug:event>/deals/<int:deal_id>/approve",
+        tournaments.deal_approve,
+        name="tournament-deal-approve",
+    ),
+    path(
+        "floor/events/<slug:event>/payouts/approve",
+        tournaments.payout_sheet_approve,
+        name="tournament-payouts-approve",
+    ),
+    path(
+        "floor/events/<slug:event>/payouts/<int:payout_id>/release",
+        tournaments.payout_release,
+        name="tournament-payout-release",
+    ),
+    path(
+        "floor/events/<slug:event>/payouts/<int:payout_id>/forfeit",
+        tournaments.payout_forfeit,
+        name="tournament-payout-forfeit",
     ),
 ]

@@ -11,7 +11,8 @@ from django.test import Client
 from django.utils import timezone
 
 from core.roles import Role
-from staff.tournaments.floor import clock_text, race_deal
+from staff.common.tournaments import clock_text
+from staff.floor.tournaments.race import race_deal
 from tests.integration.tournaments.conftest import (
     cage,
     cashier,

@@ -4,7 +4,7 @@ tables and its payout table (TO1, TO7, TO11, TO12).
 
 Every write calls the set-up services (``tournaments.services.setup``), which
 say what can't change once entries are sold or the event has started; the
-floor's screen of a running event is :mod:`staff.tournaments.floor`.
+floor's screen of a running event is :mod:`staff.floor.tournaments.event`.
 """
 
 from __future__ import annotations
@@ -26,19 +26,12 @@ from django.views.decorators.http import require_GET, require_POST
 from core.api.permissions import staff
 from core.errors import ApplicationError
 from core.money import symbol_of
-from staff.common.money import style_of
+from staff.common.money import money_in, style_of
 from staff.common.once import book_once, form_key
+from staff.common.roles import floor_only
 from staff.common.selectors import room_facts
-from staff.tournaments import director_forms as forms
-from staff.tournaments.floor import (
-    act,
-    chips_text,
-    event_of,
-    floor_only,
-    form_refused,
-    money_of,
-    refused,
-)
+from staff.common.tournaments import act, chips_text, event_of, form_refused, refused
+from staff.floor.tournaments import forms
 from tournaments.domain.setup import LevelSpec
 from tournaments.models import Event, EventTable, Structure
 from tournaments.services import setup
@@ -68,7 +61,7 @@ def tonight(*, now: datetime | None = None) -> list[Event]:
 
 
 def _row(event: Event) -> dict[str, Any]:
-    money = money_of(event.currency)
+    money = money_in(event.currency)
     return {
         "event": event,
         "price": money(
@@ -97,7 +90,7 @@ def events(request: HttpRequest) -> HttpResponse:
     )
     return render(
         request,
-        "staff/tournaments/director/events.html",
+        "staff/floor/tournaments/events.html",
         {
             "room": room_facts(),
             "rows": [_row(e) for e in current],
@@ -113,7 +106,7 @@ def events_tonight(request: HttpRequest) -> HttpResponse:
     """Tonight's events alone, for the floor's home page."""
     return render(
         request,
-        "staff/tournaments/director/_events.html",
+        "staff/floor/tournaments/_events.html",
         {"rows": [_row(e) for e in tonight()]},
     )
 
@@ -205,7 +198,7 @@ def structure_edit(request: HttpRequest, code: str = "") -> HttpResponse:
         )
     return render(
         request,
-        "staff/tournaments/director/structure.html",
+        "staff/floor/tournaments/structure.html",
         {
             "room": room_facts(),
             "structure": structure,
@@ -281,7 +274,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
             return redirect(url)
     return render(
         request,
-        "staff/tournaments/director/event_form.html",
+        "staff/floor/tournaments/event_form.html",
         {"room": room, "form": form, "event": None, **_money_signs(room.currency)},
     )
 
@@ -322,7 +315,7 @@ def event_setup(request: HttpRequest, event: str) -> HttpResponse:
         )
     return render(
         request,
-        "staff/tournaments/director/event_form.html",
+        "staff/floor/tournaments/event_form.html",
         {
             "room": room,
             "form": form,
@@ -349,7 +342,7 @@ def _money_signs(currency: str) -> dict[str, Any]:
 
 def _preview(event: Event) -> list[dict[str, Any]]:
     """What the payout table pays at a few field sizes (TO7)."""
-    money = money_of(event.currency)
+    money = money_in(event.currency)
     out = []
     for entries in (10, 20, 50):
         try:
