@@ -131,11 +131,11 @@ api_v1 = [
 
 urlpatterns = [
     path("api/v1/", include((api_v1, "api"), namespace="v1")),  # type: ignore[arg-type]
+    # The staff screens' old addresses, the admin's among them: before the admin.
+    path("", include("staff.redirects.urls")),
     path("admin/", admin.site.urls),
     path("healthz", core_views.HealthApi.as_view(), name="healthz"),
     path("board", include("waitlist.urls")),
-    path("floor/tournaments/", include("tournaments.floor_urls")),
-    path("cage/tournaments/", include("tournaments.cage_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
     path("", include("staff.urls")),
