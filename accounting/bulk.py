@@ -5,12 +5,13 @@ and the seats' stacks: through :func:`accounting.services.transaction_post` that
 a statement each (its transaction row, then its entries), and on the hand
 path the statements' round trips were most of a request's cost (benchmarks/
 README.md, "One statement a booking"). Here the caller collects its postings in
-:class:`Postings` (netted and checked as ``transaction_open`` checks them) and
-writes them with its own rows in one statement whose ``WITH`` list begins with
-:data:`POSTINGS_SQL`. Nothing is weaker: the rows go through the same tables, so
-every trigger and constraint of the ledger fires (``ledger_transaction_stamp``,
-``ledger_entry_apply`` moving the balances and refusing an overdraft, the
-deferred ``ledger_transaction_balanced`` at the commit).
+:class:`Postings`, netted and checked as ``transaction_open`` checks them, and
+writes them with its own rows in one statement of its own, which inserts
+:attr:`Postings.transactions` and :attr:`Postings.entries` as they are. Nothing
+is weaker: the rows go through the same tables, so every trigger and constraint
+of the ledger fires (``ledger_transaction_stamp``, ``ledger_entry_apply`` moving
+the balances and refusing an overdraft, the deferred
+``ledger_transaction_balanced`` at the commit).
 
 Accounts travel as :class:`AccountRow` values, read with the caller's own
 statement (:func:`account_json`), not as model instances: building a model per
@@ -32,7 +33,7 @@ from typing import Any, NamedTuple
 from django.db import IntegrityError
 
 from accounting.errors import InsufficientFunds, insufficient
-from accounting.models import Account, Entry, Transaction
+from accounting.models import Account
 from accounting.services import balance_moved, check_netted, net_pairs
 
 
@@ -87,9 +88,6 @@ class AccountRow(NamedTuple):
         return balance_moved(self, amount_cents)
 
 
-_A = Account._meta.db_table
-
-
 def account_json(alias: str) -> str:
     """The account ``alias`` of a query as a JSON array, in :class:`AccountRow`'s
     order (:meth:`AccountRow.of_json` reads it)."""
@@ -100,38 +98,8 @@ def account_json(alias: str) -> str:
     )
 
 
-def accounts_sql(codes_param: str) -> str:
-    """A scalar sub-select: the accounts whose code is in the text array parameter
-    ``codes_param`` (a ``%(name)s`` placeholder), as a JSON array."""
-    return (
-        f"(SELECT coalesce(json_agg({account_json('a')}), '[]')::text"  # noqa: S608
-        f" FROM {_A} a WHERE a.code = ANY({codes_param}::text[]))"
-    )
-
-
-_T, _E = Transaction._meta.db_table, Entry._meta.db_table
-POSTINGS_SQL = f"""
-ledger_transactions AS (
-    INSERT INTO {_T} (id, kind, reference, external_id, memo, source, posted_at,
-                      posted_by_id, xact_id)
-    SELECT id, kind, reference, external_id, '', source, posted_at, posted_by, 0
-      FROM jsonb_to_recordset(%(ledger_transactions)s::jsonb)
-        AS r (id bigint, kind text, reference text, external_id text, source text,
-              posted_at timestamptz, posted_by integer)
-),
-ledger_entries AS (
-    INSERT INTO {_E} (transaction_id, account_id, amount_cents, currency)
-    SELECT t, a, c, k
-      FROM ROWS FROM (jsonb_to_recordset(%(ledger_entries)s::jsonb)
-                      AS (t bigint, a bigint, c bigint, k text))
-           WITH ORDINALITY AS r (t, a, c, k, n)
-     ORDER BY n
-)"""  # noqa: S608
-"""The first members of a ``WITH`` list writing :class:`Postings`."""
-
-
 class Postings:
-    """Ledger transactions to write with :data:`POSTINGS_SQL`, each balanced.
+    """Ledger transactions to write with the caller's rows, each balanced.
 
     :meth:`add` refuses what :func:`accounting.services.transaction_open` refuses
     (:class:`LedgerError`: fewer than two accounts, unbalanced per currency, an
@@ -141,7 +109,11 @@ class Postings:
 
     def __init__(self) -> None:
         self.transactions: list[dict[str, Any]] = []
+        """The transactions' rows: ``id``, ``kind``, ``reference``,
+        ``external_id``, ``source``, ``posted_at`` (ISO text), ``posted_by``."""
         self.entries: list[dict[str, Any]] = []
+        """The entries' rows, in order: transaction ``t``, account ``a``, cents
+        ``c`` (debit positive), currency ``k``."""
         self.netted: dict[int, list[tuple[AccountRow, int]]] = {}
 
     def __bool__(self) -> bool:

@@ -383,7 +383,7 @@ def time_now() -> Any:
 
 
 def fingerprint(record: dict[str, Any]) -> str:
-    """The record's hash, as ``cardroom.services._booking._fingerprint`` computes it."""
+    """The record's hash, as ``cardroom.services.hands.record`` computes it."""
     text = json.dumps(record, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -898,11 +898,11 @@ import gc, importlib, json, os, resource, time
 # (module, function, stage): each call's thread CPU is added to its stage.
 WRAPPED = (
     ("cardroom.api.terminal", "answer", "answer"),
-    ("cardroom.services.hands", "hands_record", "hands_record"),
+    ("cardroom.services.hands.record", "hands_record", "hands_record"),
     ("core.db.rows", "_pipelined", "exchanges"),
     ("core.db.rows", "query", "exchanges"),
-    ("cardroom.services._booking", "_settled", "settle"),
-    ("cardroom.services._booking", "_fingerprint", "fingerprint"),
+    ("cardroom.services.hands.record", "_settled", "settle"),
+    ("cardroom.services.hands.record", "_fingerprint", "fingerprint"),
 )
 SKIP = 20  # a worker's first requests build its caches
 spent, state = {}, {"requests": 0}

@@ -45,7 +45,7 @@ def verified_key(raw: str, *, fresh: bool = True) -> TerminalKey:
     ``fresh=False`` returns a key verified in the last :data:`KEY_CACHE_SECONDS`
     without asking whether it was revoked since: for a caller that asks in its
     own first statement (a hand's booking reads the key with the table's lock,
-    ``cardroom.services._hand_sql``).
+    ``cardroom.services.hands.sql``).
     """
     digest = hashlib.sha256(raw.encode()).hexdigest()
     cached = _verified.get(digest)

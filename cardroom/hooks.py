@@ -69,9 +69,14 @@ def jackpot_drop_legs(
 
 def jackpot_drop_pools_sql() -> str | None:
     """The sub-select reading the room's pools for the drop-legs function, if it
-    has one (its ``pools_sql``)."""
+    has one (its ``pools_sql``); asked once a process for each function."""
     path = getattr(settings, "CARDROOM_JACKPOT_DROP_LEGS", None)
-    pools_sql = getattr(import_string(path), "pools_sql", None) if path else None
+    return _pools_sql(path) if path else None
+
+
+@functools.cache
+def _pools_sql(path: str) -> str | None:
+    pools_sql = getattr(import_string(path), "pools_sql", None)
     return pools_sql() if pools_sql is not None else None
 
 

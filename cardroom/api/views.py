@@ -31,7 +31,6 @@ from cardroom.api.contract import (
     SettlementSerializer,
 )
 from cardroom.auth import Terminal, terminal_or_role
-from cardroom.domain.errors import HandError
 from cardroom.domain.hand_record import HandJSON, Seat, parse_hand
 from cardroom.models import (
     GAME_CODES,
@@ -555,10 +554,7 @@ def hand_body(data: Any) -> dict[str, Any]:
     raise ``ValidationError`` (400) naming the fields the engine doesn't read, or
     the engine's ``malformed_hand`` for a body that is no JSON object."""
     if not isinstance(data, dict):
-        try:
-            parse_hand(data)
-        except HandError as error:
-            raise services.hand_refusal(error) from error
+        parse_hand(data)  # raises the engine's malformed_hand (400)
     found = hand_unknown_fields(data)
     if found:
         raise serializers.ValidationError(

@@ -4,14 +4,14 @@ Every function is keyword-only and atomic; each movement of chips or cash is one
 balanced ledger transaction posted in the same database transaction as the floor's
 own rows, so a failure anywhere leaves nothing behind.
 
-One module per use case; ``_shared`` holds what they share. Every name the
+One module (or package: ``hands``) per use case; ``tables`` and ``sessions`` hold
+what they share (the open table, the open seat, a stack movement). Every name the
 other apps (and the tests) use is re-exported here, so ``from cardroom.services
 import x`` and ``cardroom.services.x`` keep working.
 """
 
 from __future__ import annotations
 
-from cardroom.services._shared import hand_refusal, player_get, refusal, table_get_open
 from cardroom.services.corrections import correction_decide, correction_request
 from cardroom.services.hands import Booked, hand_phh, hand_record, hands_record
 from cardroom.services.leaving import (
@@ -23,6 +23,7 @@ from cardroom.services.leaving import (
     seat_pick_up,
 )
 from cardroom.services.reviews import stack_review_approve, stack_review_propose
+from cardroom.services.sessions import player_get
 from cardroom.services.sittings import (
     HOUSE_MOVES,
     player_night,
@@ -35,6 +36,7 @@ from cardroom.services.tables import (
     policy_publish,
     room_default,
     table_close,
+    table_get_open,
     table_open,
     table_seats,
 )
@@ -53,14 +55,12 @@ __all__ = [
     "frozen_at",
     "hand_phh",
     "hand_record",
-    "hand_refusal",
     "hand_void",
     "hand_void_decide",
     "hands_record",
     "player_get",
     "player_night",
     "policy_publish",
-    "refusal",
     "room_default",
     "seat_away",
     "seat_back",

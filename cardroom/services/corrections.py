@@ -20,12 +20,8 @@ from cardroom.errors import (
     refuse,
 )
 from cardroom.models import Correction, Hand, HandException, SeatSession, Table
-from cardroom.services._shared import (
-    chips_of,
-    exceptions_resolve,
-    player_get,
-    stacks_sync,
-)
+from cardroom.services.hands.exceptions import exceptions_resolve
+from cardroom.services.sessions import chips_locate, player_get, stacks_sync
 from core.errors import NotFound
 from core.errors import gettext_noop as _
 
@@ -178,10 +174,10 @@ def correction_decide(
     touched: list[SeatSession | None] = []
     source = target = None
     if c.kind != Correction.Kind.RECEIVABLE and c.from_player is not None:
-        source, session = chips_of(c.from_player, table)
+        source, session = chips_locate(c.from_player, table)
         touched.append(session)
     if c.to_player is not None:
-        target, session = chips_of(c.to_player, table)
+        target, session = chips_locate(c.to_player, table)
         touched.append(session)
     debtor = c.from_player if c.kind == Correction.Kind.RECEIVABLE else None
     c.ledger_transaction = plan_post(

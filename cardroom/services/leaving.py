@@ -15,12 +15,8 @@ from accounting.posting import plan_post
 from cardroom.domain import postings
 from cardroom.errors import Code, conflict, refuse
 from cardroom.models import Absence, SeatSession, StackMovement
-from cardroom.services._shared import (
-    movement_record,
-    open_session,
-    player_get,
-    table_get_open,
-)
+from cardroom.services.sessions import movement_record, player_get, session_get_open
+from cardroom.services.tables import table_get_open
 
 
 @transaction.atomic
@@ -41,7 +37,7 @@ def seat_leave(
     """
     now = now or timezone.now()
     table = table_get_open(table_code, lock=False)
-    session = open_session(table, seat)
+    session = session_get_open(table, seat)
     plan = postings.leave(
         table=table.code,
         player=session.player.code,
@@ -83,7 +79,7 @@ def seat_away(
     """
     now = now or timezone.now()
     table = table_get_open(table_code, lock=False)
-    session = open_session(table, seat)
+    session = session_get_open(table, seat)
     if session.absences.filter(ended_at__isnull=True).exists():
         raise conflict(Code.ALREADY_AWAY)
     assert table.room is not None
@@ -117,7 +113,7 @@ def seat_back(*, table_code: str, seat: int, now: datetime | None = None) -> Abs
     """
     now = now or timezone.now()
     table = table_get_open(table_code, lock=False)
-    session = open_session(table, seat)
+    session = session_get_open(table, seat)
     absence = session.absences.filter(ended_at__isnull=True).first()
     if absence is None:
         raise conflict(Code.NOT_AWAY)
@@ -144,7 +140,7 @@ def seat_pick_up(
     """
     now = now or timezone.now()
     table = table_get_open(table_code, lock=False)
-    session = open_session(table, seat)
+    session = session_get_open(table, seat)
     absence = session.absences.select_for_update().filter(ended_at__isnull=True).first()
     if absence is None or now - absence.started_at <= LONG_BREAK:
         away = 0 if absence is None else int((now - absence.started_at).total_seconds())

@@ -12,12 +12,8 @@ from django.utils.translation import gettext as _
 from accounting.posting import plan_post
 from cardroom.domain import postings
 from cardroom.models import HandException, SeatSession, StackReview
-from cardroom.services._shared import (
-    chips_of,
-    exceptions_resolve,
-    player_get,
-    stacks_sync,
-)
+from cardroom.services.hands.exceptions import exceptions_resolve
+from cardroom.services.sessions import chips_locate, player_get, stacks_sync
 from core import errors
 from core.roles import Role, has_role
 
@@ -117,10 +113,10 @@ def stack_review_approve(
     touched: list[SeatSession | None] = []
     to: str | None = None
     if review.resolution == StackReview.Resolution.RELEASE:
-        to, session = chips_of(review.player, table)
+        to, session = chips_locate(review.player, table)
         touched.append(session)
     elif review.to_player is not None:
-        to, session = chips_of(review.to_player, table)
+        to, session = chips_locate(review.to_player, table)
         touched.append(session)
     # With nobody to claim them the house no longer owes the chips: over/short.
     review.approved_by, review.approved_at = by, now or timezone.now()

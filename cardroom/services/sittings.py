@@ -26,13 +26,9 @@ from cardroom.domain.buyin import (
 )
 from cardroom.errors import Code, conflict, refuse
 from cardroom.models import Room, SeatSession, StackMovement
-from cardroom.services._shared import (
-    movement_record,
-    open_session,
-    player_get,
-    table_get_open,
-)
 from cardroom.services.leaving import seat_leave
+from cardroom.services.sessions import movement_record, player_get, session_get_open
+from cardroom.services.tables import table_get_open
 from core.errors import Refusal
 
 
@@ -148,7 +144,7 @@ def seat_move(
         raise ValueError(f"not a house move: {why!r}")
     now = now or timezone.now()
     origin = table_get_open(from_table, lock=False)
-    session = open_session(origin, from_seat)
+    session = session_get_open(origin, from_seat)
     account = chart.player_stack(player=session.player.code, table=origin.code)
     stack = Account.objects.get(pk=account.pk).balance_cents
     if stack <= 0:
@@ -279,7 +275,7 @@ def seat_top_up(
     """
     now = now or timezone.now()
     table = table_get_open(table_code)
-    session = open_session(table, seat)
+    session = session_get_open(table, seat)
     assert table.game is not None and table.room is not None
     door_check(player=session.player, door=Door.BUY_IN, at=now)
     receivable_check(player=session.player, now=now)  # DC3

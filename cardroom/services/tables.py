@@ -15,10 +15,35 @@ from django.utils.translation import gettext as _
 from accounting import chart
 from accounting.models import Account
 from cardroom.domain.hand_record import parse_policy
-from cardroom.errors import Code, conflict, refuse
+from cardroom.errors import Code, conflict, missing, refuse
 from cardroom.models import Game, Policy, Room, SeatSession, StackReview, Table
-from core import errors
-from core.errors import Conflict, gettext_noop
+from core.errors import Conflict, NotFound, gettext_noop
+
+
+def table_get_open(code: str, *, lock: bool = True) -> Table:
+    """Return the open table ``code`` (row locked when ``lock``).
+
+    Raises :class:`NotFound` for an unknown table and :class:`Refusal` (BI8) for a
+    closed one.
+    """
+    qs = Table.objects.select_related("room", "game")
+    if lock:
+        qs = qs.select_for_update(of=("self",))
+    return table_check_open(code, qs.filter(code=code).first())
+
+
+def table_not_found(code: str) -> NotFound:
+    """The refusal of an unknown table ``code`` (404)."""
+    return missing(Code.NOT_FOUND, t=code)
+
+
+def table_check_open(code: str, table: Table | None) -> Table:
+    """Return ``table`` if it exists and is open; refuse otherwise (404, BI8)."""
+    if table is None:
+        raise table_not_found(code)
+    if table.status != Table.Status.OPEN or table.game is None:
+        raise refuse(Code.TABLE_CLOSED, rule="BI8", t=code)
+    return table
 
 
 def room_default() -> Room:
@@ -135,7 +160,7 @@ def table_seats(code: str) -> dict[str, Any]:
     """
     table = Table.objects.filter(code=code).first()
     if table is None:
-        raise errors.NotFound("not_found", _("No table %(t)s.") % {"t": code})
+        raise table_not_found(code)
     sessions = list(
         SeatSession.objects.filter(table=table, ended_at__isnull=True)
         .select_related("player")

@@ -12,7 +12,7 @@ from accounting.models import Transaction
 from accounting.posting import plan_post
 from cardroom.domain import postings
 from cardroom.models import SeatSession
-from cardroom.services._shared import table_get_open
+from cardroom.services.tables import table_get_open
 
 
 @transaction.atomic

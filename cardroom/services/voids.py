@@ -24,7 +24,8 @@ from cardroom.models import (
     SeatSession,
     Table,
 )
-from cardroom.services._shared import exceptions_resolve, table_get_open
+from cardroom.services.hands.exceptions import exceptions_resolve
+from cardroom.services.tables import table_get_open
 from core import errors
 from core.roles import Role, has_role
 

@@ -22,7 +22,7 @@ from accounting.selectors import trial_balance
 from cardroom import services as floor
 from cardroom.domain.settlement import settle_record
 from cardroom.models import Hand, HandException, HandSeat, SeatSession, StackReview
-from cardroom.services._hand_sql import _PLACES
+from cardroom.services.hands.sql import PLACES
 from core.api.errors import status_of
 from core.db import rows
 from core.errors import ApplicationError
@@ -350,7 +350,7 @@ def test_a_table_the_process_knew_by_another_id_is_read_again(t01, monkeypatch):
     them."""
     first, second = hands(13, 2)
     floor.hand_record(table_code="T01", record=first, source="terminal:T01")
-    monkeypatch.setitem(_PLACES, "T01", (0, 0))  # no such table, no such room
+    monkeypatch.setitem(PLACES, "T01", (0, 0))  # no such table, no such room
     with mock.patch("core.db.rows.query", wraps=rows.query) as alone:
         hand, created = floor.hand_record(
             table_code="T01", record=second, source="terminal:T01"
@@ -358,7 +358,7 @@ def test_a_table_the_process_knew_by_another_id_is_read_again(t01, monkeypatch):
     reads = [c for c in alone.call_args_list if "generate_series" in c.args[0]]
     assert len(reads) == 1 and reads[0].args[1]["table"] == hand.table_id
     assert created and hand.settlement["exceptions"] == []
-    assert _PLACES["T01"] == (hand.table_id, hand.table.room_id)
+    assert PLACES["T01"] == (hand.table_id, hand.table.room_id)
     stacks = final_stacks([first, second])
     for session in SeatSession.objects.select_related("player"):
         assert session.stack_cents == stacks[session.player.code]

@@ -1,10 +1,10 @@
-"""What the floor's use cases share: the open table and seat, the player, a stack
-movement booked, where a player's chips are, and the engine's refusals."""
+"""Seat sessions and the chips in them, as the floor's use cases share them: the
+registered player, the open session at a seat, a stack movement booked, where a
+player's chips are, and open sessions' stacks made their ledger balances."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.contrib.auth.models import User
 
@@ -15,48 +15,8 @@ from accounting.domain.postings import Plan
 from accounting.errors import InsufficientFunds
 from accounting.models import Account, Player
 from accounting.posting import plan_post
-from cardroom.domain.buyin import BuyInRefused
-from cardroom.domain.errors import HandError
 from cardroom.errors import Code, missing, overdraft_said, refuse
-from cardroom.models import HandException, SeatSession, StackMovement, Table
-from core.errors import NotFound, Refusal
-
-
-def refusal(error: BuyInRefused) -> Refusal:
-    """A buy-in refusal as the use case raises it: 422 with its rule and amounts
-    (BI11); the domain's error already is one."""
-    return error
-
-
-def hand_refusal(error: HandError) -> Refusal:
-    """An engine refusal as the use case raises it (400, or 422 under a rule); the
-    engine's error already is one."""
-    return error
-
-
-def table_get_open(code: str, *, lock: bool = True) -> Table:
-    """Return the open table ``code`` (row locked when ``lock``).
-
-    Raises :class:`NotFound` for an unknown table and :class:`Refusal` (BI8) for a
-    closed one.
-    """
-    qs = Table.objects.select_related("room", "game")
-    if lock:
-        qs = qs.select_for_update(of=("self",))
-    return open_or_refused(code, qs.filter(code=code).first())
-
-
-def no_table(code: str) -> NotFound:
-    return missing(Code.NOT_FOUND, t=code)
-
-
-def open_or_refused(code: str, table: Table | None) -> Table:
-    """Return ``table`` if it exists and is open; refuse otherwise (404, BI8)."""
-    if table is None:
-        raise no_table(code)
-    if table.status != Table.Status.OPEN or table.game is None:
-        raise refuse(Code.TABLE_CLOSED, rule="BI8", t=code)
-    return table
+from cardroom.models import SeatSession, StackMovement, Table
 
 
 def player_get(code: str) -> Player:
@@ -117,7 +77,9 @@ def movement_record(
     )
 
 
-def open_session(table: Table, seat: int) -> SeatSession:
+def session_get_open(table: Table, seat: int) -> SeatSession:
+    """Return the open session at ``table``'s ``seat``, its row locked; refuse an
+    empty seat (404)."""
     session = (
         SeatSession.objects.select_for_update(of=("self",))
         .select_related("player", "table", "table__room")
@@ -129,7 +91,7 @@ def open_session(table: Table, seat: int) -> SeatSession:
     return session
 
 
-def chips_of(player: Player, table: Table) -> tuple[str, SeatSession | None]:
+def chips_locate(player: Player, table: Table) -> tuple[str, SeatSession | None]:
     """Where a player's chips are now (an account code): his stack at the table, or
     what he carries."""
     session = (
@@ -152,24 +114,3 @@ def stacks_sync(*sessions: SeatSession | None) -> None:
         )
         session.stack_cents = Account.objects.get(pk=account.pk).balance_cents
         session.save(update_fields=["stack_cents"])
-
-
-def exceptions_resolve(
-    *,
-    hand_id: int,
-    kinds: tuple[str, ...],
-    by: User | None,
-    at: datetime | None,
-    resolution: str,
-    **match: Any,
-) -> None:
-    """Resolve the hand's open exceptions of ``kinds`` (and ``match``, e.g. a
-    seat), saying who and what resolved them (HS6, HS7, RK8)."""
-    HandException.objects.filter(
-        hand_id=hand_id, kind__in=kinds, status=HandException.Status.OPEN, **match
-    ).update(
-        status=HandException.Status.RESOLVED,
-        resolved_by=by,
-        resolved_at=at,
-        resolution=resolution[:500],
-    )

@@ -1,0 +1,21 @@
+"""Hands booked on the ledger's stacks (HS6, HS7) and read back as PHH.
+
+The use case and its parts, as a request goes through them:
+
+- :mod:`.record`: ``hands_record`` and ``hand_record``, the use case: a table's
+  hands booked under its lock, each checked (its table, game, number and times),
+  settled and planned on the stacks the one before it left, all written in one
+  statement;
+- :mod:`cardroom.domain` (the engine): the settlement and the hand's posting plan;
+- :mod:`.sql`: every statement the booking sends, and the rows it reads and
+  writes (docs/sql/hand shows each one as PostgreSQL gets it);
+- :mod:`.history`: a booked hand as PHH; :mod:`.exceptions`: a hand's
+  exceptions resolved by the decisions after it.
+"""
+
+from __future__ import annotations
+
+from cardroom.services.hands.history import hand_phh
+from cardroom.services.hands.record import Booked, hand_record, hands_record
+
+__all__ = ["Booked", "hand_phh", "hand_record", "hands_record"]
