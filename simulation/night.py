@@ -89,7 +89,6 @@ from simulation.terminal import Answer, Terminal, serving
 from simulation.tournament import Tourney, TourneySummary
 from waitlist.models import ACTIVE, Entry
 from waitlist.services import (
-    Actor,
     entry_answer,
     entry_join,
     entry_remove,
@@ -332,7 +331,6 @@ class Night:
             call_command("demo_jackpots", stdout=self.setup_out)
         self.floor = user_model.objects.get(username="demo-floor")
         self.manager = user_model.objects.get(username="demo-manager")
-        self.actor = Actor(by=self.floor)
         self.cashier = self._night_cashier()
         self.cage = Cage.objects.get(code=CAGE)
         self.shift = self._open_shift()
@@ -493,7 +491,7 @@ class Night:
             entry_join(
                 waiting_list=self.lists[t.table.game_id],
                 player_code=guest.code,
-                actor=self.actor,
+                by=self.floor,
             )
         except ApplicationError as error:
             self._refused(error.rule or error.code)
@@ -619,7 +617,7 @@ class Night:
         for entry in Entry.objects.filter(
             player__code=guest.code, status__in=ACTIVE
         ).order_by("pk"):
-            entry_remove(entry_id=entry.pk, reason="went home", actor=self.actor)
+            entry_remove(entry_id=entry.pk, reason="went home", by=self.floor)
         chips = chart.player_chips(player=guest.code).balance_cents
         if chips:
             chip_redemption(
@@ -689,7 +687,7 @@ class Night:
                 call = list_call(
                     waiting_list=self.lists[t.table.game_id],
                     table_code=t.code,
-                    actor=self.actor,
+                    by=self.floor,
                 )
             except ApplicationError:
                 return  # every open seat is held by a call or a lockup
@@ -699,7 +697,7 @@ class Night:
             guest = self.guests.setdefault(
                 entry.player.code, Guest(entry.player.code, self._patience())
             )
-            entry_answer(entry_id=entry.pk, accept=True, actor=self.actor)
+            entry_answer(entry_id=entry.pk, accept=True, by=self.floor)
             self._seat_from_list(t, entry.pk, guest)
 
     def _seat_from_list(self, t: TableRun, entry_id: int, guest: Guest) -> None:
@@ -723,7 +721,7 @@ class Night:
                     entry_id=entry_id,
                     amount=amount,
                     method=method if amount is not None else None,
-                    actor=self.actor,
+                    by=self.floor,
                 )
             except ApplicationError as error:
                 self._refused(error.rule or error.code)
@@ -743,7 +741,7 @@ class Night:
             if not moving:
                 self.summary.buy_ins += 1
             return
-        entry_remove(entry_id=entry_id, reason="could not buy in", actor=self.actor)
+        entry_remove(entry_id=entry_id, reason="could not buy in", by=self.floor)
         if not moving:
             self._go_home(guest)
 

@@ -40,7 +40,6 @@ from waitlist.models import (
     TimeCollection,
     WaitingList,
 )
-from waitlist.services import Actor
 
 FLOOR = (Role.FLOOR, Role.MANAGER)
 
@@ -157,7 +156,7 @@ class WaitingListAdmin(FloorAdmin):
         return TemplateResponse(request, "admin/waitlist/floor.html", context)
 
     def _act(self, request: HttpRequest, waiting_list: WaitingList) -> None:
-        actor = Actor(by=staff(request))
+        by = staff(request)
         post = request.POST
         action = post.get("action")
         entry_id = int(post.get("entry") or 0)
@@ -172,7 +171,7 @@ class WaitingListAdmin(FloorAdmin):
                 lambda: services.entry_join(
                     waiting_list=waiting_list,
                     player_code=post.get("player", "").strip(),
-                    actor=actor,
+                    by=by,
                 ),
                 gettext("Added to the list."),
             )
@@ -182,7 +181,7 @@ class WaitingListAdmin(FloorAdmin):
                 result = services.list_call(
                     waiting_list=waiting_list,
                     table_code=post.get("table") or None,
-                    actor=actor,
+                    by=by,
                 )
                 if result.entry is None:
                     raise Invalid(
@@ -199,16 +198,14 @@ class WaitingListAdmin(FloorAdmin):
                     entry_id=entry_id,
                     amount=amount,
                     method=post.get("method") if amount else None,
-                    actor=actor,
+                    by=by,
                 ),
                 gettext("Seated."),
             )
         elif action == "decline":
             _run(
                 request,
-                lambda: services.entry_answer(
-                    entry_id=entry_id, accept=False, actor=actor
-                ),
+                lambda: services.entry_answer(entry_id=entry_id, accept=False, by=by),
                 gettext("Declined: off the list."),
             )
         elif action == "remove":
@@ -217,7 +214,7 @@ class WaitingListAdmin(FloorAdmin):
                 lambda: services.entry_remove(
                     entry_id=entry_id,
                     reason=post.get("reason", ""),
-                    actor=actor,
+                    by=by,
                 ),
                 gettext("Removed from the list."),
             )
@@ -245,11 +242,11 @@ class EntryAdmin(FloorAdmin):
 
     @admin.action(description=_("Take the selected players off their lists"))
     def remove(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
-        actor = Actor(by=staff(request))
+        by = staff(request)
         for entry in queryset.filter(status__in=["waiting", "called"]):
             _run(
                 request,
-                lambda e=entry: services.entry_remove(entry_id=e.pk, actor=actor),
+                lambda e=entry: services.entry_remove(entry_id=e.pk, by=by),
                 gettext("%(p)s removed.") % {"p": entry.player.code},
             )
 
@@ -272,11 +269,11 @@ class LockupAdmin(FloorAdmin):
 
     @admin.action(description=_("Release the selected lockups"))
     def release(self, request: HttpRequest, queryset: QuerySet[Lockup]) -> None:
-        actor = Actor(by=staff(request))
+        by = staff(request)
         for lockup in queryset.filter(released_at__isnull=True):
             _run(
                 request,
-                lambda lk=lockup: services.lockup_release(lockup_id=lk.pk, actor=actor),
+                lambda lk=lockup: services.lockup_release(lockup_id=lk.pk, by=by),
                 gettext("Seat %(s)s released.") % {"s": lockup.seat},
             )
 
@@ -289,13 +286,11 @@ class MustMoveAdmin(FloorAdmin):
 
     @admin.action(description=_("End the selected must-moves"))
     def end(self, request: HttpRequest, queryset: QuerySet[MustMove]) -> None:
-        actor = Actor(by=staff(request))
+        by = staff(request)
         for must_move in queryset.filter(ended_at__isnull=True):
             _run(
                 request,
-                lambda m=must_move: services.must_move_end(
-                    must_move_id=m.pk, actor=actor
-                ),
+                lambda m=must_move: services.must_move_end(must_move_id=m.pk, by=by),
                 gettext("Must-move ended."),
             )
 
@@ -318,17 +313,17 @@ class KeptApartAdmin(FloorAdmin):
         pair = services.kept_apart_start(
             player_codes=(obj.player_a.code, obj.player_b.code),
             reason=obj.reason,
-            actor=Actor(by=staff(request)),
+            by=staff(request),
         )
         obj.pk = pair.pk
 
     @admin.action(description=_("Stop keeping the selected pairs apart"))
     def end(self, request: HttpRequest, queryset: QuerySet[KeptApart]) -> None:
-        actor = Actor(by=staff(request))
+        by = staff(request)
         for pair in queryset.filter(ended_at__isnull=True):
             _run(
                 request,
-                lambda p=pair: services.kept_apart_end(pair_id=p.pk, actor=actor),
+                lambda p=pair: services.kept_apart_end(pair_id=p.pk, by=by),
                 gettext("Pair ended."),
             )
 

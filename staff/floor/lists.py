@@ -35,7 +35,6 @@ from staff.floor.forms import (
 )
 from waitlist import services as waitlist
 from waitlist.models import Entry, WaitingList
-from waitlist.services import Actor
 
 
 @floor_only
@@ -50,7 +49,7 @@ def list_call(request: HttpRequest, list_id: int) -> HttpResponse:
 
     def act() -> None:
         result = waitlist.list_call(
-            waiting_list=waiting_list, table_code=None, actor=Actor(by=staff(request))
+            waiting_list=waiting_list, table_code=None, by=staff(request)
         )
         passed.extend(passed_over(result.skipped))
         entry = result.entry
@@ -121,14 +120,14 @@ def entry_seat(request: HttpRequest, entry_id: int) -> HttpResponse:
         form_errors(request, form)
         return redirect("staff:floor-home")
     amount = form.cleaned_data.get("amount")
-    actor = Actor(by=staff(request))
+    by = staff(request)
 
     def book() -> str:
         waitlist.entry_seat(
             entry_id=entry.pk,
             amount=amount or None,
             method=form.cleaned_data["method"] if amount else None,
-            actor=actor,
+            by=by,
         )
         return reverse("staff:floor-home")
 
@@ -154,12 +153,10 @@ def list_join(request: HttpRequest) -> HttpResponse:
         return redirect("staff:floor-home")
     player = form.cleaned_data["player"]
     waiting_list = form.cleaned_data["waiting_list"]
-    actor = Actor(by=staff(request))
+    by = staff(request)
 
     def book() -> str:
-        waitlist.entry_join(
-            waiting_list=waiting_list, player_code=player.code, actor=actor
-        )
+        waitlist.entry_join(waiting_list=waiting_list, player_code=player.code, by=by)
         return reverse("staff:floor-home")
 
     done = _("%(p)s is on the list.") % {"p": player.name or player.code}

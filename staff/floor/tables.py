@@ -15,6 +15,7 @@ import secrets
 from typing import Any
 
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.core import signing
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
@@ -53,7 +54,6 @@ from staff.floor.forms import (
     VoidForm,
 )
 from waitlist import services as waitlist
-from waitlist.services import Actor
 
 
 @floor_only
@@ -119,7 +119,7 @@ def _break_plan(result: waitlist.BreakResult) -> list[list[Any]]:
 
 @retried()
 def _break_tried(
-    code: str, *, seed: int, actor: Actor, shown: list[list[Any]] | None
+    code: str, *, seed: int, by: User, shown: list[list[Any]] | None
 ) -> tuple[list[list[Any]], bool]:
     """Break ``code`` with the draw's ``seed`` and keep it only when its moves are
     ``shown``, the ones the floor confirmed; otherwise undo it all. Returns the
@@ -131,7 +131,7 @@ def _break_tried(
     """
     try:
         with transaction.atomic():
-            result = waitlist.table_break(table_code=code, actor=actor, seed=seed)
+            result = waitlist.table_break(table_code=code, by=by, seed=seed)
             plan = _break_plan(result)
             if plan != shown:
                 raise _Unchanged(plan)
@@ -150,7 +150,7 @@ def table_break(request: HttpRequest, code: str) -> HttpResponse:
     nothing and shows the new plan to confirm again."""
     table = open_table(code)
     currency = room_facts().currency
-    actor = Actor(by=staff(request))
+    by = staff(request)
     salt = f"staff.floor.break:{table.pk}"
     shown: list[list[Any]] | None = None
     seed = secrets.randbits(62)
@@ -161,7 +161,7 @@ def table_break(request: HttpRequest, code: str) -> HttpResponse:
         except (signing.BadSignature, KeyError, TypeError, ValueError):
             shown = None
     try:
-        plan, done = _break_tried(code, seed=seed, actor=actor, shown=shown)
+        plan, done = _break_tried(code, seed=seed, by=by, shown=shown)
     except ApplicationError as error:
         refused(request, error, currency)
         return redirect("staff:floor-home")
@@ -241,13 +241,13 @@ def house_move(request: HttpRequest, code: str) -> HttpResponse:
                 "staff/floor/move_confirm.html",
                 page_context(row=row, form=form, data=data),
             )
-        actor = Actor(by=staff(request))
+        by = staff(request)
         if data["kind"] == MoveForm.MUST_MOVE:
             done = _("Table %(t)s must move to %(to)s.") % {"t": code, "to": data["to"]}
 
             def act() -> object:
                 return waitlist.must_move_start(
-                    table_code=code, main_code=data["to"], actor=actor
+                    table_code=code, main_code=data["to"], by=by
                 )
 
         else:
@@ -261,7 +261,7 @@ def house_move(request: HttpRequest, code: str) -> HttpResponse:
                     player_code=data["player"],
                     table_code=data["to"],
                     seat=data.get("seat"),
-                    actor=actor,
+                    by=by,
                 )
 
         if ran(request, act, done, currency):

@@ -37,16 +37,16 @@ from core.roles import Role
 from waitlist import selectors, services
 from waitlist.domain.board import board_name
 from waitlist.models import Entry, Event, KeptApart, Lockup, MustMove, TimeCollection
-from waitlist.services import Actor
 from waitlist.views import board_language
 
 TerminalOrFloor = terminal_or_role(Role.FLOOR, Role.MANAGER)
 
 
-def _actor(request: Request) -> Actor:
+def _actor(request: Request) -> dict[str, Any]:
+    """Who acts: a staff member (``by``) or a table's terminal (``source``)."""
     if isinstance(request.user, Terminal):
-        return Actor(source=f"terminal:{request.user.key.table.code}")
-    return Actor(by=staff(request))
+        return {"by": None, "source": f"terminal:{request.user.key.table.code}"}
+    return {"by": staff(request), "source": ""}
 
 
 def _code(obj: Any) -> str | None:
@@ -167,7 +167,7 @@ class JoinApi(APIView):
         entry = services.entry_join(
             waiting_list=selectors.list_by_key(key),
             player_code=data.validated_data["player"],
-            actor=_actor(request),
+            **_actor(request),
         )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
@@ -225,7 +225,7 @@ class CallApi(APIView):
             waiting_list=selectors.list_by_key(key),
             table_code=data.validated_data.get("table"),
             seat=data.validated_data.get("seat"),
-            actor=_actor(request),
+            **_actor(request),
         )
         body = {
             "entry": EntrySerializer(result.entry).data if result.entry else None,
@@ -270,7 +270,7 @@ class AnswerApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         entry = services.entry_answer(
-            entry_id=pk, accept=data.validated_data["accept"], actor=_actor(request)
+            entry_id=pk, accept=data.validated_data["accept"], **_actor(request)
         )
         return Response(EntrySerializer(entry).data)
 
@@ -329,7 +329,7 @@ class SeatApi(APIView):
             seat=v.get("seat"),
             amount=v.get("amount"),
             method=v.get("method"),
-            actor=_actor(request),
+            **_actor(request),
         )
         out = {
             "entry": EntrySerializer(entry).data,
@@ -361,7 +361,7 @@ class RemoveApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         entry = services.entry_remove(
-            entry_id=pk, reason=data.validated_data["reason"], actor=_actor(request)
+            entry_id=pk, reason=data.validated_data["reason"], **_actor(request)
         )
         return Response(EntrySerializer(entry).data)
 
@@ -392,7 +392,7 @@ class SeatChangeApi(APIView):
             player_code=v["player"],
             table_code=v["table"],
             seat=v.get("seat"),
-            actor=_actor(request),
+            **_actor(request),
         )
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
@@ -418,7 +418,7 @@ class BreakApi(APIView):
     )
     @idempotent
     def post(self, request: Request, table: str) -> Response:
-        result = services.table_break(table_code=table, actor=_actor(request))
+        result = services.table_break(table_code=table, **_actor(request))
         return Response(
             {
                 "table": table,
@@ -472,7 +472,7 @@ class BalanceApi(APIView):
             seat=v["seat"],
             to_table=v["to"],
             to_seat=v.get("to_seat"),
-            actor=_actor(request),
+            **_actor(request),
         )
         out = {
             "player": session.player.code,
@@ -519,7 +519,7 @@ class MustMovesApi(APIView):
         must_move = services.must_move_start(
             table_code=v["table"]["code"],
             main_code=v["main"]["code"],
-            actor=_actor(request),
+            **_actor(request),
         )
         return Response(
             MustMoveSerializer(must_move).data, status=status.HTTP_201_CREATED
@@ -531,7 +531,7 @@ class MustMoveEndApi(APIView):
 
     @extend_schema(request=None, responses={200: MustMoveSerializer})
     def post(self, request: Request, pk: int) -> Response:
-        must_move = services.must_move_end(must_move_id=pk, actor=_actor(request))
+        must_move = services.must_move_end(must_move_id=pk, **_actor(request))
         return Response(MustMoveSerializer(must_move).data)
 
 
@@ -587,7 +587,7 @@ class LockupsApi(APIView):
             kind=v.get("kind", Lockup.Kind.SEAT),
             player_code=(v.get("player") or {}).get("code"),
             note=v.get("note", ""),
-            actor=_actor(request),
+            **_actor(request),
         )
         return Response(LockupSerializer(lockup).data, status=status.HTTP_201_CREATED)
 
@@ -597,7 +597,7 @@ class LockupReleaseApi(APIView):
 
     @extend_schema(request=None, responses={200: LockupSerializer})
     def post(self, request: Request, pk: int) -> Response:
-        lockup = services.lockup_release(lockup_id=pk, actor=_actor(request))
+        lockup = services.lockup_release(lockup_id=pk, **_actor(request))
         return Response(LockupSerializer(lockup).data)
 
 
@@ -645,7 +645,7 @@ class KeptApartApi(APIView):
         pair = services.kept_apart_start(
             player_codes=(a, b),
             reason=data.validated_data["reason"],
-            actor=_actor(request),
+            **_actor(request),
         )
         return Response(KeptApartSerializer(pair).data, status=status.HTTP_201_CREATED)
 
@@ -655,7 +655,7 @@ class KeptApartEndApi(APIView):
 
     @extend_schema(request=None, responses={200: KeptApartSerializer})
     def post(self, request: Request, pk: int) -> Response:
-        pair = services.kept_apart_end(pair_id=pk, actor=_actor(request))
+        pair = services.kept_apart_end(pair_id=pk, **_actor(request))
         return Response(KeptApartSerializer(pair).data)
 
 
@@ -756,9 +756,7 @@ class TimeCollectionApi(APIView):
     )
     @idempotent
     def post(self, request: Request, table: str) -> Response:
-        collection, created = services.time_collect(
-            table_code=table, actor=_actor(request)
-        )
+        collection, created = services.time_collect(table_code=table, **_actor(request))
         return Response(
             self.OutputSerializer(collection).data,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,

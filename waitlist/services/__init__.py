@@ -7,7 +7,8 @@ back). Everything is imported from this package, never from its modules.
 
 Every function is keyword-only and atomic and records what it decided as an
 :class:`~waitlist.models.Event`: who (``by`` a staff member, or ``source`` a terminal
-or the scheduled sweep), when, and why (the rule and a reason).
+or the scheduled sweep, as every app's services name who acts), when, and why (the
+rule and a reason).
 
 Concurrency: a change first locks the rows of the lists it touches, in primary-key
 order, then the entries it reads, in primary-key order, and only then calls the
@@ -27,9 +28,6 @@ from __future__ import annotations
 from waitlist.services._shared import (
     HOUSE_MOVE_WHY,
     HOUSE_MOVES,
-    TIMER,
-    UNNAMED,
-    Actor,
     list_for_game,
 )
 from waitlist.services.answering import (
@@ -82,9 +80,6 @@ from waitlist.services.timers import (
 __all__ = [
     "HOUSE_MOVES",
     "HOUSE_MOVE_WHY",
-    "TIMER",
-    "UNNAMED",
-    "Actor",
     "BreakResult",
     "CallResult",
     "entry_answer",

@@ -45,14 +45,12 @@ HOUSE_MOVE_WHY = {
 
 @dataclass(frozen=True, slots=True)
 class Actor:
-    """Who acts: a staff member, or a terminal or task named by ``source``."""
+    """A service's ``by`` (a staff member) and ``source`` (a terminal or task), as its
+    steps pass them on; callers name them as keywords, never with this."""
 
     by: User | None = None
     source: str = ""
 
-
-UNNAMED = Actor()
-"""Who acts when the caller names nobody."""
 
 TIMER = Actor(source="timer")
 """Who decides what the clock decides (WL2, WL8), whichever read or task noticed."""

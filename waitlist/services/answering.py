@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -21,7 +22,6 @@ from waitlist.models import (
     Event,
 )
 from waitlist.services._shared import (
-    UNNAMED,
     Actor,
     end_entry,
     iso,
@@ -40,7 +40,8 @@ def entry_answer(
     *,
     entry_id: int,
     accept: bool,
-    actor: Actor = UNNAMED,
+    by: User | None = None,
+    source: str = "",
     now: datetime | None = None,
 ) -> Entry:
     """Record a called player's answer (WL2, WL5, WL7).
@@ -54,6 +55,7 @@ def entry_answer(
     (``player_self_excluded``) for a yes the door refuses; :class:`Conflict` when
     he isn't called.
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     entry = locked_entry(entry_id, now)
     must_be_called(entry)
@@ -113,13 +115,15 @@ def entry_remove(
     *,
     entry_id: int,
     reason: str = "",
-    actor: Actor = UNNAMED,
+    by: User | None = None,
+    source: str = "",
     now: datetime | None = None,
 ) -> Entry:
     """Take a player off a list (at his request or the floor's); a call frees its seat.
 
     Raises :class:`Conflict` when he is no longer on it.
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     entry = locked_entry(entry_id, now)
     if entry.status not in ACTIVE:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -19,7 +20,6 @@ from waitlist.models import (
     Event,
 )
 from waitlist.services._shared import (
-    UNNAMED,
     Actor,
     first_free,
     record_event,
@@ -35,7 +35,8 @@ def table_balance(
     seat: int,
     to_table: str,
     to_seat: int | None = None,
-    actor: Actor = UNNAMED,
+    by: User | None = None,
+    source: str = "",
     now: datetime | None = None,
 ) -> SeatSession:
     """Balance two tables of a game: the player in ``seat`` moves to ``to_table``.
@@ -47,10 +48,11 @@ def table_balance(
     ``to_seat`` or the lowest free seat. Raises :class:`Refusal` (BI7, WL9)
     and :class:`Conflict` when the seat is taken or held.
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
-    source = cardroom_services.table_get_open(table_code, lock=False)
+    origin = cardroom_services.table_get_open(table_code, lock=False)
     target = cardroom_services.table_get_open(to_table, lock=False)
-    here, there = _check_balance(source, target)
+    here, there = _check_balance(origin, target)
     code = here.seated.get(seat)
     if code is None:
         raise missing(SharedCode.SEAT_EMPTY, s=seat)
@@ -64,7 +66,7 @@ def table_balance(
     player = Player.objects.get(code=code)
     refuse_if_kept_apart(player, there.seated.values())
     session = cardroom_services.seat_move(
-        from_table=source.code,
+        from_table=origin.code,
         from_seat=seat,
         to_table=target.code,
         to_seat=new_seat,
@@ -81,7 +83,7 @@ def table_balance(
         reason=_("Moved to balance the tables, keeping his stack (BI7)."),
         details={
             "player": code,
-            "from": f"{source.code}/{seat}",
+            "from": f"{origin.code}/{seat}",
             "table": target.code,
             "seat": new_seat,
             "stack": session.stack_cents,

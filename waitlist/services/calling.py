@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -28,7 +29,6 @@ from waitlist.models import (
     WaitingList,
 )
 from waitlist.services._shared import (
-    UNNAMED,
     Actor,
     end_entry,
     iso,
@@ -158,7 +158,8 @@ def list_call(
     waiting_list: WaitingList,
     table_code: str | None = None,
     seat: int | None = None,
-    actor: Actor = UNNAMED,
+    by: User | None = None,
+    source: str = "",
     now: datetime | None = None,
 ) -> CallResult:
     """Call the next player for an open seat of the game (WL2).
@@ -173,6 +174,7 @@ def list_call(
     seat for 5 minutes. Raises :class:`Conflict` when the table has no free seat,
     :class:`Refusal` (WL1, WL3) for a table of another game or one being broken.
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     # Lock the list and read the game's tables.
     (wl,) = lock_lists([waiting_list.pk])

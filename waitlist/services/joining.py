@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,7 +24,6 @@ from waitlist.models import (
     WaitingList,
 )
 from waitlist.services._shared import (
-    UNNAMED,
     Actor,
     lock_lists,
     record_event,
@@ -40,7 +40,8 @@ def entry_join(
     *,
     waiting_list: WaitingList,
     player_code: str,
-    actor: Actor = UNNAMED,
+    by: User | None = None,
+    source: str = "",
     now: datetime | None = None,
 ) -> Entry:
     """Put a player on a game's list (WL1).
@@ -53,6 +54,7 @@ def entry_join(
     date of birth, PP3 (``player_barred``) or PP4 (``player_self_excluded``) for a
     restricted one.
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     (wl,) = lock_lists([waiting_list.pk])
     refresh(wl, now)

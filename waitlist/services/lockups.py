@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -18,7 +19,6 @@ from waitlist.models import (
     Lockup,
 )
 from waitlist.services._shared import (
-    UNNAMED,
     Actor,
     list_for_game,
     lock_lists,
@@ -40,7 +40,8 @@ def lockup_take(
     kind: str = Lockup.Kind.SEAT,
     player_code: str | None = None,
     note: str = "",
-    actor: Actor = UNNAMED,
+    by: User | None = None,
+    source: str = "",
     now: datetime | None = None,
 ) -> Lockup:
     """Hold a free seat for a player on his way (WL8).
@@ -51,6 +52,7 @@ def lockup_take(
     called or held; :class:`Refusal` PP2 (``under_age``), PP3
     (``player_barred``) or PP4 (``player_self_excluded``) for the player named.
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     table = cardroom_services.table_get_open(table_code, lock=False)
     (wl,) = lock_lists([list_for_game(table.game).pk])
@@ -87,9 +89,14 @@ def lockup_take(
 @retry_on_conflict()
 @transaction.atomic
 def lockup_release(
-    *, lockup_id: int, actor: Actor = UNNAMED, now: datetime | None = None
+    *,
+    lockup_id: int,
+    by: User | None = None,
+    source: str = "",
+    now: datetime | None = None,
 ) -> Lockup:
     """Release a held seat. Raises :class:`Conflict` when it was released already."""
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     lockup = Lockup.objects.select_related("table__game").filter(pk=lockup_id).first()
     if lockup is None:

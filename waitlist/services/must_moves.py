@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -25,7 +26,6 @@ from waitlist.models import (
     MustMove,
 )
 from waitlist.services._shared import (
-    UNNAMED,
     Actor,
     list_for_game,
     lock_lists,
@@ -44,7 +44,8 @@ def must_move_start(
     *,
     table_code: str,
     main_code: str,
-    actor: Actor = UNNAMED,
+    by: User | None = None,
+    source: str = "",
     now: datetime | None = None,
 ) -> MustMove:
     """Make ``table_code`` a must-move game feeding the main game ``main_code`` (WL7).
@@ -53,6 +54,7 @@ def must_move_start(
     their stacks, as seats open. Raises :class:`Refusal` (WL7) unless both
     are open tables of the same game and the main game feeds no other.
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     table, main = (
         cardroom_services.table_get_open(table_code, lock=False),
@@ -88,9 +90,14 @@ def must_move_start(
 @retry_on_conflict()
 @transaction.atomic
 def must_move_end(
-    *, must_move_id: int, actor: Actor = UNNAMED, now: datetime | None = None
+    *,
+    must_move_id: int,
+    by: User | None = None,
+    source: str = "",
+    now: datetime | None = None,
 ) -> MustMove:
     """End a must-move; its players' places in the main game's queue end too (WL7)."""
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     must_move = (
         MustMove.objects.select_related("table", "main__game")

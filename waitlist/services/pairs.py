@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -15,7 +16,6 @@ from waitlist.models import (
     KeptApart,
 )
 from waitlist.services._shared import (
-    UNNAMED,
     Actor,
     record_event,
 )
@@ -26,7 +26,8 @@ def kept_apart_start(
     *,
     player_codes: tuple[str, str],
     reason: str,
-    actor: Actor = UNNAMED,
+    by: User | None = None,
+    source: str = "",
     now: datetime | None = None,
 ) -> KeptApart:
     """Keep two players out of the same game from now on (WL9).
@@ -34,6 +35,7 @@ def kept_apart_start(
     Raises :class:`Refusal` (WL9) for one player twice or a pair kept apart
     already, and (DC2) without a reason.
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     a, b = sorted(
         (cardroom_services.player_get(c) for c in player_codes), key=lambda p: p.pk
@@ -61,9 +63,14 @@ def kept_apart_start(
 
 @transaction.atomic
 def kept_apart_end(
-    *, pair_id: int, actor: Actor = UNNAMED, now: datetime | None = None
+    *,
+    pair_id: int,
+    by: User | None = None,
+    source: str = "",
+    now: datetime | None = None,
 ) -> KeptApart:
     """Stop keeping a pair apart (WL9). Raises :class:`Conflict` when it ended."""
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     pair = KeptApart.objects.select_for_update().filter(pk=pair_id).first()
     if pair is None:

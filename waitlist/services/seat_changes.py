@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,7 +24,6 @@ from waitlist.models import (
     Event,
 )
 from waitlist.services._shared import (
-    UNNAMED,
     Actor,
     list_for_game,
     lock_lists,
@@ -42,7 +42,8 @@ def seat_change_request(
     player_code: str,
     table_code: str,
     seat: int | None = None,
-    actor: Actor = UNNAMED,
+    by: User | None = None,
+    source: str = "",
     now: datetime | None = None,
 ) -> Entry:
     """Record a seated player's request for another seat or table of his game (WL10).
@@ -54,6 +55,7 @@ def seat_change_request(
     waits in this game; at the waiting list's door, PP2 (``under_age``), PP3
     (``player_barred``) or PP4 (``player_self_excluded``).
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     table = cardroom_services.table_get_open(table_code, lock=False)
     (wl,) = lock_lists([list_for_game(table.game).pk])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -27,7 +28,6 @@ from waitlist.models import (
 from waitlist.services._shared import (
     HOUSE_MOVE_WHY,
     HOUSE_MOVES,
-    UNNAMED,
     Actor,
     end_entry,
     lock_entries,
@@ -53,7 +53,8 @@ def entry_seat(
     seat: int | None = None,
     amount: int | None = None,
     method: str | None = None,
-    actor: Actor = UNNAMED,
+    by: User | None = None,
+    source: str = "",
     now: datetime | None = None,
 ) -> tuple[Entry, SeatSession]:
     """Seat a called player at the table he was called to; he leaves the list.
@@ -71,6 +72,7 @@ def entry_seat(
     apart), PP2–PP4 and the buy-in rules, :class:`Conflict` when the seat is taken
     or he isn't called, :class:`Invalid` when a new player has no amount.
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     # Lock and check.
     entry = locked_entry(entry_id, now)

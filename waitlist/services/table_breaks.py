@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -30,7 +31,6 @@ from waitlist.models import (
     WaitingList,
 )
 from waitlist.services._shared import (
-    UNNAMED,
     Actor,
     end_entry,
     list_for_game,
@@ -60,7 +60,8 @@ class BreakResult:
 def table_break(
     *,
     table_code: str,
-    actor: Actor = UNNAMED,
+    by: User | None = None,
+    source: str = "",
     now: datetime | None = None,
     seed: int | None = None,
 ) -> BreakResult:
@@ -73,6 +74,7 @@ def table_break(
     as seats open. Calls to the table and lockups there end; when its last player
     has moved the table closes. Raises :class:`Conflict` when it is being broken.
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     # Lock and check.
     table = cardroom_services.table_get_open(table_code, lock=False)

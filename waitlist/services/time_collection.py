@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -29,7 +30,6 @@ from waitlist.models import (
     WaitingList,
 )
 from waitlist.services._shared import (
-    UNNAMED,
     Actor,
     list_for_game,
     lock_lists,
@@ -81,7 +81,11 @@ def _reached_blind(sessions: list[SeatSession], button_game: bool) -> set[int]:
 @retry_on_conflict()
 @transaction.atomic
 def time_collect(
-    *, table_code: str, actor: Actor = UNNAMED, now: datetime | None = None
+    *,
+    table_code: str,
+    by: User | None = None,
+    source: str = "",
+    now: datetime | None = None,
 ) -> tuple[TimeCollection, bool]:
     """Collect the period's time from the table's seats; return it and whether new.
 
@@ -93,6 +97,7 @@ def time_collect(
     collection. Raises :class:`TimeRefused` (RK6) when the game isn't raked by
     time or its policy has no usable ``time`` section.
     """
+    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     table = cardroom_services.table_get_open(table_code, lock=False)
     game = table.game

@@ -76,17 +76,17 @@ def test_joining_a_list(t01, manager, kind):
     refused(
         kind,
         lambda: lists.entry_join(
-            waiting_list=nl12(t01), player_code=VICTIM, actor=STAFF
+            waiting_list=nl12(t01), player_code=VICTIM, source=STAFF
         ),
     )
     # The door asks him only: another player joins.
-    lists.entry_join(waiting_list=nl12(t01), player_code="P-1", actor=STAFF)
+    lists.entry_join(waiting_list=nl12(t01), player_code="P-1", source=STAFF)
 
 
 def test_an_unregistered_player_is_still_bi10(t01):
     """The door asks a registered player: one nobody registered is BI10."""
     with pytest.raises(Refusal) as error:
-        lists.entry_join(waiting_list=nl12(t01), player_code="P-404", actor=STAFF)
+        lists.entry_join(waiting_list=nl12(t01), player_code="P-404", source=STAFF)
     assert error.value.rule == "BI10"
 
 
@@ -94,10 +94,10 @@ def test_an_unregistered_player_is_still_bi10(t01):
 def test_a_call_passes_him_over_and_he_keeps_his_place(t01, manager, kind):
     """He joined before he was kept out: the call passes him over, names why, and
     calls the next; his entry waits as it was."""
-    first = lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, actor=STAFF)
-    lists.entry_join(waiting_list=nl12(t01), player_code="P-1", actor=STAFF)
+    first = lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, source=STAFF)
+    lists.entry_join(waiting_list=nl12(t01), player_code="P-1", source=STAFF)
     keep_out(VICTIM, kind, by=manager)
-    result = lists.list_call(waiting_list=nl12(t01), actor=STAFF)
+    result = lists.list_call(waiting_list=nl12(t01), source=STAFF)
     assert result.entry is not None and result.entry.player.code == "P-1"
     rule, code = REFUSED[kind]
     assert result.skipped == [{"player": VICTIM, "rule": rule, "reason": code}]
@@ -106,10 +106,10 @@ def test_a_call_passes_him_over_and_he_keeps_his_place(t01, manager, kind):
 
 
 def test_a_call_with_only_him_waiting_calls_nobody(t01, manager):
-    lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, actor=STAFF)
+    lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, source=STAFF)
     keep_out(VICTIM, "barred", by=manager)
     before = written()
-    result = lists.list_call(waiting_list=nl12(t01), actor=STAFF)
+    result = lists.list_call(waiting_list=nl12(t01), source=STAFF)
     assert result.entry is None
     assert result.skipped == [
         {"player": VICTIM, "rule": "PP3", "reason": "player_barred"}
@@ -120,26 +120,26 @@ def test_a_call_with_only_him_waiting_calls_nobody(t01, manager):
 @pytest.mark.parametrize("kind", KINDS)
 def test_saying_yes_to_a_call(t01, manager, kind):
     """Called before he was kept out: his yes is refused; his no is taken."""
-    entry = lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, actor=STAFF)
-    assert lists.list_call(waiting_list=nl12(t01), actor=STAFF).entry == entry
+    entry = lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, source=STAFF)
+    assert lists.list_call(waiting_list=nl12(t01), source=STAFF).entry == entry
     keep_out(VICTIM, kind, by=manager)
     refused(
-        kind, lambda: lists.entry_answer(entry_id=entry.pk, accept=True, actor=STAFF)
+        kind, lambda: lists.entry_answer(entry_id=entry.pk, accept=True, source=STAFF)
     )
-    lists.entry_answer(entry_id=entry.pk, accept=False, actor=STAFF)
+    lists.entry_answer(entry_id=entry.pk, accept=False, source=STAFF)
     entry.refresh_from_db()
     assert entry.status == ListEntry.Status.REMOVED
 
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_sitting_down_where_he_was_called(t01, manager, kind):
-    entry = lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, actor=STAFF)
-    lists.list_call(waiting_list=nl12(t01), actor=STAFF)
+    entry = lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, source=STAFF)
+    lists.list_call(waiting_list=nl12(t01), source=STAFF)
     keep_out(VICTIM, kind, by=manager)
     refused(
         kind,
         lambda: lists.entry_seat(
-            entry_id=entry.pk, amount=20_000, method="cash", actor=STAFF
+            entry_id=entry.pk, amount=20_000, method="cash", source=STAFF
         ),
     )
 
@@ -151,7 +151,7 @@ def test_asking_for_a_seat_change(t01, manager, kind):
     refused(
         kind,
         lambda: lists.seat_change_request(
-            player_code=VICTIM, table_code="T01", seat=5, actor=STAFF
+            player_code=VICTIM, table_code="T01", seat=5, source=STAFF
         ),
     )
 
@@ -200,11 +200,11 @@ def test_a_seat_held_for_him(t01, manager, kind):
     refused(
         kind,
         lambda: lists.lockup_take(
-            table_code="T01", seat=3, player_code=VICTIM, actor=STAFF
+            table_code="T01", seat=3, player_code=VICTIM, source=STAFF
         ),
     )
     # A seat held for nobody in particular asks nobody.
-    lists.lockup_take(table_code="T01", seat=3, actor=STAFF)
+    lists.lockup_take(table_code="T01", seat=3, source=STAFF)
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -292,7 +292,7 @@ def test_cashing_his_chips_stays_open(t01, manager, cashier, kind):
 
 def test_a_tournaments_bar_leaves_the_cash_games_open(t01, event, manager, cashier):
     keep_out(VICTIM, "barred", by=manager, scope="tournaments")
-    lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, actor=STAFF)
+    lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, source=STAFF)
     sit(VICTIM, 1)
     floor.seat_top_up(
         table_code="T01", seat=1, amount=5_000, method="cash", source="desk"
@@ -313,7 +313,7 @@ def test_a_cash_bar_leaves_the_tournaments_open(t01, event, manager, cashier):
         lambda: sit(VICTIM, 1),
         lambda: buy(VICTIM, 10_000, cashier),
         lambda: lists.entry_join(
-            waiting_list=nl12(t01), player_code=VICTIM, actor=STAFF
+            waiting_list=nl12(t01), player_code=VICTIM, source=STAFF
         ),
     ):
         refused("barred", door)
@@ -459,7 +459,7 @@ def test_he_turns_18_at_midnight_and_plays_from_the_cut_off(
     refused("minor", lambda: sit(VICTIM, 1))
     room_clock.move_to(datetime(2026, 11, 30, 6, 0, 1, tzinfo=HELSINKI))
     assert buy(VICTIM, 10_000, cashier).amount_cents == 10_000
-    lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, actor=STAFF)
+    lists.entry_join(waiting_list=nl12(t01), player_code=VICTIM, source=STAFF)
 
 
 # --- A bar's end (PP3) -------------------------------------------------------------

@@ -20,9 +20,10 @@ from tests.api.floor.conftest import (  # noqa: F401 (fixtures)
 from tests.api.waitlist.test_moves import books_balance, sitting  # noqa: F401
 from tests.conftest import ROOM_EVENING
 from waitlist.models import Event, WaitingList
-from waitlist.services import Actor, list_for_game
+from waitlist.services import list_for_game
 
-STAFF = Actor(source="floor-desk")
+STAFF = "floor-desk"
+"""Who acts in these tests: the floor's desk, named as a terminal or task is."""
 
 
 class Clock:

@@ -41,7 +41,7 @@ def test_a_table_opens_once_and_closes_only_empty(open_table, players, clock):
     assert (closed.status, closed.closed_at) == ("closed", clock.now)
     with pytest.raises(ApplicationError) as error:
         services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
         )
     assert (error.value.rule, error.value.code) == ("BI8", "table_closed")
 
@@ -78,9 +78,9 @@ def test_one_long_break_a_night_and_chips_picked_up_after_thirty_minutes(
     session = floor.seat_pick_up(table_code="T01", seat=2, by=boss, now=later)
     assert (session.ended_at, session.left_with_cents) == (later, 20_000)
     assert sitting("P-2") is None
-    services.entry_join(actor=STAFF, waiting_list=nl12(), player_code="P-5", now=later)
+    services.entry_join(source=STAFF, waiting_list=nl12(), player_code="P-5", now=later)
     call = services.list_call(
-        actor=STAFF, waiting_list=nl12(), table_code="T01", now=later
+        source=STAFF, waiting_list=nl12(), table_code="T01", now=later
     )
     assert call.entry is not None and call.entry.call_seat == 2
 
@@ -89,6 +89,6 @@ def test_a_closed_table_takes_no_lockups(open_table, clock):
     table = open_table("T01", seats=3)
     floor.table_close(table=table, now=clock.now)
     with pytest.raises(ApplicationError) as error:
-        services.lockup_take(actor=STAFF, table_code="T01", seat=1, now=clock.now)
+        services.lockup_take(source=STAFF, table_code="T01", seat=1, now=clock.now)
     assert (error.value.rule, error.value.code) == ("BI8", "table_closed")
     assert Table.objects.get(code="T01").status == "closed"

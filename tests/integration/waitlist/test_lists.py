@@ -36,7 +36,7 @@ class TestJoin:
     ):
         """WL1: he joins, recorded with the source that asked; twice is refused."""
         entry = services.entry_join(
-            waiting_list=nl12(), player_code="P-5", actor=STAFF, now=clock.now
+            waiting_list=nl12(), player_code="P-5", source=STAFF, now=clock.now
         )
         assert (entry.status, entry.kind, entry.joined_at) == (
             "waiting",
@@ -47,7 +47,7 @@ class TestJoin:
         assert (event.kind, event.rule, event.source) == ("joined", "WL1", "floor-desk")
         with pytest.raises(ApplicationError) as error:
             services.entry_join(
-                actor=STAFF, waiting_list=nl12(), player_code="P-5", now=clock.now
+                source=STAFF, waiting_list=nl12(), player_code="P-5", now=clock.now
             )
         refused(error, "WL1", "already_listed")
 
@@ -55,12 +55,12 @@ class TestJoin:
         """WL10 for a player who plays the game already; BI10 for a stranger."""
         with pytest.raises(ApplicationError) as error:
             services.entry_join(
-                actor=STAFF, waiting_list=nl12(), player_code="P-1", now=clock.now
+                source=STAFF, waiting_list=nl12(), player_code="P-1", now=clock.now
             )
         refused(error, "WL10", "already_in_game")
         with pytest.raises(ApplicationError) as error:
             services.entry_join(
-                actor=STAFF, waiting_list=nl12(), player_code="P-99", now=clock.now
+                source=STAFF, waiting_list=nl12(), player_code="P-99", now=clock.now
             )
         refused(error, "BI10", "unknown_player")
         assert not Entry.objects.exists()
@@ -73,10 +73,10 @@ class TestCall:
         """WL2, WL4: first in the list's order, to T02 (one player against two)."""
         for code in ("P-6", "P-5"):
             services.entry_join(
-                actor=STAFF, waiting_list=nl12(), player_code=code, now=clock.now
+                source=STAFF, waiting_list=nl12(), player_code=code, now=clock.now
             )
             clock.advance(seconds=30)
-        result = services.list_call(waiting_list=nl12(), actor=STAFF, now=clock.now)
+        result = services.list_call(waiting_list=nl12(), source=STAFF, now=clock.now)
         assert result.entry is not None and result.table is not None
         assert (result.entry.player.code, result.table.code) == ("P-6", "T02")
         assert result.entry.call_seat == 2
@@ -89,19 +89,19 @@ class TestCall:
         """WL2: the seat called is taken for the next call; at a full table, 409."""
         for code in ("P-5", "P-6", "P-7"):
             services.entry_join(
-                actor=STAFF, waiting_list=nl12(), player_code=code, now=clock.now
+                source=STAFF, waiting_list=nl12(), player_code=code, now=clock.now
             )
         first = services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
         )
         second = services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
         )
         assert first.entry is not None and second.entry is not None
         assert (first.entry.call_seat, second.entry.call_seat) == (2, 3)
         with pytest.raises(ApplicationError) as error:
             services.list_call(
-                actor=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
+                source=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
             )
         refused(error, None, "no_open_seat")
         assert status_of(error.value) == 409
@@ -115,11 +115,11 @@ class TestCall:
         waiting (PP2–PP4: the settings and his restrictions)."""
         for code in ("P-5", "P-6", "P-7"):
             services.entry_join(
-                actor=STAFF, waiting_list=nl12(), player_code=code, now=clock.now
+                source=STAFF, waiting_list=nl12(), player_code=code, now=clock.now
             )
         wl = nl12()
         with django_assert_num_queries(23):
-            result = services.list_call(actor=STAFF, waiting_list=wl, now=clock.now)
+            result = services.list_call(source=STAFF, waiting_list=wl, now=clock.now)
         assert result.entry is not None and result.entry.player.code == "P-5"
 
     def test_a_pair_kept_apart_is_passed_over_and_keeps_his_place(
@@ -127,15 +127,15 @@ class TestCall:
     ):
         """WL9: P-5 and P-3 (at T02) are kept apart: P-6 is called there instead."""
         services.kept_apart_start(
-            player_codes=("P-5", "P-3"), reason="Family", actor=STAFF, now=clock.now
+            player_codes=("P-5", "P-3"), reason="Family", source=STAFF, now=clock.now
         )
         for code in ("P-5", "P-6"):
             services.entry_join(
-                actor=STAFF, waiting_list=nl12(), player_code=code, now=clock.now
+                source=STAFF, waiting_list=nl12(), player_code=code, now=clock.now
             )
             clock.advance(seconds=1)
         result = services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
         )
         assert result.entry is not None and result.entry.player.code == "P-6"
         assert result.skipped == [
@@ -148,10 +148,10 @@ class TestAnswerAndSeat:
     @pytest.fixture
     def called(self, two_tables, clock) -> Entry:
         entry = services.entry_join(
-            actor=STAFF, waiting_list=nl12(), player_code="P-5", now=clock.now
+            source=STAFF, waiting_list=nl12(), player_code="P-5", now=clock.now
         )
         services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
         )
         entry.refresh_from_db()
         return entry
@@ -160,11 +160,15 @@ class TestAnswerAndSeat:
         """WL2: yes is on his way; seated, he leaves the list with his buy-in."""
         clock.advance(minutes=2)
         services.entry_answer(
-            actor=STAFF, entry_id=called.pk, accept=True, now=clock.now
+            source=STAFF, entry_id=called.pk, accept=True, now=clock.now
         )
         clock.advance(minutes=1)
         entry, session = services.entry_seat(
-            actor=STAFF, entry_id=called.pk, amount=15_000, method="cash", now=clock.now
+            source=STAFF,
+            entry_id=called.pk,
+            amount=15_000,
+            method="cash",
+            now=clock.now,
         )
         assert (entry.status, entry.end, entry.seated_session_id) == (
             "seated",
@@ -178,19 +182,19 @@ class TestAnswerAndSeat:
     def test_a_new_player_without_an_amount_is_refused(self, called, clock):
         """He brings no stack: the floor gives an amount and a method (400)."""
         with pytest.raises(ApplicationError) as error:
-            services.entry_seat(actor=STAFF, entry_id=called.pk, now=clock.now)
+            services.entry_seat(source=STAFF, entry_id=called.pk, now=clock.now)
         refused(error, None, "amount_required")
         assert Entry.objects.get(pk=called.pk).status == "called"
 
     def test_no_leaves_the_list(self, called, clock):
         """WL5: a player who declines leaves the list; seating him then is refused."""
         services.entry_answer(
-            actor=STAFF, entry_id=called.pk, accept=False, now=clock.now
+            source=STAFF, entry_id=called.pk, accept=False, now=clock.now
         )
         assert Entry.objects.get(pk=called.pk).end == "declined"
         with pytest.raises(ApplicationError) as error:
             services.entry_seat(
-                actor=STAFF, entry_id=called.pk, amount=15_000, now=clock.now
+                source=STAFF, entry_id=called.pk, amount=15_000, now=clock.now
             )
         refused(error, None, "not_called")
 
@@ -211,7 +215,7 @@ class TestAnswerAndSeat:
         )
         with pytest.raises(ApplicationError) as error:
             services.entry_seat(
-                actor=STAFF, entry_id=called.pk, amount=15_000, now=clock.now
+                source=STAFF, entry_id=called.pk, amount=15_000, now=clock.now
             )
         refused(error, "WL2", "call_expired")
 
@@ -222,13 +226,13 @@ class TestAnswerAndSeat:
         open_table("T04", "NL25")
         sit(clock, "T04", 1, "P-7", 60_000)
         entry = services.entry_join(
-            actor=STAFF, waiting_list=nl12(), player_code="P-7", now=clock.now
+            source=STAFF, waiting_list=nl12(), player_code="P-7", now=clock.now
         )
         services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
         )
         _entry, session = services.entry_seat(
-            actor=STAFF, entry_id=entry.pk, now=clock.now
+            source=STAFF, entry_id=entry.pk, now=clock.now
         )
         assert (session.kind, session.stack_cents) == ("transfer", 40_000)
         assert sitting("P-7") == ("T02", 2, 40_000, False)
@@ -237,11 +241,11 @@ class TestAnswerAndSeat:
     def test_the_floor_removes_an_entry_once(self, called, clock):
         """A removed entry frees its call's seat; removing it again is a conflict."""
         services.entry_remove(
-            actor=STAFF, entry_id=called.pk, reason="Went home", now=clock.now
+            source=STAFF, entry_id=called.pk, reason="Went home", now=clock.now
         )
         assert Entry.objects.get(pk=called.pk).end == "removed"
         with pytest.raises(ApplicationError) as error:
-            services.entry_remove(actor=STAFF, entry_id=called.pk, now=clock.now)
+            services.entry_remove(source=STAFF, entry_id=called.pk, now=clock.now)
         refused(error, None, "not_on_list")
 
 
@@ -252,14 +256,14 @@ class TestLockups:
         """WL8: a held seat isn't called; with a list waiting, a seat lockup ends
         after 10 minutes (a new game's after 5)."""
         lockup = services.lockup_take(
-            table_code="T01", seat=3, note="Parking", actor=STAFF, now=clock.now
+            table_code="T01", seat=3, note="Parking", source=STAFF, now=clock.now
         )
         services.entry_join(
-            actor=STAFF, waiting_list=nl12(), player_code="P-5", now=clock.now
+            source=STAFF, waiting_list=nl12(), player_code="P-5", now=clock.now
         )
         with pytest.raises(ApplicationError) as error:
             services.list_call(
-                actor=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
+                source=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
             )
         refused(error, None, "no_open_seat")
         clock.advance(minutes=9, seconds=59)
@@ -272,14 +276,14 @@ class TestLockups:
 
     def test_the_floor_releases_a_lockup_once(self, two_tables, clock):
         lockup = services.lockup_take(
-            actor=STAFF, table_code="T01", seat=3, now=clock.now
+            source=STAFF, table_code="T01", seat=3, now=clock.now
         )
         with pytest.raises(ApplicationError) as error:
-            services.lockup_take(actor=STAFF, table_code="T01", seat=3, now=clock.now)
+            services.lockup_take(source=STAFF, table_code="T01", seat=3, now=clock.now)
         refused(error, None, "seat_taken")
-        services.lockup_release(actor=STAFF, lockup_id=lockup.pk, now=clock.now)
+        services.lockup_release(source=STAFF, lockup_id=lockup.pk, now=clock.now)
         with pytest.raises(ApplicationError) as error:
-            services.lockup_release(actor=STAFF, lockup_id=lockup.pk, now=clock.now)
+            services.lockup_release(source=STAFF, lockup_id=lockup.pk, now=clock.now)
         refused(error, None, "released")
 
 
@@ -297,7 +301,7 @@ class TestBar:
         )
         with pytest.raises(ApplicationError) as error:
             services.entry_join(
-                actor=STAFF, waiting_list=nl12(), player_code="P-5", now=clock.now
+                source=STAFF, waiting_list=nl12(), player_code="P-5", now=clock.now
             )
         refused(error, "WL7", "barred_from_game")
         with pytest.raises(ApplicationError) as error:

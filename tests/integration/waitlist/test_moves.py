@@ -42,7 +42,7 @@ class TestTableBreak:
         ):
             sit(clock, "T03", seat, player, stack)
         services.entry_join(
-            actor=STAFF, waiting_list=nl12(), player_code="P-9", now=clock.now
+            source=STAFF, waiting_list=nl12(), player_code="P-9", now=clock.now
         )
         clock.advance(minutes=1)
 
@@ -52,7 +52,7 @@ class TestTableBreak:
         """WL3: in the seeded draw's order each moves to the table a new player
         would get (WL4), keeping his stack (BI7); who finds no seat waits first."""
         result = services.table_break(
-            table_code="T03", actor=STAFF, now=clock.now, seed=7
+            table_code="T03", source=STAFF, now=clock.now, seed=7
         )
         order = draw(["P-4", "P-5", "P-6"], 7)
         assert result.broken.order == order and result.broken.seed == 7
@@ -82,22 +82,22 @@ class TestTableBreak:
         """WL3: his priority holds for the next seat anywhere in the game; the table
         closes behind him."""
         result = services.table_break(
-            actor=STAFF, table_code="T03", now=clock.now, seed=7
+            source=STAFF, table_code="T03", now=clock.now, seed=7
         )
         (waiting,) = result.waiting
         stack = sitting(waiting.player.code)[2]
         with pytest.raises(ApplicationError) as error:
             services.list_call(
-                actor=STAFF, waiting_list=nl12(), table_code="T03", now=clock.now
+                source=STAFF, waiting_list=nl12(), table_code="T03", now=clock.now
             )
         assert (error.value.rule, error.value.code) == ("WL3", "table_breaking")
         leave(clock, "T01", 1)
         call = services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
         )
         assert call.entry is not None and call.entry.pk == waiting.pk
         _entry, session = services.entry_seat(
-            actor=STAFF, entry_id=waiting.pk, now=clock.now
+            source=STAFF, entry_id=waiting.pk, now=clock.now
         )
         assert (session.stack_cents, session.house_move) == (stack, True)
         assert Table.objects.get(code="T03").status == "closed"
@@ -110,18 +110,18 @@ class TestTableBreak:
         """WL3: a call to the closing table goes back to waiting, keeping its place;
         its lockups are released; a second break is a conflict."""
         call = services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T03", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T03", now=clock.now
         )
         lockup = services.lockup_take(
-            actor=STAFF, table_code="T03", seat=5, now=clock.now
+            source=STAFF, table_code="T03", seat=5, now=clock.now
         )
-        services.table_break(actor=STAFF, table_code="T03", now=clock.now, seed=1)
+        services.table_break(source=STAFF, table_code="T03", now=clock.now, seed=1)
         assert call.entry is not None
         entry = Entry.objects.get(pk=call.entry.pk)
         assert (entry.status, entry.call_table) == ("waiting", None)
         assert Lockup.objects.get(pk=lockup.pk).release == "floor"
         with pytest.raises(ApplicationError) as error:
-            services.table_break(actor=STAFF, table_code="T03", now=clock.now)
+            services.table_break(source=STAFF, table_code="T03", now=clock.now)
         assert (error.value.code, status_of(error.value)) == ("table_breaking", 409)
         assert TableBreak.objects.count() == 1
 
@@ -132,7 +132,7 @@ class TestTableBreak:
         of statements: the game's tables are read once, for the plan, not again
         before each player's move."""
         with django_assert_num_queries(115):
-            services.table_break(actor=STAFF, table_code="T03", now=clock.now, seed=7)
+            services.table_break(source=STAFF, table_code="T03", now=clock.now, seed=7)
 
 
 class TestMustMove:
@@ -145,21 +145,25 @@ class TestMustMove:
         sit(clock, "T02", 1, "P-5")
         clock.advance(minutes=1)
         listed = services.entry_join(
-            actor=STAFF, waiting_list=nl12(), player_code="P-4", now=clock.now
+            source=STAFF, waiting_list=nl12(), player_code="P-4", now=clock.now
         )
         clock.advance(minutes=1)
         services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T02", now=clock.now
         )
         services.entry_seat(
-            actor=STAFF, entry_id=listed.pk, amount=20_000, method="cash", now=clock.now
+            source=STAFF,
+            entry_id=listed.pk,
+            amount=20_000,
+            method="cash",
+            now=clock.now,
         )
         clock.advance(minutes=1)
         services.entry_join(
-            actor=STAFF, waiting_list=nl12(), player_code="P-9", now=clock.now
+            source=STAFF, waiting_list=nl12(), player_code="P-9", now=clock.now
         )
         return services.must_move_start(
-            table_code="T02", main_code="T01", actor=STAFF, now=clock.now
+            table_code="T02", main_code="T01", source=STAFF, now=clock.now
         )
 
     def test_its_players_queue_for_the_main_game_in_list_order(self, tables, clock):
@@ -173,10 +177,10 @@ class TestMustMove:
         ]
         leave(clock, "T01", 2)
         call = services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
         )
         assert call.entry is not None and call.entry.player.code == "P-5"
-        services.entry_seat(actor=STAFF, entry_id=call.entry.pk, now=clock.now)
+        services.entry_seat(source=STAFF, entry_id=call.entry.pk, now=clock.now)
         assert sitting("P-5") == ("T01", 2, 20_000, True)
         books_balance()
 
@@ -187,21 +191,21 @@ class TestMustMove:
         him from it for 60 minutes."""
         leave(clock, "T01", 2)
         call = services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
         )
         assert call.entry is not None
         services.entry_answer(
-            actor=STAFF, entry_id=call.entry.pk, accept=False, now=clock.now
+            source=STAFF, entry_id=call.entry.pk, accept=False, now=clock.now
         )
         assert sitting("P-5") is None
         bar = Bar.objects.get()
         assert (bar.player.code, bar.until) == ("P-5", clock.now + timedelta(hours=1))
 
     def test_ending_it_ends_the_queue_places(self, tables, clock):
-        services.must_move_end(actor=STAFF, must_move_id=tables.pk, now=clock.now)
+        services.must_move_end(source=STAFF, must_move_id=tables.pk, now=clock.now)
         assert [e.player.code for e in selectors.queue(nl12())] == ["P-9"]
         with pytest.raises(ApplicationError) as error:
-            services.must_move_end(actor=STAFF, must_move_id=tables.pk, now=clock.now)
+            services.must_move_end(source=STAFF, must_move_id=tables.pk, now=clock.now)
         assert error.value.code == "ended"
 
 
@@ -211,25 +215,25 @@ class TestSeatChangeAndBalance:
         open_table("T01", seats=3)
         fill(clock, "T01", ["P-1", "P-2", "P-3"])
         services.entry_join(
-            actor=STAFF, waiting_list=nl12(), player_code="P-9", now=clock.now
+            source=STAFF, waiting_list=nl12(), player_code="P-9", now=clock.now
         )
 
     def test_a_seat_change_comes_before_the_list_and_keeps_his_stack(self, t01, clock):
         """WL10: P-1 asked for seat 3; it opens, he moves as a house move, and the
         list fills the seat he left."""
         services.seat_change_request(
-            actor=STAFF, player_code="P-1", table_code="T01", seat=3, now=clock.now
+            source=STAFF, player_code="P-1", table_code="T01", seat=3, now=clock.now
         )
         leave(clock, "T01", 3)
         call = services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
         )
         assert call.entry is not None
         assert (call.entry.player.code, call.entry.call_seat) == ("P-1", 3)
-        services.entry_seat(actor=STAFF, entry_id=call.entry.pk, now=clock.now)
+        services.entry_seat(source=STAFF, entry_id=call.entry.pk, now=clock.now)
         assert sitting("P-1") == ("T01", 3, 20_000, True)
         nxt = services.list_call(
-            actor=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
+            source=STAFF, waiting_list=nl12(), table_code="T01", now=clock.now
         )
         assert nxt.entry is not None
         assert (nxt.entry.player.code, nxt.entry.call_seat) == ("P-9", 1)
@@ -238,7 +242,7 @@ class TestSeatChangeAndBalance:
     def test_only_a_player_of_the_game_asks_for_a_seat_change(self, t01, clock):
         with pytest.raises(ApplicationError) as error:
             services.seat_change_request(
-                actor=STAFF, player_code="P-9", table_code="T01", now=clock.now
+                source=STAFF, player_code="P-9", table_code="T01", now=clock.now
             )
         assert (error.value.rule, error.value.code) == ("WL10", "not_in_game")
 
@@ -250,7 +254,7 @@ class TestSeatChangeAndBalance:
         open_table("T02", seats=3)
         sit(clock, "T02", 1, "P-4", 25_000)
         session = services.table_balance(
-            table_code="T01", seat=2, to_table="T02", actor=STAFF, now=clock.now
+            table_code="T01", seat=2, to_table="T02", source=STAFF, now=clock.now
         )
         assert (session.table.code, session.seat, session.stack_cents) == (
             "T02",
@@ -259,7 +263,7 @@ class TestSeatChangeAndBalance:
         )
         with pytest.raises(ApplicationError) as error:
             services.table_balance(
-                actor=STAFF, table_code="T01", seat=1, to_table="T02", now=clock.now
+                source=STAFF, table_code="T01", seat=1, to_table="T02", now=clock.now
             )
         assert (error.value.rule, error.value.code) == ("BI7", "tables_balanced")
         books_balance()
