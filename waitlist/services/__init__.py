@@ -1,7 +1,7 @@
 """Writes of waiting lists and seating (RULES.md WL1–WL10), time collection (RK6).
 
 One module per use case, with the helpers they share in private modules
-(``_shared``: who acts, event records, row locks and refusals; ``_steps``: the
+(``_shared``: event records, row locks and refusals; ``_steps``: the
 changes several use cases make, such as the timers, a released lockup or a call taken
 back). Everything is imported from this package, never from its modules.
 

@@ -1,10 +1,10 @@
-"""Shared by the use cases: who acts, the event each decision records, the row locks
-taken in primary-key order, and the refusals several use cases make (WL7, WL9, HS1)."""
+"""Shared by the use cases: the event each decision records (who acted: ``by`` or
+``source``), the row locks taken in primary-key order, and the refusals several use
+cases make (WL7, WL9, HS1)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -43,24 +43,17 @@ HOUSE_MOVE_WHY = {
 :func:`cardroom.services.seat_move` names it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Actor:
-    """A service's ``by`` (a staff member) and ``source`` (a terminal or task), as its
-    steps pass them on; callers name them as keywords, never with this."""
-
-    by: User | None = None
-    source: str = ""
-
-
-TIMER = Actor(source="timer")
-"""Who decides what the clock decides (WL2, WL8), whichever read or task noticed."""
+TIMER = "timer"
+"""The ``source`` of what the clock decides (WL2, WL8), whichever read or task
+noticed."""
 
 
 def record_event(
     kind: str,
     *,
     now: datetime,
-    actor: Actor,
+    by: User | None,
+    source: str,
     rule: str = "",
     reason: str = "",
     details: dict[str, Any] | None = None,
@@ -82,8 +75,8 @@ def record_event(
         entry=entry,
         table=table,
         player=player,
-        by=actor.by,
-        source=actor.source if actor.by is None else "",
+        by=by,
+        source=source if by is None else "",
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -31,7 +32,6 @@ from waitlist.models import (
 )
 from waitlist.services._shared import (
     TIMER,
-    Actor,
     bar_of,
     end_entry,
     iso,
@@ -67,7 +67,7 @@ def refresh(waiting_list: WaitingList, now: datetime) -> None:
     ).exists()
     for lockup in lockups:
         if lockup.taken:  # type: ignore[attr-defined]  # the annotation, through locked()
-            release(lockup, Lockup.Release.TAKEN, now, TIMER)
+            release(lockup, Lockup.Release.TAKEN, now, None, TIMER)
         elif lockup_due(
             new_game=lockup.kind == Lockup.Kind.NEW_GAME,
             locked_at=lockup.locked_at,
@@ -78,6 +78,7 @@ def refresh(waiting_list: WaitingList, now: datetime) -> None:
                 lockup,
                 Lockup.Release.TIMED_OUT,
                 now,
+                None,
                 TIMER,
                 reason=_("Held too long while players wait on the list."),
             )
@@ -109,7 +110,8 @@ def expire(entry: Entry, now: datetime) -> None:
     record_event(
         Event.Kind.EXPIRED,
         now=now,
-        actor=TIMER,
+        by=None,
+        source=TIMER,
         rule="WL2",
         reason=_("Not at the table within 5 minutes of the call."),
         details=details,
@@ -117,24 +119,26 @@ def expire(entry: Entry, now: datetime) -> None:
         table=entry.call_table,
     )
     if entry.kind == Kind.MUST_MOVE:
-        bar_player(entry, now, TIMER, must_leave=entry.from_session)
+        bar_player(entry, now, None, TIMER, must_leave=entry.from_session)
 
 
 def release(
     lockup: Lockup,
     release: str,
     now: datetime,
-    actor: Actor,
+    by: User | None,
+    source: str,
     *,
     rule: str = "WL8",
     reason: str = "",
 ) -> None:
-    lockup.released_at, lockup.release, lockup.released_by = now, release, actor.by
+    lockup.released_at, lockup.release, lockup.released_by = now, release, by
     lockup.save(update_fields=["released_at", "release", "released_by"])
     record_event(
         Event.Kind.LOCKUP_RELEASED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule=rule,
         reason=reason or lockup.get_release_display(),
         details={
@@ -149,7 +153,12 @@ def release(
 
 
 def bar_player(
-    entry: Entry, now: datetime, actor: Actor, *, must_leave: SeatSession | None
+    entry: Entry,
+    now: datetime,
+    by: User | None,
+    source: str,
+    *,
+    must_leave: SeatSession | None,
 ) -> Bar:
     game = entry.waiting_list.game
     bar = Bar.objects.create(
@@ -158,12 +167,13 @@ def bar_player(
         since=now,
         until=bar_until(now),
         entry=entry,
-        by=actor.by,
+        by=by,
     )
     record_event(
         Event.Kind.BARRED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL7",
         reason=_("Refused the must-move: can't play or list this game for 60 minutes."),
         details={
@@ -180,7 +190,7 @@ def bar_player(
 
 
 def uncall(
-    entry: Entry, now: datetime, actor: Actor, *, rule: str, reason: str
+    entry: Entry, now: datetime, by: User | None, source: str, *, rule: str, reason: str
 ) -> None:
     """Take back a call: the seat is free again, the player keeps his place."""
     table = entry.call_table
@@ -200,7 +210,8 @@ def uncall(
     record_event(
         Event.Kind.CALL_CANCELLED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule=rule,
         reason=reason,
         entry=entry,
@@ -208,7 +219,9 @@ def uncall(
     )
 
 
-def close_if_broken_and_empty(table: Table, now: datetime, actor: Actor) -> None:
+def close_if_broken_and_empty(
+    table: Table, now: datetime, by: User | None, source: str
+) -> None:
     table.refresh_from_db()
     if (
         table.status == Table.Status.OPEN
@@ -219,14 +232,17 @@ def close_if_broken_and_empty(table: Table, now: datetime, actor: Actor) -> None
         record_event(
             Event.Kind.TABLE_CLOSED,
             now=now,
-            actor=actor,
+            by=by,
+            source=source,
             rule="WL3",
             reason=_("The broken table's last player moved: the table is closed."),
             table=table,
         )
 
 
-def sync_must_move(wl: WaitingList, main: Table, now: datetime, actor: Actor) -> None:
+def sync_must_move(
+    wl: WaitingList, main: Table, now: datetime, by: User | None, source: str
+) -> None:
     """Put the players of ``main``'s must-move games on its queue (WL7).
 
     In list order: the time they joined the list that seated them there, or the
@@ -246,7 +262,8 @@ def sync_must_move(wl: WaitingList, main: Table, now: datetime, actor: Actor) ->
             record_event(
                 Event.Kind.REMOVED,
                 now=now,
-                actor=actor,
+                by=by,
+                source=source,
                 rule="WL7",
                 reason=_("Left the must-move game."),
                 entry=entry,
@@ -279,7 +296,8 @@ def sync_must_move(wl: WaitingList, main: Table, now: datetime, actor: Actor) ->
         record_event(
             Event.Kind.JOINED,
             now=now,
-            actor=actor,
+            by=by,
+            source=source,
             rule="WL7",
             reason=_("Plays the must-move game: moves to the main game in list order."),
             details={"from": session.table.code, "to": main.code},
@@ -289,9 +307,9 @@ def sync_must_move(wl: WaitingList, main: Table, now: datetime, actor: Actor) ->
 
 
 def end_must_move(
-    must_move: MustMove, wl: WaitingList, now: datetime, actor: Actor
+    must_move: MustMove, wl: WaitingList, now: datetime, by: User | None, source: str
 ) -> None:
-    must_move.ended_at, must_move.ended_by = now, actor.by
+    must_move.ended_at, must_move.ended_by = now, by
     must_move.save(update_fields=["ended_at", "ended_by"])
     for entry in lock_entries(
         wl.entries.filter(
@@ -305,7 +323,8 @@ def end_must_move(
         record_event(
             Event.Kind.REMOVED,
             now=now,
-            actor=actor,
+            by=by,
+            source=source,
             rule="WL7",
             reason=_("The must-move ended."),
             entry=entry,
@@ -313,7 +332,8 @@ def end_must_move(
     record_event(
         Event.Kind.MUST_MOVE_ENDED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL7",
         details={"table": must_move.table.code, "main": must_move.main.code},
         waiting_list=wl,

@@ -22,7 +22,6 @@ from waitlist.models import (
     Event,
 )
 from waitlist.services._shared import (
-    Actor,
     end_entry,
     iso,
     record_event,
@@ -55,7 +54,6 @@ def entry_answer(
     (``player_self_excluded``) for a yes the door refuses; :class:`Conflict` when
     he isn't called.
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     entry = locked_entry(entry_id, now)
     must_be_called(entry)
@@ -66,7 +64,8 @@ def entry_answer(
         record_event(
             Event.Kind.ANSWERED,
             now=now,
-            actor=actor,
+            by=by,
+            source=source,
             rule="WL2",
             reason=_("On his way to the table."),
             details={"expires_at": iso(entry.expires_at)},
@@ -84,7 +83,8 @@ def entry_answer(
     record_event(
         Event.Kind.DECLINED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL7" if refused_move else "WL5",
         reason=_("Declined the seat and left the list."),
         details={
@@ -101,11 +101,11 @@ def entry_answer(
                 table_code=session.table.code,
                 seat=session.seat,
                 stack=session.stack_cents,
-                source=actor.source,
-                by=actor.by,
+                source=source,
+                by=by,
                 now=now,
             )
-        bar_player(entry, now, actor, must_leave=None)
+        bar_player(entry, now, by, source, must_leave=None)
     return entry
 
 
@@ -123,7 +123,6 @@ def entry_remove(
 
     Raises :class:`Conflict` when he is no longer on it.
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     entry = locked_entry(entry_id, now)
     if entry.status not in ACTIVE:
@@ -132,7 +131,8 @@ def entry_remove(
     record_event(
         Event.Kind.REMOVED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         reason=reason or _("Removed by the floor."),
         entry=entry,
         table=entry.call_table,

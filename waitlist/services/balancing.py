@@ -20,7 +20,6 @@ from waitlist.models import (
     Event,
 )
 from waitlist.services._shared import (
-    Actor,
     first_free,
     record_event,
     refuse_if_kept_apart,
@@ -48,7 +47,6 @@ def table_balance(
     ``to_seat`` or the lowest free seat. Raises :class:`Refusal` (BI7, WL9)
     and :class:`Conflict` when the seat is taken or held.
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     origin = cardroom_services.table_get_open(table_code, lock=False)
     target = cardroom_services.table_get_open(to_table, lock=False)
@@ -71,14 +69,15 @@ def table_balance(
         to_table=target.code,
         to_seat=new_seat,
         why="table_balance",
-        source=actor.source,
-        by=actor.by,
+        source=source,
+        by=by,
         now=now,
     )
     record_event(
         Event.Kind.MOVED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="BI7",
         reason=_("Moved to balance the tables, keeping his stack (BI7)."),
         details={

@@ -29,7 +29,6 @@ from waitlist.models import (
     WaitingList,
 )
 from waitlist.services._shared import (
-    Actor,
     end_entry,
     iso,
     lock_entries,
@@ -53,7 +52,7 @@ class CallResult:
 
 
 def _candidates(
-    wl: WaitingList, now: datetime, actor: Actor
+    wl: WaitingList, now: datetime, by: User | None, source: str
 ) -> tuple[list[Entry], dict[str, str]]:
     """Lock the list's waiting entries; return them and where their players sit.
 
@@ -76,7 +75,8 @@ def _candidates(
             record_event(
                 Event.Kind.REMOVED,
                 now=now,
-                actor=actor,
+                by=by,
+                source=source,
                 rule="WL10" if entry.kind == Kind.SEAT_CHANGE else "WL7",
                 reason=_("Left the game."),
                 entry=entry,
@@ -109,7 +109,8 @@ def _plan_at(
     seat: int | None,
     game_tables: frozenset[str],
     now: datetime,
-    actor: Actor,
+    by: User | None,
+    source: str,
     doors: Doors,
 ) -> tuple[CallPlan, dict[int, Entry], list[Entry]]:
     """Read the queue for ``table`` (its must-move players first put on it) and
@@ -121,8 +122,8 @@ def _plan_at(
     comes again), and the plan is made again without him.
     """
     if MustMove.objects.filter(main=table, ended_at__isnull=True).exists():
-        sync_must_move(wl, table, now, actor)
-    entries, seated_at = _candidates(wl, now, actor)
+        sync_must_move(wl, table, now, by, source)
+    entries, seated_at = _candidates(wl, now, by, source)
     busy = frozenset(
         Entry.objects.filter(
             status=Entry.Status.CALLED, player__in=[e.player_id for e in entries]
@@ -174,7 +175,6 @@ def list_call(
     seat for 5 minutes. Raises :class:`Conflict` when the table has no free seat,
     :class:`Refusal` (WL1, WL3) for a table of another game or one being broken.
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     # Lock the list and read the game's tables.
     (wl,) = lock_lists([waiting_list.pk])
@@ -193,14 +193,14 @@ def list_call(
     for code in order:
         state = states[code]
         plan, by_id, closed = _plan_at(
-            wl, state.table, state, seat, names, now, actor, doors
+            wl, state.table, state, seat, names, now, by, source, doors
         )
         skipped += _closed_door(closed, doors, skipped)
-        skipped += _pass_over(plan, by_id, now, actor)
+        skipped += _pass_over(plan, by_id, now, by, source)
         if plan.called is not None:
             assert plan.seat is not None
             entry = by_id[plan.called.id]
-            _call(entry, state.table, plan.seat, skipped, table_code, now, actor)
+            _call(entry, state.table, plan.seat, skipped, table_code, now, by, source)
             return CallResult(entry, state.table, skipped)
     return CallResult(None, states[order[0]].table if table_code else None, skipped)
 
@@ -245,7 +245,7 @@ def _closed_door(
 
 
 def _pass_over(
-    plan: CallPlan, by_id: dict[int, Entry], now: datetime, actor: Actor
+    plan: CallPlan, by_id: dict[int, Entry], now: datetime, by: User | None, source: str
 ) -> list[dict[str, Any]]:
     """Record who the call passed over; a listed player who sat down in the game
     meanwhile leaves the list (WL6)."""
@@ -266,7 +266,8 @@ def _pass_over(
             record_event(
                 Event.Kind.REMOVED,
                 now=now,
-                actor=actor,
+                by=by,
+                source=source,
                 rule=skip.rule,
                 reason=_("Sat down in this game: one seat at a time."),
                 entry=entry,
@@ -281,7 +282,8 @@ def _call(
     skipped: list[dict[str, Any]],
     table_code: str | None,
     now: datetime,
-    actor: Actor,
+    by: User | None,
+    source: str,
 ) -> None:
     """Call ``entry`` to ``seat`` of ``table``, holding it for 5 minutes (WL2)."""
     entry.status = Entry.Status.CALLED
@@ -301,7 +303,8 @@ def _call(
     record_event(
         Event.Kind.CALLED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL2",
         reason=_("First in the queue for the open seat."),
         details={

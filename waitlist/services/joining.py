@@ -24,7 +24,6 @@ from waitlist.models import (
     WaitingList,
 )
 from waitlist.services._shared import (
-    Actor,
     lock_lists,
     record_event,
     refuse_if_barred,
@@ -54,7 +53,6 @@ def entry_join(
     date of birth, PP3 (``player_barred``) or PP4 (``player_self_excluded``) for a
     restricted one.
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     (wl,) = lock_lists([waiting_list.pk])
     refresh(wl, now)
@@ -73,12 +71,13 @@ def entry_join(
         player=player,
         kind=Kind.LIST,
         joined_at=now,
-        joined_by=actor.by,
+        joined_by=by,
     )
     record_event(
         Event.Kind.JOINED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL1",
         reason=_("Joined the list."),
         details={"seated_at": session.table.code if session else None},

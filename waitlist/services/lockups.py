@@ -19,7 +19,6 @@ from waitlist.models import (
     Lockup,
 )
 from waitlist.services._shared import (
-    Actor,
     list_for_game,
     lock_lists,
     record_event,
@@ -52,7 +51,6 @@ def lockup_take(
     called or held; :class:`Refusal` PP2 (``under_age``), PP3
     (``player_barred``) or PP4 (``player_self_excluded``) for the player named.
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     table = cardroom_services.table_get_open(table_code, lock=False)
     (wl,) = lock_lists([list_for_game(table.game).pk])
@@ -70,12 +68,13 @@ def lockup_take(
         kind=kind,
         note=note,
         locked_at=now,
-        locked_by=actor.by,
+        locked_by=by,
     )
     record_event(
         Event.Kind.LOCKUP_TAKEN,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL8",
         reason=note or lockup.get_kind_display(),
         details={"seat": seat, "kind": kind},
@@ -96,7 +95,6 @@ def lockup_release(
     now: datetime | None = None,
 ) -> Lockup:
     """Release a held seat. Raises :class:`Conflict` when it was released already."""
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     lockup = Lockup.objects.select_related("table__game").filter(pk=lockup_id).first()
     if lockup is None:
@@ -111,5 +109,5 @@ def lockup_release(
     )
     if lockup.released_at is not None:
         raise conflict(Code.RELEASED)
-    release(lockup, Lockup.Release.FLOOR, now, actor)
+    release(lockup, Lockup.Release.FLOOR, now, by, source)
     return lockup

@@ -26,7 +26,6 @@ from waitlist.models import (
     MustMove,
 )
 from waitlist.services._shared import (
-    Actor,
     list_for_game,
     lock_lists,
     record_event,
@@ -54,7 +53,6 @@ def must_move_start(
     their stacks, as seats open. Raises :class:`Refusal` (WL7) unless both
     are open tables of the same game and the main game feeds no other.
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     table, main = (
         cardroom_services.table_get_open(table_code, lock=False),
@@ -69,12 +67,13 @@ def must_move_start(
     ).exists():
         raise refuse(Code.MUST_MOVE_EXISTS, rule="WL7")
     must_move = MustMove.objects.create(
-        table=table, main=main, started_at=now, started_by=actor.by
+        table=table, main=main, started_at=now, started_by=by
     )
     record_event(
         Event.Kind.MUST_MOVE_STARTED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL7",
         reason=_(
             "A second game of the kind opened: its players move to the main game."
@@ -83,7 +82,7 @@ def must_move_start(
         waiting_list=wl,
         table=table,
     )
-    sync_must_move(wl, main, now, actor)
+    sync_must_move(wl, main, now, by, source)
     return must_move
 
 
@@ -97,7 +96,6 @@ def must_move_end(
     now: datetime | None = None,
 ) -> MustMove:
     """End a must-move; its players' places in the main game's queue end too (WL7)."""
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     must_move = (
         MustMove.objects.select_related("table", "main__game")
@@ -110,5 +108,5 @@ def must_move_end(
     must_move = MustMove.objects.select_for_update().get(pk=must_move_id)
     if must_move.ended_at is not None:
         raise conflict(Code.ENDED, text=MUST_MOVE_ENDED)
-    end_must_move(must_move, wl, now, actor)
+    end_must_move(must_move, wl, now, by, source)
     return must_move

@@ -16,7 +16,6 @@ from waitlist.models import (
     KeptApart,
 )
 from waitlist.services._shared import (
-    Actor,
     record_event,
 )
 
@@ -35,7 +34,6 @@ def kept_apart_start(
     Raises :class:`Refusal` (WL9) for one player twice or a pair kept apart
     already, and (DC2) without a reason.
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     a, b = sorted(
         (cardroom_services.player_get(c) for c in player_codes), key=lambda p: p.pk
@@ -47,12 +45,13 @@ def kept_apart_start(
     if KeptApart.objects.filter(player_a=a, player_b=b, ended_at__isnull=True).exists():
         raise refuse(Code.KEPT_APART_ALREADY, rule="WL9")
     pair = KeptApart.objects.create(
-        player_a=a, player_b=b, reason=reason, created_at=now, created_by=actor.by
+        player_a=a, player_b=b, reason=reason, created_at=now, created_by=by
     )
     record_event(
         Event.Kind.KEPT_APART,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL9",
         reason=reason,
         details={"players": [a.code, b.code]},
@@ -70,19 +69,19 @@ def kept_apart_end(
     now: datetime | None = None,
 ) -> KeptApart:
     """Stop keeping a pair apart (WL9). Raises :class:`Conflict` when it ended."""
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     pair = KeptApart.objects.select_for_update().filter(pk=pair_id).first()
     if pair is None:
         raise missing(SharedCode.NOT_FOUND, text=NO_SUCH_PAIR)
     if pair.ended_at is not None:
         raise conflict(Code.ENDED)
-    pair.ended_at, pair.ended_by = now, actor.by
+    pair.ended_at, pair.ended_by = now, by
     pair.save(update_fields=["ended_at", "ended_by"])
     record_event(
         Event.Kind.KEPT_APART_ENDED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL9",
         details={"players": [pair.player_a.code, pair.player_b.code]},
         player=pair.player_a,

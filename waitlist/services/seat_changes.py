@@ -24,7 +24,6 @@ from waitlist.models import (
     Event,
 )
 from waitlist.services._shared import (
-    Actor,
     list_for_game,
     lock_lists,
     record_event,
@@ -55,7 +54,6 @@ def seat_change_request(
     waits in this game; at the waiting list's door, PP2 (``under_age``), PP3
     (``player_barred``) or PP4 (``player_self_excluded``).
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     table = cardroom_services.table_get_open(table_code, lock=False)
     (wl,) = lock_lists([list_for_game(table.game).pk])
@@ -87,7 +85,7 @@ def seat_change_request(
         player=player,
         kind=Kind.SEAT_CHANGE,
         joined_at=now,
-        joined_by=actor.by,
+        joined_by=by,
         table=table,
         seat=seat,
         from_session=session,
@@ -95,7 +93,8 @@ def seat_change_request(
     record_event(
         Event.Kind.SEAT_CHANGE_REQUESTED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL10",
         reason=_("Asks for another seat; players in the game come before new players."),
         details={

@@ -28,7 +28,6 @@ from waitlist.models import (
 from waitlist.services._shared import (
     HOUSE_MOVE_WHY,
     HOUSE_MOVES,
-    Actor,
     end_entry,
     lock_entries,
     locked,
@@ -72,7 +71,6 @@ def entry_seat(
     apart), PP2–PP4 and the buy-in rules, :class:`Conflict` when the seat is taken
     or he isn't called, :class:`Invalid` when a new player has no amount.
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     # Lock and check.
     entry = locked_entry(entry_id, now)
@@ -94,7 +92,8 @@ def entry_seat(
         amount=amount,
         method=method,
         his_lockups=his_lockups,
-        actor=actor,
+        by=by,
+        source=source,
         now=now,
     )
     # Record; what he held elsewhere is free again.
@@ -108,7 +107,8 @@ def entry_seat(
     record_event(
         Event.Kind.SEATED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule={"list": "WL5" if origin else "WL2"}.get(entry.kind, "BI7"),
         reason=_("Sat down in the seat he was called to."),
         details={
@@ -123,9 +123,9 @@ def entry_seat(
         entry=entry,
         table=table,
     )
-    _cancel_other_calls(entry, now, actor)
+    _cancel_other_calls(entry, now, by, source)
     if origin is not None and origin.table_id != table.pk:
-        close_if_broken_and_empty(origin.table, now, actor)
+        close_if_broken_and_empty(origin.table, now, by, source)
     return entry, session
 
 
@@ -178,7 +178,8 @@ def _sit(
     amount: int | None,
     method: str | None,
     his_lockups: QuerySet[Lockup],
-    actor: Actor,
+    by: User | None,
+    source: str,
     now: datetime,
 ) -> tuple[SeatSession, int]:
     """Book the seat through ``cardroom.services``; return his session and the
@@ -197,8 +198,8 @@ def _sit(
             table_code=origin.table.code,
             seat=origin.seat,
             stack=stack,
-            source=actor.source,
-            by=actor.by,
+            source=source,
+            by=by,
             now=now,
         )
     if not house and amount is None:
@@ -208,7 +209,7 @@ def _sit(
         amount = stack if top is None else min(stack, top)  # BI5 (c): capped
         method = method or StackMovement.Method.CHIPS
     for lockup in locked(his_lockups):
-        release(lockup, Lockup.Release.TAKEN, now, actor, reason=_("He sat down."))
+        release(lockup, Lockup.Release.TAKEN, now, by, source, reason=_("He sat down."))
     if house:
         # The floor moves his stack as the ledger holds it, never an amount (BI7).
         assert origin is not None
@@ -218,8 +219,8 @@ def _sit(
             to_table=table.code,
             to_seat=seat,
             why=HOUSE_MOVE_WHY[Kind(entry.kind)],
-            source=actor.source,
-            by=actor.by,
+            source=source,
+            by=by,
             now=now,
         )
         return session, session.stack_cents
@@ -230,14 +231,16 @@ def _sit(
         player_code=entry.player.code,
         amount=amount,
         method=method or StackMovement.Method.CASH,
-        source=actor.source,
-        by=actor.by,
+        source=source,
+        by=by,
         now=now,
     )
     return session, amount
 
 
-def _cancel_other_calls(entry: Entry, now: datetime, actor: Actor) -> None:
+def _cancel_other_calls(
+    entry: Entry, now: datetime, by: User | None, source: str
+) -> None:
     """He sits down: calls for him elsewhere free their seats (WL6)."""
     for other in lock_entries(
         Entry.objects.filter(player=entry.player, status=Entry.Status.CALLED).exclude(
@@ -247,7 +250,8 @@ def _cancel_other_calls(entry: Entry, now: datetime, actor: Actor) -> None:
         uncall(
             other,
             now,
-            actor,
+            by,
+            source,
             rule="WL6",
             reason=_("Seated elsewhere: one seat at a time; he keeps his place."),
         )

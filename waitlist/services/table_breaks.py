@@ -31,7 +31,6 @@ from waitlist.models import (
     WaitingList,
 )
 from waitlist.services._shared import (
-    Actor,
     end_entry,
     list_for_game,
     lock_entries,
@@ -74,7 +73,6 @@ def table_break(
     as seats open. Calls to the table and lockups there end; when its last player
     has moved the table closes. Raises :class:`Conflict` when it is being broken.
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     # Lock and check.
     table = cardroom_services.table_get_open(table_code, lock=False)
@@ -89,8 +87,8 @@ def table_break(
             table=table, ended_at__isnull=True
         )
     }
-    broken = _draw(table, wl, list(sessions), seed, now, actor)
-    _end_waits_for(table, wl, now, actor)
+    broken = _draw(table, wl, list(sessions), seed, now, by, source)
+    _end_waits_for(table, wl, now, by, source)
     # Plan (pure), then book each step in the draw's order.
     assert table.game is not None
     loads = selectors.table_loads(table.game)
@@ -106,11 +104,11 @@ def table_break(
     for step in plan:
         session = sessions[step.player]
         if step.table is None:
-            waiting.append(_wait(step, session, wl, table, now, actor))
+            waiting.append(_wait(step, session, wl, table, now, by, source))
         else:
             to = tables[step.table]
-            moved.append(_move(step, session, to, wl, table, now, actor))
-    close_if_broken_and_empty(table, now, actor)
+            moved.append(_move(step, session, to, wl, table, now, by, source))
+    close_if_broken_and_empty(table, now, by, source)
     return BreakResult(broken, moved, waiting)
 
 
@@ -126,18 +124,20 @@ def _draw(
     players: list[str],
     seed: int | None,
     now: datetime,
-    actor: Actor,
+    by: User | None,
+    source: str,
 ) -> TableBreak:
     """Draw the order of the table's players and record it with its seed (WL3)."""
     seed = secrets.randbits(62) if seed is None else seed
     order = draw(players, seed)
     broken = TableBreak.objects.create(
-        table=table, at=now, seed=seed, order=order, by=actor.by
+        table=table, at=now, seed=seed, order=order, by=by
     )
     record_event(
         Event.Kind.DRAW,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL3",
         reason=_("The table closes: a draw orders its players for the seats."),
         details={"seed": seed, "order": order},
@@ -147,12 +147,14 @@ def _draw(
     return broken
 
 
-def _end_waits_for(table: Table, wl: WaitingList, now: datetime, actor: Actor) -> None:
+def _end_waits_for(
+    table: Table, wl: WaitingList, now: datetime, by: User | None, source: str
+) -> None:
     """End the must-moves, queue places, calls and lockups of a closing table (WL3)."""
     for must_move in MustMove.objects.select_related("table", "main").filter(
         Q(table=table) | Q(main=table), ended_at__isnull=True
     ):
-        end_must_move(must_move, wl, now, actor)
+        end_must_move(must_move, wl, now, by, source)
     for entry in lock_entries(
         Entry.objects.filter(
             Q(table=table) | Q(from_session__table=table), status__in=ACTIVE
@@ -164,7 +166,8 @@ def _end_waits_for(table: Table, wl: WaitingList, now: datetime, actor: Actor) -
         record_event(
             Event.Kind.REMOVED,
             now=now,
-            actor=actor,
+            by=by,
+            source=source,
             rule="WL3",
             reason=_("The table he waited for or moved from closes."),
             entry=entry,
@@ -175,7 +178,8 @@ def _end_waits_for(table: Table, wl: WaitingList, now: datetime, actor: Actor) -
         uncall(
             entry,
             now,
-            actor,
+            by,
+            source,
             rule="WL3",
             reason=_("The table closes; he keeps his place."),
         )
@@ -184,7 +188,8 @@ def _end_waits_for(table: Table, wl: WaitingList, now: datetime, actor: Actor) -
             lockup,
             Lockup.Release.FLOOR,
             now,
-            actor,
+            by,
+            source,
             rule="WL3",
             reason=_("The table closes."),
         )
@@ -196,7 +201,8 @@ def _wait(
     wl: WaitingList,
     table: Table,
     now: datetime,
-    actor: Actor,
+    by: User | None,
+    source: str,
 ) -> Entry:
     """No seat for him: he waits ahead of the list in the draw's order (WL3)."""
     entry = Entry.objects.create(
@@ -204,14 +210,15 @@ def _wait(
         player=session.player,
         kind=Kind.CLOSED_TABLE,
         joined_at=now,
-        joined_by=actor.by,
+        joined_by=by,
         draw_no=step.draw_no,
         from_session=session,
     )
     record_event(
         Event.Kind.JOINED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL3",
         reason=_("No seat free: waits ahead of the list in the draw's order."),
         details={"draw_no": step.draw_no},
@@ -228,7 +235,8 @@ def _move(
     wl: WaitingList,
     table: Table,
     now: datetime,
-    actor: Actor,
+    by: User | None,
+    source: str,
 ) -> dict[str, Any]:
     """Move him to the seat the plan gave him, keeping his stack (BI7)."""
     assert step.table is not None and step.seat is not None
@@ -238,8 +246,8 @@ def _move(
         to_table=step.table,
         to_seat=step.seat,
         why="table_break",
-        source=actor.source,
-        by=actor.by,
+        source=source,
+        by=by,
         now=now,
     )
     move = {
@@ -252,7 +260,8 @@ def _move(
     record_event(
         Event.Kind.MOVED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="WL3",
         reason=_("Moved from the closed table, keeping his stack (BI7)."),
         details={**move, "from": f"{table.code}/{session.seat}"},

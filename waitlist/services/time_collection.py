@@ -30,7 +30,6 @@ from waitlist.models import (
     WaitingList,
 )
 from waitlist.services._shared import (
-    Actor,
     list_for_game,
     lock_lists,
     record_event,
@@ -97,7 +96,6 @@ def time_collect(
     collection. Raises :class:`TimeRefused` (RK6) when the game isn't raked by
     time or its policy has no usable ``time`` section.
     """
-    actor = Actor(by=by, source=source)
     now = now or timezone.now()
     table = cardroom_services.table_get_open(table_code, lock=False)
     game = table.game
@@ -119,8 +117,8 @@ def time_collect(
             table_code=table.code,
             charges=decided.charges,
             reference=start.isoformat(),
-            source=actor.source,
-            by=actor.by,
+            source=source,
+            by=by,
             now=now,
         )
     collection = _record(
@@ -132,7 +130,8 @@ def time_collect(
         players=players,
         waiting=waiting,
         amount=terms.amount,
-        actor=actor,
+        by=by,
+        source=source,
         now=now,
     )
     return collection, True
@@ -180,7 +179,8 @@ def _record(
     players: dict[int, str],
     waiting: int,
     amount: int,
-    actor: Actor,
+    by: User | None,
+    source: str,
     now: datetime,
 ) -> TimeCollection:
     """Store the period's collection and record it as an event (RK6)."""
@@ -205,13 +205,14 @@ def _record(
             for seat, why in decided.exempt.items()
         ],
         total_cents=sum(decided.charges.values()),
-        by=actor.by,
-        source=actor.source if actor.by is None else "",
+        by=by,
+        source=source if by is None else "",
     )
     record_event(
         Event.Kind.TIME_COLLECTED,
         now=now,
-        actor=actor,
+        by=by,
+        source=source,
         rule="RK6",
         reason=(
             _("Two or more waiting: everyone pays.")
