@@ -62,10 +62,9 @@ def entry_seat(
     whole stack from the seat he leaves, even below the minimum (BI7). A player
     seated in another game moves under BI5 with his stack (capped at the table's
     maximum), or with ``amount`` and ``method`` as the floor says (WL5). A new
-    player buys in with ``amount`` and ``method``. The cash games' services book it
-    and apply BI1–BI7 and WL6. His other calls go back to waiting; a lockup he held at
-    the table is released. Unless the house moves him, he asks at the seat's door
-    before he leaves the seat he had (PP2–PP4).
+    player buys in with ``amount`` and ``method`` (the cash games' services apply
+    BI1–BI7, WL6). His other calls go back to waiting; his lockup at the table is
+    released. Unless the house moves him, he asks at the seat's door first (PP2–PP4).
 
     Raises :class:`Refusal` for WL2 (the call ran out), WL7 (barred), WL9 (kept
     apart), PP2–PP4 and the buy-in rules, :class:`Conflict` when the seat is taken
