@@ -1,6 +1,6 @@
 """The floor's forms: tables to open, buy-ins typed in the room's currency, house
-moves, corrections and voids asked for, fills asked of the cage and players put on
-the lists."""
+moves, corrections and voids asked for, fills asked of the cage, players put on
+the lists and pairs of players kept apart."""
 
 from __future__ import annotations
 
@@ -166,19 +166,43 @@ class ListJoinForm(OnceForm):
         )
 
     def clean_player(self) -> Player:
-        """The one registered player the floor typed: his id exactly, or the only
-        player whose name, nickname or id matches."""
-        query = self.cleaned_data["player"].strip()
-        exact = Player.objects.filter(code__iexact=query).first()
-        if exact is not None:
-            return exact
-        found = list(players_find(query, limit=2))
-        if not found:
-            raise forms.ValidationError(
-                _("No registered player matches “%(q)s”.") % {"q": query}
-            )
-        if len(found) > 1:
-            raise forms.ValidationError(
-                _("Several players match “%(q)s”; type the player's id.") % {"q": query}
-            )
-        return found[0]
+        """The one registered player the floor typed (:func:`player_typed`)."""
+        return player_typed(self.cleaned_data["player"])
+
+
+def player_typed(typed: str) -> Player:
+    """The one registered player the floor typed: his id exactly, or the only
+    player whose name, nickname or id matches. Raises ``ValidationError``."""
+    query = typed.strip()
+    exact = Player.objects.filter(code__iexact=query).first()
+    if exact is not None:
+        return exact
+    found = list(players_find(query, limit=2))
+    if not found:
+        raise forms.ValidationError(
+            _("No registered player matches “%(q)s”.") % {"q": query}
+        )
+    if len(found) > 1:
+        raise forms.ValidationError(
+            _("Several players match “%(q)s”; type the player's id.") % {"q": query}
+        )
+    return found[0]
+
+
+class PairForm(OnceForm):
+    """Keep two registered players out of the same game (WL9), by id or name,
+    saying why."""
+
+    player_a = forms.CharField(label=gettext_lazy("First player"), max_length=64)
+    player_b = forms.CharField(label=gettext_lazy("Second player"), max_length=64)
+    reason = forms.CharField(
+        label=gettext_lazy("Why"),
+        max_length=300,
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )
+
+    def clean_player_a(self) -> Player:
+        return player_typed(self.cleaned_data["player_a"])
+
+    def clean_player_b(self) -> Player:
+        return player_typed(self.cleaned_data["player_b"])

@@ -1,4 +1,6 @@
-"""Reads for the floor's screens: the table map and the waiting lists' calls.
+"""Reads for the floor's screens: the table map, the waiting lists' calls, one
+list's whole screen and the seats and players the floor decided about (lockups,
+must-moves, pairs kept apart).
 
 The stacks are the ledger's, read as the tables' terminals read them
 (``cardroom.services.table_seats``, HS6); who is called to a seat or holds it
@@ -14,7 +16,9 @@ from accounting.models import Player
 from cardroom import services as floor
 from cardroom.models import Game, Hand, Policy, SeatSession, Table
 from waitlist import selectors as lists
-from waitlist.models import Entry, MustMove, WaitingList
+from waitlist.domain.seating import TableLoad
+from waitlist.models import Entry, Event, KeptApart, Lockup, MustMove, WaitingList
+from waitlist.selectors import TableState
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,4 +208,76 @@ def games_to_open() -> list[Game]:
         Game.objects.filter(policies__isnull=False)
         .distinct()
         .order_by("code", "big_blind_cents", "small_blind_cents")
+    )
+
+
+# One list's whole screen, and what the floor decided for the seats ----------------
+
+
+@dataclass(frozen=True, slots=True)
+class ListTable:
+    """A table dealing a list's game: its load (WL4), who holds its seats, and the
+    game it must move to, if it is a must-move table (WL7)."""
+
+    load: TableLoad
+    state: TableState
+    must_move_to: str | None
+
+
+def list_tables(waiting_list: WaitingList) -> list[ListTable]:
+    """The open tables of the list's game, as the calls see them (WL4)."""
+    return [
+        ListTable(
+            load=load,
+            state=state,
+            must_move_to=MustMove.objects.filter(
+                table=state.table, ended_at__isnull=True
+            )
+            .values_list("main__code", flat=True)
+            .first(),
+        )
+        for load, state in lists.table_loads(waiting_list.game)
+    ]
+
+
+def list_rows(waiting_list: WaitingList, *, now: datetime) -> list[CallRow]:
+    """The list's players in call order, the called with their deadlines (WL2)."""
+    return [
+        _call_row(entry, n, now) for n, entry in enumerate(lists.queue(waiting_list), 1)
+    ]
+
+
+def list_decisions(waiting_list: WaitingList, *, limit: int = 30) -> list[Event]:
+    """The list's latest recorded decisions, newest first, with their rule."""
+    return list(
+        waiting_list.events.select_related("player", "by").order_by("-at", "-pk")[
+            :limit
+        ]
+    )
+
+
+def lockups_held() -> list[Lockup]:
+    """The seats locked up now (WL8), by table and seat."""
+    return list(
+        Lockup.objects.filter(released_at__isnull=True)
+        .select_related("table", "player")
+        .order_by("table__code", "seat")
+    )
+
+
+def must_moves_running() -> list[MustMove]:
+    """The must-move tables now, each with the game it feeds (WL7)."""
+    return list(
+        MustMove.objects.filter(ended_at__isnull=True)
+        .select_related("table", "main")
+        .order_by("table__code")
+    )
+
+
+def pairs_kept_apart() -> list[KeptApart]:
+    """The pairs of players kept out of the same game now (WL9), newest first."""
+    return list(
+        KeptApart.objects.filter(ended_at__isnull=True)
+        .select_related("player_a", "player_b")
+        .order_by("-created_at", "-pk")
     )

@@ -1,12 +1,13 @@
 """The floor's screens, under ``/floor/``: the home with the live map and the
-waiting lists, tables opened, closed, moved and broken, corrections, voids and
-fills asked for (WL1–WL10, DC2, RK8, CA3); the tournament director's and the
+waiting lists, each list's whole screen, tables opened, closed, moved and broken,
+corrections, voids and fills asked for, seats locked up, must-moves and pairs
+kept apart (WL1–WL10, DC2, RK8, CA3); the tournament director's and the
 floor's screens under ``/floor/events/`` (TO1–TO12). The manager's approvals on
 those pages are the manager's (:mod:`staff.manager.urls`)."""
 
 from django.urls import include, path
 
-from staff.floor import home, lists, tables
+from staff.floor import decisions, home, lists, tables
 from staff.floor.tournaments import clock, deals, director, event, payouts, race
 
 tournament_floor = [
@@ -103,4 +104,26 @@ urlpatterns = [
     path("floor/lists/join", lists.list_join, name="list-join"),
     path("floor/fills", home.fill_request, name="fill-request"),
     path("floor/entries/<int:entry_id>/seat", lists.entry_seat, name="entry-seat"),
+    path("floor/lists/<int:list_id>", lists.list_page, name="floor-list"),
+    path(
+        "floor/entries/<int:entry_id>/decline",
+        lists.entry_decline,
+        name="entry-decline",
+    ),
+    path(
+        "floor/entries/<int:entry_id>/remove", lists.entry_remove, name="entry-remove"
+    ),
+    path("floor/decisions", decisions.decisions, name="floor-decisions"),
+    path(
+        "floor/lockups/<int:lockup_id>/release",
+        decisions.lockup_release,
+        name="lockup-release",
+    ),
+    path(
+        "floor/must-moves/<int:must_move_id>/end",
+        decisions.must_move_end,
+        name="must-move-end",
+    ),
+    path("floor/pairs", decisions.pair_keep, name="pair-keep"),
+    path("floor/pairs/<int:pair_id>/end", decisions.pair_end, name="pair-end"),
 ]

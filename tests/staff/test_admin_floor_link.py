@@ -1,5 +1,6 @@
 """The admin's waiting lists lead back to the floor screen, in every language; its
-index names each model's plural as the catalogue has it."""
+index names each model's plural as the catalogue has it; a list's old floor page
+is the floor's staff screen."""
 
 from __future__ import annotations
 
@@ -27,7 +28,9 @@ def test_the_waiting_lists_link_back_to_the_floor(make_staff, language, link, pl
     assert "Pelaajas" not in index
 
 
-def test_a_lists_floor_page_links_back_to_the_floor(make_staff):
+def test_a_lists_old_floor_page_is_the_floors_screen(make_staff):
+    """The admin's floor page of a list moved to the floor's staff screens: its
+    address sends there, a page in the reader's language in the staff frame."""
     from cardroom.models import Game
     from cardroom.services import room_default
 
@@ -41,5 +44,10 @@ def test_a_lists_floor_page_links_back_to_the_floor(make_staff):
     waiting_list = WaitingList.objects.create(game=game)
     client = Client(HTTP_ACCEPT_LANGUAGE="ko")
     client.force_login(make_staff("fred", Role.FLOOR))
-    page = client.get(f"/admin/waitlist/waitinglist/{waiting_list.pk}/floor/")
-    assert '<a href="/floor/" class="viewlink">플로어 화면</a>' in page.content.decode()
+    page = client.get(
+        f"/admin/waitlist/waitinglist/{waiting_list.pk}/floor/", follow=True
+    )
+    assert page.redirect_chain == [(f"/floor/lists/{waiting_list.pk}", 301)]
+    body = page.content.decode()
+    assert '<a href="/floor/">플로어</a>' in body
+    assert "대기열" in body

@@ -155,6 +155,15 @@ FLOOR_PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("POST", "/floor/entries/1/seat"): FLOOR,
     ("POST", "/floor/lists/join"): FLOOR,
     ("POST", "/floor/fills"): FLOOR,
+    # A list's whole screen and the floor's decisions, out of the admin (WL1–WL10).
+    ("GET", "/floor/lists/1"): FLOOR,
+    ("POST", "/floor/entries/1/decline"): FLOOR,
+    ("POST", "/floor/entries/1/remove"): FLOOR,
+    ("GET", "/floor/decisions"): FLOOR,
+    ("POST", "/floor/lockups/1/release"): FLOOR,
+    ("POST", "/floor/must-moves/1/end"): FLOOR,
+    ("POST", "/floor/pairs"): FLOOR,
+    ("POST", "/floor/pairs/1/end"): FLOOR,
 }
 
 
