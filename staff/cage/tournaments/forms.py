@@ -13,16 +13,12 @@ from typing import Any
 
 from django import forms
 from django.db.models import Q
-from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounting.models import Player
-from core.money import money_format
 from staff.common.forms import MoneyField, OnceForm
-
-# The desk reads amounts as the cash cage does: the one strict parser (core.money)
-# refuses an amount that could be read two ways, with the readings it could have.
-DeskMoneyField = MoneyField
+from staff.common.money import money_in
 
 
 def player_find(typed: str) -> Player | None:
@@ -50,20 +46,18 @@ class _Counted(OnceForm):
         super().__init__(*args, **kwargs)
         self.currency = currency
         self.price = price
-        self.fields["amount"] = DeskMoneyField(
-            currency=currency, label=_("Cash counted")
-        )
+        self.fields["amount"] = MoneyField(currency=currency, label=_("Cash counted"))
 
     def clean_amount(self) -> int:
         typed = int(self.cleaned_data["amount"])
         if self.price is not None and typed != self.price:
-            language = get_language() or "en"
+            money = money_in(self.currency)
             raise forms.ValidationError(
                 _("%(rule)s: the amount is %(price)s; %(typed)s was typed.")
                 % {
                     "rule": self.rule,
-                    "price": money_format(self.price, self.currency, language),
-                    "typed": money_format(typed, self.currency, language),
+                    "price": money(self.price),
+                    "typed": money(typed),
                 },
                 code="amount_mismatch",
             )
@@ -149,7 +143,7 @@ class RefundApproveForm(OnceForm):
         super().__init__(*args, **kwargs)
         self.currency = currency
         self.most = most
-        self.fields["amount"] = DeskMoneyField(
+        self.fields["amount"] = MoneyField(
             currency=currency,
             required=False,
             label=_("Amount (empty: the whole purchase)"),
@@ -158,10 +152,9 @@ class RefundApproveForm(OnceForm):
     def clean_amount(self) -> int | None:
         amount = self.cleaned_data.get("amount")
         if amount is not None and self.most is not None and amount > self.most:
-            language = get_language() or "en"
             raise forms.ValidationError(
                 _("TO10: at most %(most)s can be refunded of this purchase.")
-                % {"most": money_format(self.most, self.currency, language)},
+                % {"most": money_in(self.currency)(self.most)},
                 code="too_much",
             )
         return amount
