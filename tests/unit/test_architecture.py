@@ -189,3 +189,122 @@ def test_no_modules_import_each_other_round():
         m: sorted(graph.find_modules_directly_imported_by(m) & modules) for m in modules
     }
     assert import_cycles(edges) == []
+
+
+# --- The staff screens: one app on top, one package a role (staff/) -----------------
+
+STAFF_ROLES = ("cage", "floor", "manager", "auditor")
+# A template of the staff screens named in code: "staff/…html" or an f-string.
+STAFF_TEMPLATE = re.compile(r"""(?<![\w`])f?["']staff/[\w/{}.-]*(\.html)?["']""")
+# The project's error handlers (core.api.errors, named by config.urls' handler404
+# and the others) render the staff screens' error pages by name: core may not
+# import staff, and an error page is no screen.
+STAFF_ERROR_PAGES = "staff/errors/"
+# What an admin may add beside its lists and forms: one record's printout or file,
+# not a screen (a screen of the night's work belongs in staff/).
+ADMIN_RECORD_PAGES = {
+    "accounting_shift_report",
+    "accounting_receipt_print",
+    "reports_report_file",
+}
+
+
+def test_each_role_has_its_package_with_its_urls():
+    """The cage's, the floor's, the manager's and the auditor's screens each in
+    their package with its urls.py, all composed by staff/urls.py."""
+    composed = ast.parse((ROOT / "staff" / "urls.py").read_text())
+    imported = {
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(composed)
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+    }
+    for role in (*STAFF_ROLES, "common"):
+        assert (ROOT / "staff" / role / "__init__.py").is_file(), role
+        assert (ROOT / "staff" / role / "urls.py").is_file(), role
+        assert f"staff.{role}.urls" in imported, role
+
+
+def test_url_modules_of_the_staff_screens_are_urls_py():
+    """A module of the staff screens that lists URLs is a package's urls.py; the
+    old addresses are staff.redirects', none left in tournaments/."""
+    lists_urls = [
+        str(p.relative_to(ROOT))
+        for p in sources("staff")
+        if re.search(r"^urlpatterns\b", p.read_text(), re.M) and p.name != "urls.py"
+    ]
+    assert lists_urls == []
+    assert not (ROOT / "tournaments" / "cage_urls.py").exists()
+    assert not (ROOT / "tournaments" / "floor_urls.py").exists()
+
+
+def test_no_module_outside_staff_renders_a_staff_screen():
+    """No view of another app renders a template of the staff screens, no other
+    app's template extends or includes one, and no other app keeps templates
+    under staff/: a staff screen lives in staff/ (its error pages aside)."""
+    named = [
+        f"{p.relative_to(ROOT)}: {m.group(0)}"
+        for p in sources(*(a for a in APPS if a != "staff"), "config")
+        for m in STAFF_TEMPLATE.finditer(p.read_text())
+        if STAFF_ERROR_PAGES not in m.group(0)
+    ]
+    assert named == []
+    elsewhere = [
+        str(t.relative_to(ROOT))
+        for app in APPS
+        if app != "staff"
+        for t in (ROOT / app).rglob("*.html")
+        if re.search(r"{%\s*(extends|include)\s+[\"']staff/", t.read_text())
+        or "staff" in t.relative_to(ROOT / app).parts[1:2]
+    ]
+    assert elsewhere == []
+
+
+def admin_pages(path: Path) -> list[str]:
+    """The names of the URLs an admin module's ``get_urls`` adds."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.FunctionDef) and node.name == "get_urls":
+            names += [
+                str(keyword.value.value)
+                for call in ast.walk(node)
+                if isinstance(call, ast.Call)
+                for keyword in call.keywords
+                if keyword.arg == "name" and isinstance(keyword.value, ast.Constant)
+            ]
+            names += ["(unnamed)"] * sum(
+                1
+                for call in ast.walk(node)
+                if isinstance(call, ast.Call)
+                and getattr(call.func, "id", "") in {"path", "re_path"}
+                and not any(k.arg == "name" for k in call.keywords)
+            )
+    return names
+
+
+def test_no_admin_adds_a_screen():
+    """The admin keeps the reference data, the configuration and the records;
+    its get_urls add no screen, only a record's printout or file (the waiting
+    lists' floor page was one: it is the floor's staff screen now)."""
+    added = {
+        f"{p.relative_to(ROOT)}: {name}"
+        for p in sources(*APPS)
+        if p.name == "admin.py" or "admin" in p.parts[:-1]
+        for name in admin_pages(p)
+        if name not in ADMIN_RECORD_PAGES
+    }
+    assert added == set()
+
+
+def test_the_admin_check_finds_a_screen_added(tmp_path):
+    screen = tmp_path / "admin.py"
+    screen.write_text(
+        "class A:\n"
+        "    def get_urls(self):\n"
+        "        return [path('<int:pk>/floor/', self.floor_view, name='x_floor'),\n"
+        "                path('other/', self.other)]\n"
+    )
+    assert admin_pages(screen) == ["x_floor", "(unnamed)"]
+    assert STAFF_TEMPLATE.search('return render(request, "staff/floor/home.html")')
+    assert STAFF_TEMPLATE.search('loader.get_template(f"staff/{role}/x.html")')
+    assert not STAFF_TEMPLATE.search("renders ``staff/errors/*.html`` pages")
