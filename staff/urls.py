@@ -1,7 +1,8 @@
-"""The staff screens: sign-in, each role's home page, the cage (CA1–CA6), the
-manager's approvals, terminal keys and player protection (PP1–PP7: players,
-held awards, the exclusion list, the settings), the floor
-(WL1–WL10, DC2, RK8) and the auditor's reports (BI8)."""
+"""The staff screens, composed of each role's package's URLs: sign-in and each
+role's home page (staff.common), the cage (CA1–CA6, and the tournament desk), the
+manager's approvals, terminal keys and player protection (PP1–PP7), the auditor's
+reports (BI8) and the floor (WL1–WL10, DC2, RK8, and the tournament director's
+screens). Every name is ``staff:…``; the old addresses are staff.redirects'."""
 
 from staff.auditor import urls as auditor
 from staff.cage import urls as cage
