@@ -23,7 +23,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from cardroom import services
+from cardroom import selectors, services
 from cardroom.api import terminal
 from cardroom.api.contract import (
     HandRecordSerializer,
@@ -103,7 +103,7 @@ class TableNotices:
         table = kwargs.get("table")
         if not isinstance(data, dict) or response.status_code >= 500 or not table:
             return response
-        notices = left + (protection.table_notices(table) if self.ask_table else [])
+        notices = left + (selectors.table_notices(table) if self.ask_table else [])
         if notices:
             response.data = {**data, "notices": notices}
         return response
@@ -354,7 +354,7 @@ class SeatApi(TableNotices, APIView):
         ),
     )
     def get(self, request: Request, table: str) -> Response:
-        return Response(SeatsSerializer(services.table_seats(table)).data)
+        return Response(SeatsSerializer(selectors.table_seats(table)).data)
 
     class InputSerializer(StrictSerializer):
         class Meta:
@@ -770,7 +770,7 @@ class HandPhhApi(APIView):
     def get(self, request: Request, table: str, hand_no: int) -> HttpResponse:
         unit = self.UnitSerializer(data=request.query_params)
         unit.is_valid(raise_exception=True)
-        text = services.hand_phh(
+        text = selectors.hand_phh(
             table_code=table, hand_no=hand_no, unit=unit.validated_data["unit"]
         )
         answer = HttpResponse(text, content_type="text/plain; charset=utf-8")
@@ -810,7 +810,9 @@ class VoidSerializer(serializers.Serializer):
 
     @extend_schema_field(serializers.ListField(child=serializers.IntegerField()))
     def get_corrections(self, void: HandVoid) -> list[int]:
-        return list(services.booked_corrections(void.hand).values_list("pk", flat=True))
+        return list(
+            selectors.corrections_booked(void.hand).values_list("pk", flat=True)
+        )
 
 
 class HandVoidApi(TableNotices, APIView):

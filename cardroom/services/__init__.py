@@ -7,13 +7,14 @@ own rows, so a failure anywhere leaves nothing behind.
 One module (or package: ``hands``) per use case; ``tables`` and ``sessions`` hold
 what they share (the open table, the open seat, a stack movement). Every name the
 other apps (and the tests) use is re-exported here, so ``from cardroom.services
-import x`` and ``cardroom.services.x`` keep working.
+import x`` and ``cardroom.services.x`` keep working. The floor's reads are in
+:mod:`cardroom.selectors`.
 """
 
 from __future__ import annotations
 
 from cardroom.services.corrections import correction_decide, correction_request
-from cardroom.services.hands import Booked, hand_phh, hand_record, hands_record
+from cardroom.services.hands import Booked, hand_record, hands_record
 from cardroom.services.leaving import (
     LONG_BREAK,
     custody_return,
@@ -26,40 +27,33 @@ from cardroom.services.reviews import stack_review_approve, stack_review_propose
 from cardroom.services.sessions import player_get
 from cardroom.services.sittings import (
     HOUSE_MOVES,
-    player_night,
     seat_move,
     seat_take,
     seat_top_up,
 )
 from cardroom.services.tables import (
-    frozen_at,
     policy_publish,
     room_default,
     table_close,
     table_get_open,
     table_open,
-    table_seats,
 )
 from cardroom.services.terminal_keys import terminal_key_create, terminal_key_revoke
 from cardroom.services.time_collection import seat_time_charge
-from cardroom.services.voids import booked_corrections, hand_void, hand_void_decide
+from cardroom.services.voids import hand_void, hand_void_decide
 
 __all__ = [
     "HOUSE_MOVES",
     "LONG_BREAK",
     "Booked",
-    "booked_corrections",
     "correction_decide",
     "correction_request",
     "custody_return",
-    "frozen_at",
-    "hand_phh",
     "hand_record",
     "hand_void",
     "hand_void_decide",
     "hands_record",
     "player_get",
-    "player_night",
     "policy_publish",
     "room_default",
     "seat_away",
@@ -75,7 +69,6 @@ __all__ = [
     "table_close",
     "table_get_open",
     "table_open",
-    "table_seats",
     "terminal_key_create",
     "terminal_key_revoke",
 ]

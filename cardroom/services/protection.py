@@ -4,10 +4,10 @@
 once the restriction commits (``CARDROOM_RESTRICTION_HOOKS``). Every open seat of
 the player at a cash table that the restriction closes is marked: the floor's map
 shows it, and the table's terminal hears of it in its next answer
-(:func:`table_notices`). He plays out the hand in play; the next hand the table
-books ends his seat (:func:`leaves_carry_out`, from the booking): his chips leave
-the table with him, his to cash at the cage, which a restriction never refuses.
-The floor may also end his seat at once (``POST seats/{seat}/leave``).
+(``cardroom.selectors.table_notices``). He plays out the hand in play; the next
+hand the table books ends his seat (:func:`leaves_carry_out`, from the booking):
+his chips leave the table with him, his to cash at the cage, which a restriction
+never refuses. The floor may also end his seat at once (``POST seats/{seat}/leave``).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from accounting.domain.protection import Door, Kind, Scope, closes
 from cardroom.models import SeatSession
+from cardroom.selectors import seat_notice
 from cardroom.services.leaving import seat_leave
 
 RULES = {Kind.BAR: "PP3", Kind.SELF_EXCLUSION: "PP4"}
@@ -60,30 +61,7 @@ def leaves_carry_out(session_ids: Iterable[int], *, source: str = "PP5") -> None
             )
         said = _left.get()
         if said is not None:
-            said.append(_notice(left, left=True))
-
-
-def _notice(session: SeatSession, *, left: bool) -> dict[str, Any]:
-    rule = session.must_leave_rule
-    code = "player_barred" if rule == "PP3" else "player_self_excluded"
-    return {
-        "seat": session.seat,
-        "player": session.player.code,
-        "rule": rule,
-        "code": code,
-        "since": session.must_leave_at.isoformat() if session.must_leave_at else None,
-        "action": "left" if left else "leave_after_hand",
-        "left_with": session.left_with_cents if left else None,
-    }
-
-
-def table_notices(table_code: str) -> list[dict[str, Any]]:
-    """What the table's terminal must know now (PP5): each seat whose player must
-    leave at the end of the hand in play."""
-    sessions = SeatSession.objects.filter(
-        table__code=table_code, ended_at__isnull=True, must_leave_at__isnull=False
-    ).select_related("player")
-    return [_notice(session, left=False) for session in sessions.order_by("seat")]
+            said.append(seat_notice(left, left=True))
 
 
 def notices_remember() -> contextvars.Token[Any]:

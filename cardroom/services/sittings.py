@@ -6,7 +6,6 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -16,64 +15,14 @@ from accounting.cage.receivables import receivable_check
 from accounting.models import Account, Player
 from cardroom import hooks
 from cardroom.domain import postings
-from cardroom.domain.buyin import (
-    BI6_WINDOW,
-    Departure,
-    PlayerNight,
-    decide,
-    seat_allowance,
-    top_up_allowance,
-)
+from cardroom.domain.buyin import decide, seat_allowance, top_up_allowance
 from cardroom.errors import Code, conflict, refuse
-from cardroom.models import Room, SeatSession, StackMovement
+from cardroom.models import SeatSession, StackMovement
+from cardroom.selectors import player_night
 from cardroom.services.leaving import seat_leave
 from cardroom.services.sessions import movement_record, player_get, session_get_open
 from cardroom.services.tables import table_get_open
 from core.errors import Refusal
-
-
-def player_night(*, player: Player, room: Room, now: datetime) -> PlayerNight:
-    """Gather what BI4–BI6 and WL6 need about ``player`` on today's gaming day."""
-    day = room.gaming_day(now)
-    seated = (
-        SeatSession.objects.filter(player=player, ended_at__isnull=True)
-        .select_related("table")
-        .first()
-    )
-    movements = StackMovement.objects.filter(player=player, gaming_day=day)
-    buy_in_kinds = [
-        StackMovement.Kind.BUY_IN,
-        StackMovement.Kind.SHORT_BUY_IN,
-        StackMovement.Kind.RETURN,
-        StackMovement.Kind.TRANSFER,
-        StackMovement.Kind.TOP_UP,
-    ]
-    buy_ins = movements.filter(kind__in=buy_in_kinds).count()
-    short_used = movements.filter(kind=StackMovement.Kind.SHORT_BUY_IN).exists()
-    left = (
-        SeatSession.objects.filter(player=player, ended_at__isnull=False)
-        .filter(Q(gaming_day=day) | Q(ended_at__gte=now - BI6_WINDOW))
-        .select_related("table", "game")
-        .order_by("ended_at")
-    )
-    departures = tuple(
-        Departure(
-            s.table.code,
-            s.game.stakes,
-            s.left_with_cents or 0,
-            s.ended_at,
-            room.gaming_day(s.ended_at),
-        )
-        for s in left
-        if s.ended_at is not None
-    )
-    return PlayerNight(
-        gaming_day=day,
-        seated_at=seated.table.code if seated else None,
-        buy_ins_today=buy_ins,
-        short_buy_in_used=short_used,
-        departures=departures,
-    )
 
 
 @transaction.atomic

@@ -8,15 +8,13 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.db.models import Max, Sum
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting import chart
-from accounting.models import Account
 from cardroom.domain.hand_record import parse_policy
 from cardroom.errors import Code, conflict, missing, refuse
-from cardroom.models import Game, Policy, Room, SeatSession, StackReview, Table
+from cardroom.models import Game, Policy, Room, Table
 from core.errors import Conflict, NotFound, gettext_noop
 
 
@@ -149,64 +147,3 @@ def table_open_for_cage(*, table: str) -> bool | None:
         )
         row = cursor.fetchone()
     return None if row is None else row[0] == Table.Status.OPEN
-
-
-def table_seats(code: str) -> dict[str, Any]:
-    """What the server knows of table ``code``'s seats (HS6), for its terminal.
-
-    Each open seat with its player, the stack the ledger holds (the next hand books
-    on it), the chips frozen for review and whether he is playing or away.
-    Raises :class:`NotFound` for an unknown table.
-    """
-    table = Table.objects.filter(code=code).first()
-    if table is None:
-        raise table_not_found(code)
-    sessions = list(
-        SeatSession.objects.filter(table=table, ended_at__isnull=True)
-        .select_related("player")
-        .order_by("seat")
-    )
-    codes = {
-        chart.player_stack_code(player=s.player.code, table=code): s for s in sessions
-    }
-    balances = dict(
-        Account.objects.filter(code__in=list(codes)).values_list(
-            "code", "balance_cents"
-        )
-    )
-    frozen = frozen_at(table)
-    seats = [
-        {
-            "seat": s.seat,
-            "player": s.player.code,
-            "stack": balances.get(account, s.stack_cents),
-            "frozen": frozen.get(s.pk, 0),
-            "state": "away" if s.away_since is not None else "playing",
-            "away_since": s.away_since,
-            "sat_down": s.started_at,
-            "last_hand_no": s.last_hand_no,
-            "must_leave": s.must_leave_rule or None,
-        }
-        for account, s in codes.items()
-    ]
-    return {
-        "table": table.code,
-        "status": table.status,
-        "gaming_day": table.gaming_day,
-        "last_hand_no": table.hands.aggregate(n=Max("hand_no"))["n"],
-        "seats": sorted(seats, key=lambda row: row["seat"]),
-    }
-
-
-def frozen_at(table: Table) -> dict[int, int]:
-    """Chips frozen for review per open session at ``table`` (HS6)."""
-    found = (
-        StackReview.objects.filter(
-            table=table,
-            session__ended_at__isnull=True,
-            status__in=[StackReview.Status.OPEN, StackReview.Status.PROPOSED],
-        )
-        .values("session_id")
-        .annotate(total=Sum("amount_cents"))
-    )
-    return {row["session_id"]: row["total"] for row in found}

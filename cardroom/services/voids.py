@@ -6,7 +6,6 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -24,6 +23,7 @@ from cardroom.models import (
     SeatSession,
     Table,
 )
+from cardroom.selectors import corrections_booked
 from cardroom.services.hands.exceptions import exceptions_resolve
 from cardroom.services.tables import table_get_open
 from core import errors
@@ -51,7 +51,7 @@ def _void_checks(table: Table, hand: Hand) -> list[SeatSession]:
     """
     hooks.void_checks(hand=hand)
     owed = list(
-        booked_corrections(hand)
+        corrections_booked(hand)
         .filter(kind=Correction.Kind.RECEIVABLE)
         .values_list("pk", flat=True)
     )
@@ -100,13 +100,6 @@ def _void_checks(table: Table, hand: Hand) -> list[SeatSession]:
     return sessions
 
 
-def booked_corrections(hand: Hand) -> QuerySet[Correction]:
-    """The corrections of ``hand`` approved and booked, newest first (DC2)."""
-    return Correction.objects.filter(
-        hand=hand, status=Correction.Status.APPROVED
-    ).order_by("-pk")
-
-
 def _void_book(void: HandVoid, *, table: Table, sessions: list[SeatSession]) -> None:
     """Book the void: new transactions, nothing edited (RK8, DC2).
 
@@ -118,7 +111,7 @@ def _void_book(void: HandVoid, *, table: Table, sessions: list[SeatSession]) -> 
     hand = void.hand
     memo = f"{void.get_reason_display()}: void of hand {hand.hand_no}"
     corrected: set[int] = set()
-    for correction in booked_corrections(hand).select_related("ledger_transaction"):
+    for correction in corrections_booked(hand).select_related("ledger_transaction"):
         assert correction.ledger_transaction is not None
         corrected.update(
             p for p in (correction.from_player_id, correction.to_player_id) if p
@@ -244,7 +237,7 @@ def hand_void(
         needs_approval=bool(
             hand.rake_cents
             or hand.jackpot_drop_cents
-            or booked_corrections(hand).exists()
+            or corrections_booked(hand).exists()
         ),
         requested_by=by,
         requested_at=now,

@@ -3,7 +3,7 @@ list's whole screen and the seats and players the floor decided about (lockups,
 must-moves, pairs kept apart).
 
 The stacks are the ledger's, read as the tables' terminals read them
-(``cardroom.services.table_seats``, HS6); who is called to a seat or holds it
+(``cardroom.selectors.table_seats``, HS6); who is called to a seat or holds it
 locked up comes from the waiting lists (WL2, WL8).
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from accounting.models import Player
-from cardroom import services as floor
+from cardroom import selectors as floor
 from cardroom.models import Game, Hand, Policy, SeatSession, Table
 from waitlist import selectors as lists
 from waitlist.domain.seating import TableLoad

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from cardroom import services
+from cardroom import selectors
 from cardroom.models import Hand
 from core.errors import ApplicationError
 
@@ -51,7 +51,7 @@ class Command(BaseCommand):
         sections = []
         for position, number in enumerate(numbers, start=1):
             try:
-                text = services.hand_phh(
+                text = selectors.hand_phh(
                     table_code=code, hand_no=number, unit=options["unit"]
                 )
             except ApplicationError as error:

@@ -17,7 +17,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 
-from cardroom import services
+from cardroom import selectors, services
 from cardroom.domain.errors import HandError
 from cardroom.domain.hand_record import parse_policy
 from cardroom.domain.phh import Seating, load_histories, number_hands, to_record
@@ -222,7 +222,7 @@ class Command(BaseCommand):
         the hand's chips (put in, won) stay the file's.
         """
         held = {
-            row["seat"]: row["stack"] for row in services.table_seats(code)["seats"]
+            row["seat"]: row["stack"] for row in selectors.table_seats(code)["seats"]
         }
         for seat in record["seats"]:
             ledger = held.get(seat["seat"])

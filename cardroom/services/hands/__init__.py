@@ -1,4 +1,4 @@
-"""Hands booked on the ledger's stacks (HS6, HS7) and read back as PHH.
+"""Hands booked on the ledger's stacks (HS6, HS7).
 
 The use case and its parts, as a request goes through them:
 
@@ -9,13 +9,13 @@ The use case and its parts, as a request goes through them:
 - :mod:`cardroom.domain` (the engine): the settlement and the hand's posting plan;
 - :mod:`.sql`: every statement the booking sends, and the rows it reads and
   writes (docs/sql/hand shows each one as PostgreSQL gets it);
-- :mod:`.history`: a booked hand as PHH; :mod:`.exceptions`: a hand's
-  exceptions resolved by the decisions after it.
+- :mod:`.exceptions`: a hand's exceptions resolved by the decisions after it.
+
+A booked hand is read back as PHH by ``cardroom.selectors.hand_phh``.
 """
 
 from __future__ import annotations
 
-from cardroom.services.hands.history import hand_phh
 from cardroom.services.hands.record import Booked, hand_record, hands_record
 
-__all__ = ["Booked", "hand_phh", "hand_record", "hands_record"]
+__all__ = ["Booked", "hand_record", "hands_record"]

@@ -16,7 +16,7 @@ from django.db import connection
 
 from accounting import cage
 from accounting.models import TableSlip
-from cardroom import services as floor
+from cardroom import selectors as floor
 from core.roles import Role
 from tests.api.cage.conftest import cage as main_cage
 
