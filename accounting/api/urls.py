@@ -1,10 +1,13 @@
-"""The cage's endpoints, included under ``/api/v1/cage/``."""
+"""The accounting API, under ``/api/v1/``: the cage (``cage/``: shifts, purchases,
+redemptions, fills and credits, counts, payables, receipts, receivables, the vault)
+and the players (registration, identity, restrictions, held awards: PP1-PP7).
+"""
 
-from django.urls import path
+from django.urls import include, path
 
-from accounting.api import views
+from accounting.api import held_awards, players, protection, views
 
-urlpatterns = [
+cage_patterns = [
     path("shifts", views.ShiftOpenApi.as_view(), name="cage-shift-open"),
     path("shifts/<int:shift_id>", views.ShiftDetailApi.as_view(), name="cage-shift"),
     path(
@@ -62,3 +65,61 @@ urlpatterns = [
         name="cage-vault-withdraw",
     ),
 ]
+
+player_patterns = [
+    path("players", players.PlayerRegisterApi.as_view(), name="players"),
+    path("players/<str:code>", players.PlayerDetailApi.as_view(), name="player"),
+    path(
+        "players/<str:code>/identity",
+        players.PlayerIdentityApi.as_view(),
+        name="player-identity",
+    ),
+    path(
+        "players/<str:code>/documents",
+        protection.DocumentsApi.as_view(),
+        name="player-documents",
+    ),
+    path(
+        "documents/<int:pk>/number",
+        protection.DocumentNumberApi.as_view(),
+        name="document-number",
+    ),
+    path(
+        "players/<str:code>/restrictions",
+        protection.RestrictionsApi.as_view(),
+        name="player-restrictions",
+    ),
+    path(
+        "restrictions/exclusions",
+        protection.ExclusionListApi.as_view(),
+        name="exclusions",
+    ),
+    path(
+        "restrictions/exclusions.csv",
+        protection.ExclusionCsvApi.as_view(),
+        name="exclusions-csv",
+    ),
+    path(
+        "restrictions/<int:pk>/end",
+        protection.RestrictionEndApi.as_view(),
+        name="restriction-end",
+    ),
+    path(
+        "restrictions/<int:pk>/lapse",
+        protection.RestrictionLapseApi.as_view(),
+        name="restriction-lapse",
+    ),
+    path("held-awards", held_awards.HeldAwardListApi.as_view(), name="held-awards"),
+    path(
+        "held-awards/<int:pk>/decide",
+        held_awards.HeldAwardDecideApi.as_view(),
+        name="held-award-decide",
+    ),
+    path(
+        "protection/settings",
+        protection.SettingsApi.as_view(),
+        name="protection-settings",
+    ),
+]
+
+urlpatterns = [path("cage/", include(cage_patterns)), *player_patterns]

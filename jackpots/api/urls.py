@@ -1,10 +1,10 @@
 """The jackpots' endpoints, included under ``/api/v1/jackpots/``."""
 
-from django.urls import path
+from django.urls import include, path
 
 from jackpots.api import views
 
-urlpatterns = [
+jackpots_patterns = [
     path("summary", views.SummaryApi.as_view(), name="jackpot-summary"),
     path("pools", views.PoolListApi.as_view(), name="jackpot-pools"),
     path("pools/<int:pool_id>", views.PoolDetailApi.as_view(), name="jackpot-pool"),
@@ -72,3 +72,5 @@ urlpatterns = [
     ),
     path("awards", views.AwardListApi.as_view(), name="jackpot-awards"),
 ]
+
+urlpatterns = [path("jackpots/", include(jackpots_patterns))]

@@ -1,10 +1,10 @@
 """The reports' endpoints, included under ``/api/v1/reports/``."""
 
-from django.urls import path
+from django.urls import include, path
 
 from reports.api import views
 
-urlpatterns = [
+reports_patterns = [
     path("", views.ReportListApi.as_view(), name="reports"),
     path("<int:report_id>", views.ReportDetailApi.as_view(), name="report"),
     path(
@@ -18,3 +18,5 @@ urlpatterns = [
         name="report-tournament-file",
     ),
 ]
+
+urlpatterns = [path("reports/", include(reports_patterns))]

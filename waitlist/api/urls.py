@@ -1,10 +1,13 @@
-"""The floor's waiting-list endpoints, included under ``/api/v1/waitlist/``."""
+"""The waiting lists' API, under ``/api/v1/``: the lists, their entries, calls and
+seats, seat changes, breaks and must-moves (``waitlist/``); the public board's JSON
+and the table terminal's time collection at the root (API.md "Table terminal").
+"""
 
-from django.urls import path
+from django.urls import include, path
 
 from waitlist.api import views
 
-urlpatterns = [
+list_patterns = [
     path("lists", views.ListsApi.as_view(), name="waitlist-lists"),
     path("lists/<str:key>", views.ListDetailApi.as_view(), name="waitlist-list"),
     path("lists/<str:key>/join", views.JoinApi.as_view(), name="waitlist-join"),
@@ -40,3 +43,14 @@ urlpatterns = [
     ),
     path("events", views.EventsApi.as_view(), name="waitlist-events"),
 ]
+
+root_patterns = [
+    path("board", views.BoardApi.as_view(), name="board"),
+    path(
+        "tables/<slug:table>/time",
+        views.TimeCollectionApi.as_view(),
+        name="time-collection",
+    ),
+]
+
+urlpatterns = [path("waitlist/", include(list_patterns)), *root_patterns]
