@@ -2,7 +2,8 @@
 
 Pools are started and changed through the services (their ledger accounts, the
 history of changes). Hits and months are records: the floor verifies and managers
-approve them with the actions here or through the API, never by editing a field.
+approve them on the manager's screens (staff/manager/) or through the API, never
+here: the admin shows them, read-only.
 Access follows the staff roles (Django groups), as in the cage's admin.
 """
 
@@ -10,14 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from accounting.admin import ReadOnlyAdmin, RoleAdmin
 from core.api.permissions import staff
-from core.errors import ApplicationError
 from core.money_admin import money_text
 from core.roles import Role
 from jackpots import services
@@ -168,25 +168,6 @@ class AwardInline(admin.TabularInline):
         return money_text(award.amount_cents, award.pool.account.currency)
 
 
-def _decide(
-    modeladmin: admin.ModelAdmin,
-    request: HttpRequest,
-    rows: QuerySet[Any],
-    decide: Any,
-) -> None:
-    done = 0
-    for row in rows:
-        try:
-            decide(row, request.user)
-            done += 1
-        except ApplicationError as error:
-            modeladmin.message_user(request, f"{row}: {error.detail}", messages.ERROR)
-    if done:
-        modeladmin.message_user(
-            request, _("%(n)d done.") % {"n": done}, messages.SUCCESS
-        )
-
-
 @admin.register(Hit)
 class HitAdmin(ReadOnlyAdmin):
     readers = READERS
@@ -203,7 +184,6 @@ class HitAdmin(ReadOnlyAdmin):
     list_filter = ["status", "category", "pool"]
     list_select_related = ["hand__table", "category", "pool__account"]
     inlines = [AwardInline]
-    actions = ["verify", "approve"]
 
     @admin.display(description=_("pool at the hand"))
     def pool_amount(self, hit: Hit) -> str:
@@ -213,17 +193,6 @@ class HitAdmin(ReadOnlyAdmin):
     def payout(self, hit: Hit) -> str:
         return money_text(hit.payout_cents, hit.pool.account.currency)
 
-    @admin.action(description=_("Verify the selected hits (floor, BB5)"))
-    def verify(self, request: HttpRequest, hits: QuerySet[Hit]) -> None:
-        _decide(self, request, hits, lambda h, by: services.hit_verify(hit=h, by=by))
-
-    @admin.action(description=_("Approve and book the selected hits (manager, BB5)"))
-    def approve(self, request: HttpRequest, hits: QuerySet[Hit]) -> None:
-        ordered = hits.order_by("hand_ended_at", "pk")
-        _decide(
-            self, request, ordered, lambda h, by: services.hit_approve(hit=h, by=by)
-        )
-
 
 @admin.register(Month)
 class MonthAdmin(ReadOnlyAdmin):
@@ -232,20 +201,10 @@ class MonthAdmin(ReadOnlyAdmin):
     list_filter = ["status", "pool"]
     list_select_related = ["pool__account", "approved_by"]
     inlines = [AwardInline]
-    actions = ["approve"]
 
     @admin.display(description=_("pays"))
     def payout(self, month: Month) -> str:
         return money_text(month.payout_cents, month.pool.account.currency)
-
-    @admin.action(description=_("Approve and book the selected months (manager)"))
-    def approve(self, request: HttpRequest, months: QuerySet[Month]) -> None:
-        _decide(
-            self,
-            request,
-            months.order_by("month"),
-            lambda m, by: services.month_approve(month=m, by=by),
-        )
 
 
 @admin.register(Award)
