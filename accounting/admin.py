@@ -21,7 +21,6 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
-from accounting.cage.selectors import drawer_running_balance, shift_report
 from accounting.models import (
     Account,
     AwardDecision,
@@ -43,6 +42,7 @@ from accounting.models import (
     TableSlip,
     Transaction,
 )
+from accounting.selectors import drawer_running_balance, shift_report
 from core.api.permissions import staff
 from core.money_admin import money_column, money_text
 from core.roles import Role, has_role

@@ -1,8 +1,9 @@
 """The ledger's and the cage's refusals: their codes and their texts, in one table.
 
-Pure (no Django, no DRF): services, ``accounting.cage`` and the posting plans of
-``accounting.domain`` raise them; the API's exception handler maps them to their
-statuses, and ``detail`` is translated when it is read (:mod:`core.errors`).
+Pure (no Django, no DRF): the ledger's and the cage's services
+(``accounting.services``) and the posting plans of ``accounting.domain`` raise
+them; the API's exception handler maps them to their statuses, and ``detail`` is
+translated when it is read (:mod:`core.errors`).
 A code several refusals share has one text in :data:`TEXTS` and the others beside
 it, passed as ``text=``.
 
@@ -39,7 +40,7 @@ class Code(StrEnum):
     POSTING_CONFLICT = "posting_conflict"
     REVERSAL_OF_REVERSAL = "reversal_of_reversal"
     ALREADY_REVERSED = "already_reversed"
-    # The cage (accounting.cage)
+    # The cage (accounting.services.cage)
     CAGE_NOT_FOUND = "cage_not_found"
     NO_OPEN_SHIFT = "no_open_shift"
     MEMO_REQUIRED = "memo_required"
@@ -63,7 +64,7 @@ class Code(StrEnum):
     RECEIVABLE_OPEN = "receivable_open"
     ABOVE_OPEN = "above_open"
     INVALID_FILTER = "invalid_filter"
-    # Player protection (accounting.cage.protection)
+    # Player protection (accounting.services.cage.protection)
     UNDER_AGE = "under_age"
     PLAYER_BARRED = "player_barred"
     PLAYER_SELF_EXCLUDED = "player_self_excluded"

@@ -274,12 +274,15 @@ def build_room(
     """
     from django.contrib.auth.models import Group, User
 
-    from accounting import chart
-    from accounting.cage.players import player_register
-    from accounting.cage.shifts import cage_vault_fund, shift_open
-    from accounting.cage.tables import slip_issue, slip_request
     from accounting.models import Cage, TableSlip
-    from accounting.posting import account_for
+    from accounting.services import account_for, chart
+    from accounting.services.cage import (
+        cage_vault_fund,
+        player_register,
+        shift_open,
+        slip_issue,
+        slip_request,
+    )
     from cardroom import hooks, services
     from cardroom.models import SeatSession, TerminalKey
     from core.roles import Role

@@ -129,8 +129,8 @@ def setup_room(day: date) -> dict[str, Any]:
     """The room, its games, tables, players, pools and house accounts (ORM)."""
     from django.contrib.auth.models import Group, User
 
-    from accounting import cage, chart
     from accounting.models import Cage, Player
+    from accounting.services import cage, chart
     from cardroom.services import room_default, table_open
     from jackpots.models import Pool
     from jackpots.services import drop_legs, pool_create
@@ -217,8 +217,8 @@ def setup_room(day: date) -> dict[str, Any]:
 
 def fill_trays(world: dict[str, Any], day: date) -> None:
     """Fill every tray for the day's buy-ins, through the cage's services (CA3)."""
-    from accounting import cage
     from accounting.models import TableSlip
+    from accounting.services import cage
 
     shift = cage.shift_open(
         cage=world["cage"],
@@ -649,9 +649,9 @@ def settle_balances(ids: range | None = None) -> None:
 def close_day(world: dict[str, Any], day: date) -> None:
     """Count every box, a few with variances, and close the shift €5 short (CA1,
     CA4)."""
-    from accounting import cage
-    from accounting.cage.selectors import shift_report
     from accounting.models import Account, BoxCount
+    from accounting.selectors import shift_report
+    from accounting.services import cage
 
     at = local(day + timedelta(days=1), 5)
     for n, table in enumerate(world["tables"]):

@@ -13,8 +13,8 @@ from typing import Any
 
 from django.db.models import Max, Q, QuerySet, Sum
 
-from accounting import chart
 from accounting.models import Account, Player
+from accounting.services import chart
 from cardroom.domain.buyin import BI6_WINDOW, Departure, PlayerNight
 from cardroom.domain.phh import to_phh
 from cardroom.errors import Code, missing

@@ -13,9 +13,9 @@ from datetime import date, datetime
 import orjson
 from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 
-from accounting.bulk import AccountRow, account_json
 from accounting.models import Account, Entry
 from accounting.selectors import balance_expression
+from accounting.services import AccountRow, account_json
 from cardroom.models import Hand
 from core.db import rows
 from jackpots.domain.months import standings
@@ -51,7 +51,7 @@ def drop_pools(*, room_id: int) -> list[Pool]:
 def drop_pools_sql() -> str:
     """A scalar sub-select giving, as JSON text, what :func:`drop_pools` gives for
     the room ``%(room)s``: each pool's drop ratio, reserve percent, account and
-    reserve account (:func:`accounting.bulk.account_json`), oldest first.
+    reserve account (:func:`accounting.services.account_json`), oldest first.
 
     The floor reads it in its own statement for a hand's booking
     (``drop_legs.pools_sql``, ``cardroom.hooks``), so the pools cost it no statement;

@@ -35,7 +35,6 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, ExtractHour, Greatest, Least
 
-from accounting.cage.selectors import shifts_movements
 from accounting.domain.cage import DrawerMovements
 from accounting.domain.gaming_day import gaming_day_bounds
 from accounting.models import (
@@ -49,7 +48,7 @@ from accounting.models import (
     TableSlip,
     Transaction,
 )
-from accounting.selectors import balance_expression
+from accounting.selectors import balance_expression, shifts_movements
 from cardroom.models import (
     Correction,
     Hand,
@@ -539,7 +538,7 @@ def shifts(*, period: Period) -> list[ShiftLine]:
     """The period's cashier shifts with their drawer's lines and over/short posts.
 
     Three grouped queries besides the shifts: receipts and slips by shift and line
-    (:func:`accounting.cage.selectors.shifts_movements`, the end-of-shift report's),
+    (:func:`accounting.selectors.cage.shifts_movements`, the end-of-shift report's),
     and the over/short postings of those shifts (CA1) by their unique keys.
     """
     rows = list(

@@ -53,8 +53,10 @@ from django.core.management import call_command
 from django.db.models import Max
 from django.utils import timezone
 
-from accounting import chart
-from accounting.cage import (
+from accounting.models import BoxCount, Cage, Player, Shift, TableSlip
+from accounting.selectors import shift_report, trial_balance, vault_balances
+from accounting.services import chart
+from accounting.services.cage import (
     box_count_record,
     cage_vault_fund,
     chip_purchase,
@@ -67,9 +69,6 @@ from accounting.cage import (
     slip_issue,
     slip_request,
 )
-from accounting.cage.selectors import shift_report, vault_balances
-from accounting.models import BoxCount, Cage, Player, Shift, TableSlip
-from accounting.selectors import trial_balance
 from cardroom import services as cardroom_services
 from cardroom.domain.settlement import settle_record
 from cardroom.management.commands.demo_room import (

@@ -31,7 +31,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from accounting.cage import payable_pay
+from accounting.services.cage import payable_pay
 from cardroom.management.commands.demo_room import demo_player
 from cardroom.models import Room, Table, TerminalKey
 from simulation.terminal import Terminal

@@ -43,7 +43,7 @@ def _open(code: str, currency: str) -> Account:
 def opened(legs: Iterable[PlanLeg], *, currency: str) -> dict[str, Account]:
     """The tournaments' accounts that ``legs`` name, by code, opened if new and read
     as they stand (their balances too); the room's chart's accounts are left to
-    :func:`accounting.posting.legs_resolve`."""
+    :func:`accounting.services.legs_resolve`."""
     return {
         code: _open(code, currency)
         for code in dict.fromkeys(code for code, _cents in legs)

@@ -21,8 +21,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounting.api.views import IDEMPOTENCY_KEY
-from accounting.cage.held_awards import held_award_decide, held_awards
 from accounting.models import AwardDecision, Payable, Restriction
+from accounting.services.cage import held_award_decide, held_awards
 from core.api.fields import StrictSerializer
 from core.api.permissions import IsManager, role_required, staff
 from core.api.schema import ErrorSerializer

@@ -20,13 +20,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounting import cage as services
 from accounting.api.protection import RestrictionInForceSerializer
 from accounting.api.serializers import code_field
 from accounting.api.views import IDEMPOTENCY_KEY
-from accounting.cage import protection
-from accounting.cage import protection_selectors as selectors
 from accounting.models import Player, Restriction
+from accounting.selectors import protection as selectors
+from accounting.services import cage as services
+from accounting.services.cage import protection
 from core.api.fields import StrictSerializer
 from core.api.permissions import IsManager, role_required, staff
 from core.api.schema import AutoSchema, ErrorSerializer

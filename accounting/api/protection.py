@@ -1,8 +1,9 @@
 """Player protection (PP1–PP7): identity documents, bars and self-exclusions, the
 room's settings and the door staff's exclusion list, under ``/api/v1/``.
 
-Thin views over :mod:`accounting.cage.protection` and its selectors; a door's own check
-(``door_check``) is the services', never a view's.
+Thin views over :mod:`accounting.services.cage.protection` and its selectors
+(:mod:`accounting.selectors.protection`); a door's own check (``door_check``) is
+the services', never a view's.
 
 - ``POST players/{id}/documents`` (manager or cashier): a document checked now,
   by the caller (PP1); ``GET`` lists them without their numbers (cashier,
@@ -47,9 +48,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounting.api.views import IDEMPOTENCY_KEY
-from accounting.cage import protection as services
-from accounting.cage import protection_selectors as selectors
-from accounting.cage.days import gaming_day_of
 from accounting.domain.protection import document_valid_on
 from accounting.models import (
     IdentityDocument,
@@ -58,6 +56,9 @@ from accounting.models import (
     Restriction,
     RestrictionEnd,
 )
+from accounting.selectors import protection as selectors
+from accounting.services.cage import gaming_day_of
+from accounting.services.cage import protection as services
 from core.api.fields import StrictIntegerField, StrictSerializer
 from core.api.permissions import IsManager, role_required, staff
 from core.api.schema import ErrorSerializer

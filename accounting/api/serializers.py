@@ -7,8 +7,8 @@ from typing import Any
 
 from rest_framework import serializers
 
-from accounting.cage.selectors import DrawerLine, ShiftReport
 from accounting.models import BoxCount, Payable, Receipt, Shift, TableSlip
+from accounting.selectors import DrawerLine, ShiftReport
 from core.api.fields import CentsField
 
 __all__ = ["CODE_REGEX", "CentsField", "code_field"]

@@ -25,7 +25,6 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from accounting import cage as services
 from accounting.api.serializers import (
     BoxCountSerializer,
     CentsField,
@@ -36,17 +35,17 @@ from accounting.api.serializers import (
     code_field,
     shift_report_data,
 )
-from accounting.cage.receipts import receivable_collect
-from accounting.cage.receivables import receivables_open
-from accounting.cage.selectors import (
+from accounting.errors import Code, invalid
+from accounting.models import BoxCount, Payable, Receipt, Shift, TableSlip
+from accounting.selectors import (
     box_counts_of_day,
     payable_list,
     receipt_get,
     shift_report,
     vault_balances,
 )
-from accounting.errors import Code, invalid
-from accounting.models import BoxCount, Payable, Receipt, Shift, TableSlip
+from accounting.services import cage as services
+from accounting.services.cage import receivable_collect, receivables_open
 from core.api.fields import StrictSerializer, choice_param
 from core.api.permissions import IsCashier, IsFloor, IsManager, role_required, staff
 from core.idempotency import idempotent

@@ -1,11 +1,11 @@
 """The chart of accounts as pure values: each account's code, and what it is.
 
 A posting plan (:mod:`accounting.domain.postings`) names accounts by code; the
-ledger's edge (:func:`accounting.posting.legs_resolve`) finds or opens them. Each
+ledger's edge (:func:`accounting.services.legs_resolve`) finds or opens them. Each
 function here returns a code; :func:`spec_of` reads a code back into the account it
 names (its type, its name, whether the database keeps it non-negative), so the
 edge can open an account the first time a plan moves it. How chips and cash are
-booked is told in :mod:`accounting.chart`.
+booked is told in :mod:`accounting.services.chart`.
 
 >>> player_stack_code(player="P-1", table="T01")
 'player:P-1:table:T01'

@@ -1,9 +1,9 @@
 """The cage's money moves as posting plans (:mod:`accounting.domain.postings`).
 
 Pure: each function returns the legs, as (account code, cents) with debits
-positive, of one ledger transaction of the cage, and ``accounting.cage`` posts it
-with :func:`accounting.posting.plan_post`. How each is booked (docs/ledger.md,
-``accounting.chart``):
+positive, of one ledger transaction of the cage, and ``accounting.services.cage``
+posts it with :func:`accounting.services.plan_post`. How each is booked
+(docs/ledger.md, ``accounting.services.chart``):
 
 - vault fund / withdraw (``sign`` 1 / -1): vault cash against house capital, the
   vault's chips against the chip float;

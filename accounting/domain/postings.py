@@ -2,7 +2,7 @@
 
 A plan is pure: it is computed from the request and the balances already read,
 before any account row is touched. Services turn a plan into ledger rows with
-:func:`accounting.posting.plan_post` (which resolves the codes to accounts); no
+:func:`accounting.services.plan_post` (which resolves the codes to accounts); no
 service builds a :class:`accounting.services.Leg` itself. Amounts are debits
 positive and credits negative, as in the ledger; a plan balances when its legs sum
 to zero (one currency: the room's).

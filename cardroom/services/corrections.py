@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from accounting.posting import plan_post
+from accounting.services import plan_post
 from cardroom.domain import postings
 from cardroom.errors import (
     VOIDED_NO_CORRECTION,

@@ -1,7 +1,8 @@
 """A restriction that begins while the player sits (PP5): told, then taken out.
 
-``accounting.cage.protection.restriction_set`` calls :func:`restriction_started`
-once the restriction commits (``CARDROOM_RESTRICTION_HOOKS``). Every open seat of
+``accounting.services.cage.protection.restriction_set`` calls
+:func:`restriction_started` once the restriction commits
+(``CARDROOM_RESTRICTION_HOOKS``). Every open seat of
 the player at a cash table that the restriction closes is marked: the floor's map
 shows it, and the table's terminal hears of it in its next answer
 (``cardroom.selectors.table_notices``). He plays out the hand in play; the next

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting.posting import plan_post
+from accounting.services import plan_post
 from cardroom.domain import postings
 from cardroom.models import HandException, SeatSession, StackReview
 from cardroom.services.hands.exceptions import exceptions_resolve

@@ -9,10 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting import chart
-from accounting.cage.protection import Door, door_check
-from accounting.cage.receivables import receivable_check
 from accounting.models import Account, Player
+from accounting.services import chart
+from accounting.services.cage import Door, door_check, receivable_check
 from cardroom import hooks
 from cardroom.domain import postings
 from cardroom.domain.buyin import decide, seat_allowance, top_up_allowance

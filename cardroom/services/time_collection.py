@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounting.models import Transaction
-from accounting.posting import plan_post
+from accounting.services import plan_post
 from cardroom.domain import postings
 from cardroom.models import SeatSession
 from cardroom.services.tables import table_get_open

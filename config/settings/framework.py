@@ -59,7 +59,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "core.history.HistoryMiddleware",
     # A door's refusal of a player (PP2-PP4) is written after its request rolls back.
-    "accounting.cage.protection.RefusalLogMiddleware",
+    "accounting.middleware.RefusalLogMiddleware",
     # Last, so it sees the lockout flag set while authenticating.
     "axes.middleware.AxesMiddleware",
     # A database connection lost before the commit: a read runs once more, any

@@ -45,7 +45,8 @@ CARDROOM_JACKPOT_DROP_LEGS = "jackpots.services.drop_legs"
 CARDROOM_HAND_BOOKED: list[str] = []
 CARDROOM_SEAT_CHECKS = ["waitlist.services.seat_check"]
 CARDROOM_VOID_CHECKS = ["jackpots.services.void_check"]
-# PP5: told once a restriction commits (accounting.cage.protection.restriction_set).
+# PP5: told once a restriction commits
+# (accounting.services.cage.protection.restriction_set).
 CARDROOM_RESTRICTION_HOOKS = ["cardroom.services.protection.restriction_started"]
 # The cage asks the floor whether a table is open before a fill (CA3).
 CAGE_TABLE_OPEN = "cardroom.services.tables.table_open_for_cage"

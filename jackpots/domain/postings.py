@@ -2,7 +2,7 @@
 
 Pure: each function returns an :class:`accounting.domain.postings.Plan` whose legs
 name accounts by code (:mod:`accounting.domain.accounts`); the service resolves and
-posts it (:func:`accounting.posting.plan_post`). A pool is named by its key, the
+posts it (:func:`accounting.services.plan_post`). A pool is named by its key, the
 room's code and the pool's (``"main.bad-beat"``), as its accounts are. A plan that
 debits money held in trust takes the balance it may move and refuses rather than
 take the account below zero (JD5).

@@ -13,9 +13,9 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting.cage import payable_create
 from accounting.models import Account, Player, Transaction
-from accounting.posting import plan_post
+from accounting.services import plan_post
+from accounting.services.cage import payable_create
 from cardroom.models import Hand
 from core.errors import Invalid, SharedCode
 from core.roles import Role, has_role

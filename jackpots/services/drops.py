@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from accounting.models import Account
-from accounting.posting import legs_resolve
-from accounting.services import Leg
+from accounting.services import Leg, legs_resolve
 from cardroom.models import Room
 from jackpots import selectors
 from jackpots.domain import postings

@@ -7,9 +7,9 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
-from accounting.cage.receivables import receivables_open
 from accounting.models import BalanceSnapshot, Shift, TableSlip
 from accounting.selectors import balances_at
+from accounting.services.cage import receivables_open
 from cardroom.models import StackMovement
 from reports import selectors as q
 from reports.builders import protection, tournaments

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from accounting.cage.held_awards import held_awards
 from accounting.models import (
     AwardDecision,
     DocumentLookup,
@@ -18,6 +17,7 @@ from accounting.models import (
     Restriction,
     RestrictionEnd,
 )
+from accounting.services.cage import held_awards
 from reports.document import DATE, DATETIME, INT, MONEY, TEXT, Column, Section
 from reports.document import said as _
 from reports.selectors import Period

@@ -26,9 +26,9 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils import timezone
 
-from accounting.cage import gaming_day_of
 from accounting.models import Account
 from accounting.models import Entry as LedgerEntry
+from accounting.services.cage import gaming_day_of
 from cardroom.models import Room
 from reports.document import BOOL, DATETIME, INT, MONEY, Checks, Column, Section
 from reports.document import said as _

@@ -12,9 +12,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from accounting import cage as services
-from accounting.cage.selectors import receipt_get
 from accounting.models import Payable
+from accounting.selectors import receipt_get
+from accounting.services import cage as services
 from core.api.permissions import staff
 from core.errors import ApplicationError
 from staff.cage import selectors

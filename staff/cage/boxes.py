@@ -22,10 +22,10 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounting import cage as services
-from accounting.cage.selectors import box_counts_of_day
 from accounting.domain import accounts
 from accounting.models import Account, BoxCount
+from accounting.selectors import box_counts_of_day
+from accounting.services import cage as services
 from cardroom.models import Room
 from core.api.permissions import staff
 from core.errors import Invalid

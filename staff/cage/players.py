@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounting import cage as services
-from accounting.cage import protection
 from accounting.models import Cage, Player
+from accounting.services import cage as services
+from accounting.services.cage import protection
 from core.api.permissions import staff
 from core.roles import Role, has_role
 from staff.cage import selectors

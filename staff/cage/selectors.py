@@ -9,7 +9,6 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import Exists, OuterRef, QuerySet, Sum
 
-from accounting.cage import gaming_day_of
 from accounting.domain.cage import identity_allowance
 from accounting.models import (
     Account,
@@ -21,6 +20,7 @@ from accounting.models import (
     Shift,
     TableSlip,
 )
+from accounting.services.cage import gaming_day_of
 from cardroom.models import Table
 
 # CashTransaction kinds (CA5's log) that put a player's cash in, or pay him out.

@@ -4,7 +4,7 @@ over/short while counting, the closed shift's drawer line by line, and the
 floor's fills and credits issued from his drawer.
 
 Server-rendered, with htmx for the live parts (the queue, the over/short while
-counting). Every action calls the cage's services in ``accounting.cage``; every
+counting). Every action calls the cage's services in ``accounting.services.cage``; every
 form that moves money books once by its own key (:mod:`staff.common.once`).
 Refusals are told in the room's words (:mod:`staff.common.refusals`).
 """
@@ -21,9 +21,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounting import cage as services
-from accounting.cage.selectors import shift_report
 from accounting.models import Shift, TableSlip
+from accounting.selectors import shift_report
+from accounting.services import cage as services
 from core.api.permissions import staff
 from core.errors import Refusal
 from staff.cage import selectors

@@ -3,9 +3,9 @@ on the gaming day, his restrictions with their state and his valid identity
 document at a glance, and the flags the player search marks him with.
 
 The rules are :mod:`accounting.domain.protection`'s and the settings
-:func:`accounting.cage.protection.protection_settings`'; here they are put
+:func:`accounting.services.cage.protection.protection_settings`'; here they are put
 together for a page. A document's number is never read here: only
-:func:`accounting.cage.protection.document_number_show` gives it, recording who
+:func:`accounting.services.cage.protection.document_number_show` gives it, recording who
 was shown it (PP7).
 """
 
@@ -18,12 +18,6 @@ from enum import StrEnum
 
 from django.utils import timezone
 
-from accounting.cage import gaming_day_of
-from accounting.cage.protection import (
-    protection_settings,
-    restriction_active,
-    restriction_end_of,
-)
 from accounting.domain.protection import (
     age_on,
     document_valid_on,
@@ -33,6 +27,12 @@ from accounting.models import (
     Player,
     Restriction,
     RestrictionEnd,
+)
+from accounting.services.cage import (
+    gaming_day_of,
+    protection_settings,
+    restriction_active,
+    restriction_end_of,
 )
 
 

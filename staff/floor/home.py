@@ -20,8 +20,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounting import cage as cage_services
 from accounting.models import TableSlip
+from accounting.services import cage as cage_services
 from cardroom.models import (
     Table,
 )

@@ -4,10 +4,11 @@ it.
 Each decision calls the service that owns it: corrections and voids (DC2, RK8)
 and stack reviews (HS6) in ``cardroom.services``, hits (BB5: verified by
 the floor on the hit's page, approved by a manager) and months (HM3) in
-``jackpots.services``, shift sign-offs (CA1) in ``accounting.cage``. Four eyes are
-theirs to keep (and the database's): a manager who asked for a correction, verified
-a hit or counted the shift is refused, and the refusal is said on the page. Every
-decision that books money carries its own key and books once (:mod:`staff.common.once`).
+``jackpots.services``, shift sign-offs (CA1) in ``accounting.services.cage``. Four
+eyes are theirs to keep (and the database's): a manager who asked for a correction,
+verified a hit or counted the shift is refused, and the refusal is said on the page.
+Every decision that books money carries its own key and books once
+(:mod:`staff.common.once`).
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from django.views.decorators.http import (
     require_POST,
 )
 
-from accounting import cage as cage_services
 from accounting.models import Shift
+from accounting.services import cage as cage_services
 from cardroom import services as floor_services
 from cardroom.models import Correction, HandVoid, StackReview
 from core.api.permissions import staff

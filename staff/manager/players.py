@@ -4,7 +4,7 @@ bar early (a second manager, PP3), record a self-exclusion's lapse at his reques
 (PP4), correct his name or date of birth (PP7), and see a document's number,
 which records the look-up (PP7).
 
-Every write calls its service in :mod:`accounting.cage.protection`; the rules
+Every write calls its service in :mod:`accounting.services.cage.protection`; the rules
 (the second manager, the shortest self-exclusion, nobody ending one) are the
 services', and their refusals are said on the page in its language. An auditor
 reads the same page without its forms and never sees a number.
@@ -20,8 +20,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounting.cage import protection as services
 from accounting.models import IdentityDocument, Player, Restriction
+from accounting.services.cage import protection as services
 from core.api.permissions import staff
 from core.roles import Role, has_role
 from staff.common.protection import player_glance, players_flags, restriction_row

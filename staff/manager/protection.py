@@ -4,8 +4,8 @@ decisions on them (PP6), the exclusion list for the door staff (PP3, PP4), and
 the versioned settings (PP2, PP4).
 
 Every write calls its service
-(:func:`accounting.cage.held_awards.held_award_decide`,
-:func:`accounting.cage.protection.protection_settings_change`) once for the
+(:func:`accounting.services.cage.held_awards.held_award_decide`,
+:func:`accounting.services.cage.protection.protection_settings_change`) once for the
 form's key (:mod:`staff.common.once`); the services' refusals are said on the
 page in its language. An auditor reads the held awards and their decisions, without
 forms.
@@ -22,19 +22,16 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from accounting.cage import gaming_day_of
-from accounting.cage.held_awards import held_award_decide
-from accounting.cage.protection import (
+from accounting.errors import Code, conflict
+from accounting.models import AwardDecision, Payable, ProtectionRules
+from accounting.selectors import protection_settings_versions, restrictions_in_force
+from accounting.services.cage import (
     Settings,
+    gaming_day_of,
+    held_award_decide,
     protection_settings,
     protection_settings_change,
 )
-from accounting.cage.protection_selectors import (
-    protection_settings_versions,
-    restrictions_in_force,
-)
-from accounting.errors import Code, conflict
-from accounting.models import AwardDecision, Payable, ProtectionRules
 from core.api.permissions import staff
 from core.errors import SharedCode
 from staff.common.money import money_in

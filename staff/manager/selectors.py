@@ -5,9 +5,9 @@ decisions on them (PP6). What the cage sees too is
 :mod:`staff.common.protection`.
 
 The rules are :mod:`accounting.domain.protection`'s and the settings
-:func:`accounting.cage.protection.protection_settings`'; here they are put
+:func:`accounting.services.cage.protection.protection_settings`'; here they are put
 together for a page. A document's number is never read here: only
-:func:`accounting.cage.protection.document_number_show` gives it, recording who
+:func:`accounting.services.cage.protection.document_number_show` gives it, recording who
 was shown it (PP7).
 """
 
@@ -16,9 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from accounting.cage import gaming_day_of
-from accounting.cage.held_awards import held_awards
-from accounting.cage.protection import protection_settings
 from accounting.domain.protection import self_exclusion_shortest
 from accounting.models import (
     AwardDecision,
@@ -28,6 +25,7 @@ from accounting.models import (
     PlayerChange,
     Restriction,
 )
+from accounting.services.cage import gaming_day_of, held_awards, protection_settings
 from staff.common.protection import RestrictionRow, restriction_row
 
 

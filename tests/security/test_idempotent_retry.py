@@ -14,9 +14,9 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection
 
-from accounting import cage as services
 from accounting.api.views import PurchaseApi
 from accounting.models import Cage, Receipt
+from accounting.services import cage as services
 from core.models import IdempotencyRecord
 from core.roles import Role
 from tests.security.ledger import fingerprint

@@ -17,8 +17,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import override_settings
 
-from accounting import cage as cage_services
 from accounting.models import Cage
+from accounting.services import cage as cage_services
 from cardroom.domain.hand_limits import HAND_NO_WINDOW
 from cardroom.models import Hand
 from core.roles import Role

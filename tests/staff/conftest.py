@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from accounting import cage as services
 from accounting.models import Payable, TableSlip
+from accounting.services import cage as services
 from core.roles import Role
 from tests.api.cage.conftest import cage, player
 from tests.integration.cage.helpers import book_award

@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 import pypdfium2
 import pytest
 
-from accounting import cage as cage_services
 from accounting.models import Cage
+from accounting.services import cage as cage_services
 from cardroom.models import Room
 from core.roles import Role
 from reports.models import Report

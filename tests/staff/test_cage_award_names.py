@@ -15,8 +15,8 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from accounting import cage as cage_services
 from accounting.models import Cage, Payable
+from accounting.services import cage as cage_services
 from core.roles import Role
 from jackpots import services as jackpot_services
 from jackpots.models import Award

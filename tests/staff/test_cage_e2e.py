@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 
-from accounting import cage as services
 from accounting.models import Cage, Receipt, Shift, TableSlip
+from accounting.services import cage as services
 from cardroom.models import Room
 from core.roles import Role
 from staff.models import ShiftCount

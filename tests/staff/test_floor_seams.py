@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from accounting import cage as cage_services
 from accounting.models import Cage, TableSlip
+from accounting.services import cage as cage_services
 from cardroom.models import Game, Policy, SeatSession, Table
 from cardroom.services.tables import room_default
 from core.roles import Role

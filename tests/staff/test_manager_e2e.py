@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from accounting import cage as cage_services
 from accounting.models import Cage, Shift
+from accounting.services import cage as cage_services
 from cardroom import services as floor_services
 from cardroom.models import Correction
 from core.roles import Role

@@ -10,8 +10,8 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from accounting import cage as cage_services
 from accounting.models import Payable, Shift
+from accounting.services import cage as cage_services
 from cardroom import services as floor_services
 from cardroom.models import (
     Correction,

@@ -37,8 +37,8 @@ import pytest
 import requests
 from django.utils import translation
 
-from accounting import cage as cage_services
 from accounting.models import Account, BoxCount, Cage, Payable, Shift
+from accounting.services import cage as cage_services
 from cardroom.models import Correction, Game, Hand, HandVoid, Room, SeatSession, Table
 from cardroom.services import policy_publish
 from core.money import units_format

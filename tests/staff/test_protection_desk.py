@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from accounting import cage as cage_services
-from accounting.cage import gaming_day_of, protection
 from accounting.errors import TEXTS, Code
+from accounting.services import cage as cage_services
+from accounting.services.cage import gaming_day_of, protection
 from tests.integration.tournaments.conftest import (
     cage,
     cashier,

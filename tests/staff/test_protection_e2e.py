@@ -12,8 +12,6 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 
-from accounting import cage as services
-from accounting.cage import gaming_day_of, protection
 from accounting.errors import TEXTS, Code
 from accounting.models import (
     Cage,
@@ -22,6 +20,8 @@ from accounting.models import (
     Restriction,
     RestrictionEnd,
 )
+from accounting.services import cage as services
+from accounting.services.cage import gaming_day_of, protection
 from cardroom.models import Room
 from core.roles import Role
 from tests.conftest import PASSWORD

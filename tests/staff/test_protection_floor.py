@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from accounting.cage import gaming_day_of, protection
 from accounting.errors import NO_BIRTH_DATE, TEXTS, Code
 from accounting.models import Player
+from accounting.services.cage import gaming_day_of, protection
 from cardroom.models import SeatSession
 from core.roles import Role
 from tests.conftest import ROOM_EVENING

@@ -16,16 +16,6 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import translation
 
-from accounting import cage as services
-from accounting import chart
-from accounting.cage import gaming_day_of
-from accounting.cage import protection as protection_services
-from accounting.cage.protection import (
-    Settings,
-    restriction_end,
-    restriction_set,
-    self_exclusion_lapse,
-)
 from accounting.errors import TEXTS, Code
 from accounting.models import (
     AwardDecision,
@@ -35,6 +25,16 @@ from accounting.models import (
     Restriction,
 )
 from accounting.selectors import trial_balance
+from accounting.services import cage as services
+from accounting.services import chart
+from accounting.services.cage import (
+    Settings,
+    gaming_day_of,
+    restriction_end,
+    restriction_set,
+    self_exclusion_lapse,
+)
+from accounting.services.cage import protection as protection_services
 from core.errors import SharedCode
 from core.roles import Role
 

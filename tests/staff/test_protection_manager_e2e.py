@@ -13,9 +13,9 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
-from accounting import cage as services
-from accounting.cage import protection
 from accounting.models import AwardDecision, Payable, ProtectionRules
+from accounting.services import cage as services
+from accounting.services.cage import protection
 from cardroom.models import Room
 from core.roles import Role
 from tests.conftest import PASSWORD

@@ -13,8 +13,6 @@ from django.conf import settings
 from django.test import Client
 from django.utils import translation
 
-from accounting import cage as services
-from accounting.cage import gaming_day_of, protection
 from accounting.errors import TEXTS, Code
 from accounting.models import (
     DocumentLookup,
@@ -24,6 +22,8 @@ from accounting.models import (
     Restriction,
     RestrictionEnd,
 )
+from accounting.services import cage as services
+from accounting.services.cage import gaming_day_of, protection
 from core.roles import Role
 
 pytestmark = pytest.mark.django_db

@@ -23,8 +23,8 @@ from django.template.loader import render_to_string
 from django.test import Client, override_settings
 from django.utils import translation
 
-from accounting import cage as services
 from accounting.models import Cage, Payable, Player, Receipt
+from accounting.services import cage as services
 from cardroom.models import Room
 from jackpots.models import Award, Pool
 from staff.common.selectors import RoomFacts

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from django.contrib.auth.models import User
 
-from accounting import cage as cage_services
 from accounting.models import Cage, Receipt
+from accounting.services import cage as cage_services
 from cardroom.models import Room
 from core.roles import Role
 from tests.conftest import PASSWORD

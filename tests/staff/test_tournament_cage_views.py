@@ -12,8 +12,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from accounting import cage as cage_services
 from accounting.models import Cage, Receipt
+from accounting.services import cage as cage_services
 from core.money import MoneyInputError, money_parse
 from core.roles import Role
 from tests.integration.tournaments.conftest import (

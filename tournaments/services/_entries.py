@@ -10,8 +10,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from accounting.cage.protection import Door, door_check
 from accounting.models import Player, Receipt, Shift
+from accounting.services.cage import Door, door_check
 from core.errors import SharedCode
 from tournaments.domain.postings import Price
 from tournaments.errors import Code, refuse

@@ -12,12 +12,11 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from accounting.cage import payable_create
 from accounting.domain.accounts import drawer_cash_code
 from accounting.domain.postings import Plan
 from accounting.models import Account, Player, Shift, Transaction
-from accounting.posting import legs_resolve, plan_post
-from accounting.services import Leg
+from accounting.services import Leg, legs_resolve, plan_post
+from accounting.services.cage import payable_create
 from tournaments import chart, selectors
 from tournaments.domain import postings
 from tournaments.errors import Code, conflict, invalid, missing, refuse
@@ -44,7 +43,7 @@ def _accounts(
 def plan_book(
     plan: Plan, *, currency: str, rule: str | None = None, **kwargs: Any
 ) -> Transaction:
-    """Post ``plan`` (:func:`accounting.posting.plan_post`) with the tournaments'
+    """Post ``plan`` (:func:`accounting.services.plan_post`) with the tournaments'
     accounts of :func:`_accounts`; ``kwargs`` as ``transaction_post``'s."""
     known = _accounts(plan, currency=currency, rule=rule)
     return plan_post(plan, currency=currency, known=known, **kwargs)
@@ -54,7 +53,7 @@ def receipt_legs(
     plan_of: Callable[[str], Plan], *, currency: str, rule: str | None = None
 ) -> Any:
     """A cage receipt's ``legs_for``: the plan for the shift's drawer cash, its
-    legs resolved (:func:`accounting.cage.receipt_issue`)."""
+    legs resolved (:func:`accounting.services.cage.receipt_issue`)."""
 
     def legs(shift: Shift, player: Player, cents: int) -> list[Leg]:
         plan = plan_of(drawer_cash_code(cage=shift.cage.code, shift=shift.pk))

@@ -14,10 +14,16 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting.cage import held_award_decide, payable_create, payable_pay
-from accounting.cage.protection import Door, award_check, award_held
 from accounting.models import Receipt
 from accounting.services import retry_on_conflict
+from accounting.services.cage import (
+    Door,
+    award_check,
+    award_held,
+    held_award_decide,
+    payable_create,
+    payable_pay,
+)
 from core.errors import SharedCode
 from jackpots.models import Pool
 from tournaments import selectors

@@ -16,10 +16,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from accounting.cage import receipt_issue
-from accounting.cage.protection import Door, door_check
 from accounting.models import Receipt
 from accounting.services import retry_on_conflict
+from accounting.services.cage import Door, door_check, receipt_issue
 from tournaments.domain import clock as clock_rules
 from tournaments.domain import postings
 from tournaments.domain.postings import Price

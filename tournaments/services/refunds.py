@@ -26,9 +26,9 @@ from django.db import transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from accounting.cage import receipt_issue
 from accounting.models import Receipt
 from accounting.services import retry_on_conflict
+from accounting.services.cage import receipt_issue
 from core.errors import SharedCode
 from tournaments.domain import postings
 from tournaments.domain.postings import Price

@@ -12,9 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting.cage.protection import Door, door_check
 from accounting.models import Player
 from accounting.services import retry_on_conflict
+from accounting.services.cage import Door, door_check
 from cardroom import services as cardroom_services
 from cardroom.models import SeatSession, Table
 from core.errors import Refusal, SharedCode

@@ -9,8 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting.cage.protection import Door, door_check
 from accounting.services import retry_on_conflict
+from accounting.services.cage import Door, door_check
 from cardroom import services as cardroom_services
 from core.errors import SharedCode
 from waitlist import selectors

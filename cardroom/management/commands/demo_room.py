@@ -11,15 +11,16 @@ from django.contrib.auth.models import Group, User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from accounting.cage import (
+from accounting.models import Cage, Player, Restriction, Shift, TableSlip
+from accounting.services.cage import (
     cage_vault_fund,
     player_register,
+    restriction_set,
     shift_open,
     slip_issue,
     slip_request,
 )
-from accounting.cage.protection import player_correct, restriction_set
-from accounting.models import Cage, Player, Restriction, Shift, TableSlip
+from accounting.services.cage.protection import player_correct
 from cardroom import services
 from cardroom.models import Table, TerminalKey
 from core.roles import Role

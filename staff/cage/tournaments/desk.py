@@ -24,8 +24,8 @@ from django.shortcuts import render
 from django.utils import timezone, translation
 from django.views.decorators.http import require_GET
 
-from accounting.cage.selectors import receipt_get
 from accounting.models import Receipt
+from accounting.selectors import receipt_get
 from core.errors import ApplicationError
 from core.money import symbol_of
 from core.roles import Role, has_role

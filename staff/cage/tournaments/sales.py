@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounting.cage.selectors import receipt_get
+from accounting.selectors import receipt_get
 from core.api.permissions import staff
 from core.errors import ApplicationError
 from staff.cage._shared import cage_of

@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from accounting.cage.protection import Door, restricted_now
+from accounting.services.cage import Door, restricted_now
 from core.api.permissions import staff
 from core.roles import Role, has_role
 from staff.common.roles import floor_only

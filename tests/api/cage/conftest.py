@@ -7,8 +7,8 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import User
 
-from accounting import cage as services
 from accounting.models import Cage
+from accounting.services import cage as services
 from core.roles import Role
 
 VAULT = 10_000_000

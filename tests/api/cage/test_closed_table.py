@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from accounting import cage as services
 from accounting.models import TableSlip
+from accounting.services import cage as services
 from cardroom.models import Table
 from cardroom.services.tables import table_close, table_open
 from core.errors import Refusal

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import User
 
-from accounting import cage as services
+from accounting.services import cage as services
 from core.roles import Role
 from tests.integration.cage.helpers import book_award, snapshot
 

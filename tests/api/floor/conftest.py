@@ -90,9 +90,13 @@ def floor(staff_client) -> APIClient:
 @pytest.fixture
 def stock_tray(db, make_staff) -> Callable[[str, int], None]:
     """Fill a table's tray from the cage the way the room does it (CA3)."""
-    from accounting.cage.shifts import cage_vault_fund, shift_open
-    from accounting.cage.tables import slip_issue, slip_request
     from accounting.models import Cage, TableSlip
+    from accounting.services.cage import (
+        cage_vault_fund,
+        shift_open,
+        slip_issue,
+        slip_request,
+    )
 
     state: dict[str, Any] = {}
 

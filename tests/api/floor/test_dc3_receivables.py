@@ -12,9 +12,9 @@ from datetime import timedelta
 
 import pytest
 
-from accounting.cage.receivables import receivable_check
 from accounting.models import Account, Cage, Entry, Player, Receipt, Transaction
 from accounting.selectors import trial_balance
+from accounting.services.cage import receivable_check
 from cardroom.models import SeatSession, StackMovement
 from cardroom.services import room_default
 from core.errors import Refusal

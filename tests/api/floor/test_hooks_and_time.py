@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from accounting import chart
 from accounting.models import Account
-from accounting.services import Leg
+from accounting.services import Leg, chart
 from cardroom import services
 from cardroom.models import SeatSession
 from tests.api.floor.conftest import post_hand, seat

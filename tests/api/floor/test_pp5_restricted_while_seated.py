@@ -12,8 +12,8 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from accounting.cage.protection import restriction_set
 from accounting.models import Account, Player
+from accounting.services.cage import restriction_set
 from cardroom.models import SeatSession
 from core.roles import Role
 from tests.api.floor.conftest import post_hand, seat

@@ -12,9 +12,9 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from accounting import cage as cage_services
-from accounting.cage.protection import protection_settings
 from accounting.models import DoorRefusal, Player
+from accounting.services import cage as cage_services
+from accounting.services.cage import protection_settings
 from cardroom.models import TerminalKey
 from tests.conftest import PASSWORD
 from tests.integration.protection.conftest import (  # noqa: F401 (fixtures)

@@ -9,8 +9,6 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from accounting import cage
-from accounting.cage.protection import Door, door_check
 from accounting.models import (
     DocumentLookup,
     IdentityDocument,
@@ -19,6 +17,8 @@ from accounting.models import (
     ProtectionRules,
     Restriction,
 )
+from accounting.services import cage
+from accounting.services.cage import Door, door_check
 from core.errors import Refusal
 from core.roles import Role
 

@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from accounting import cage
 from accounting.models import Payable, Player
+from accounting.services import cage
 from core.roles import Role
 from tests.integration.cage.helpers import book_award
 

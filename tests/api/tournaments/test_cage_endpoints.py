@@ -9,8 +9,8 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import User
 
-from accounting import cage as cage_services
 from accounting.models import Cage, Receipt, Transaction
+from accounting.services import cage as cage_services
 from core.roles import Role
 from tests.api.cage.conftest import FLOAT, post
 from tests.integration.tournaments.conftest import make_event

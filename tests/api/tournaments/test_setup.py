@@ -14,8 +14,8 @@ import pytest
 from django.utils import timezone
 from pghistory.models import Events
 
-from accounting import cage as cage_services
 from accounting.models import Cage
+from accounting.services import cage as cage_services
 from cardroom.models import Game, Table
 from core.roles import Role
 from tournaments import services

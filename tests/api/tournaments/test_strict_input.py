@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from accounting import cage as cage_services
 from accounting.models import Cage
+from accounting.services import cage as cage_services
 from core.roles import Role
 from tests.api.cage.conftest import FLOAT
 from tests.integration.tournaments.conftest import make_event

@@ -6,8 +6,8 @@ from datetime import date
 
 import pytest
 
-from accounting import cage as services
 from accounting.models import Cage
+from accounting.services import cage as services
 from core.roles import Role
 
 VAULT = 10_000_000  # €100,000 cash and as much in chips

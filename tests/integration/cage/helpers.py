@@ -7,8 +7,6 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db.models import Sum
 
-from accounting import cage as services
-from accounting import chart
 from accounting.models import (
     DEBIT_NORMAL,
     Account,
@@ -23,7 +21,8 @@ from accounting.models import (
     Transaction,
 )
 from accounting.selectors import trial_balance
-from accounting.services import Leg, transaction_post
+from accounting.services import Leg, chart, transaction_post
+from accounting.services import cage as services
 from core.roles import Role
 
 

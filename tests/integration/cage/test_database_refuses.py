@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, IntegrityError, connection, transaction
 
-from accounting import cage as services
 from accounting.models import Payable, TableSlip
+from accounting.services import cage as services
 
 from .conftest import FLOAT
 from .helpers import book_award

@@ -6,8 +6,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from accounting import cage as services
 from accounting.models import IdentityDocument
+from accounting.services import cage as services
 from core.roles import Role
 
 pytestmark = pytest.mark.django_db
@@ -47,7 +47,7 @@ def test_a_check_at_registration_and_at_the_cage_are_both_on_file(make_staff):
 def test_pp1_an_award_is_paid_only_with_a_valid_document_on_file(
     unverified, manager, floor_person, shift, cashier, room_clock
 ):
-    from accounting.cage.identity import document_record
+    from accounting.services.cage import document_record
     from core.errors import Refusal
     from tests.integration.cage.helpers import book_award, snapshot
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from accounting.cage import protection
+from accounting.services.cage import protection
 from core.errors import Conflict
 from core.roles import Role
 

@@ -7,8 +7,8 @@ import threading
 import pytest
 from django.db import connections
 
-from accounting import cage as services
 from accounting.services import InsufficientFunds
+from accounting.services import cage as services
 from tests.integration.cage.helpers import cage_desks, paid_exactly
 
 pytestmark = pytest.mark.django_db(transaction=True)

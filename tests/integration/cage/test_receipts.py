@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from accounting import cage as services
-from accounting import chart
-from accounting.cage import receipts as receipts_module
 from accounting.models import Cage, Receipt
 from accounting.selectors import trial_balance
-from accounting.services import InsufficientFunds
+from accounting.services import InsufficientFunds, chart
+from accounting.services import cage as services
+from accounting.services.cage import receipts as receipts_module
 from core.api.errors import status_of
 
 from .helpers import snapshot

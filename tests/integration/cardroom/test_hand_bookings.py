@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounting.models import Account, Entry, Transaction
-from accounting.posting import account_for
 from accounting.selectors import trial_balance
+from accounting.services import account_for
 from cardroom import services as floor
 from cardroom.domain.settlement import settle_record
 from cardroom.models import Hand, HandException, HandSeat, SeatSession, StackReview

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from accounting import cage
 from accounting.models import TableSlip
+from accounting.services import cage
 from cardroom import selectors as floor
 from core.roles import Role
 from tests.api.cage.conftest import cage as main_cage

@@ -6,10 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from accounting.cage.common import cage_get
-from accounting.cage.players import cash_activity_check
-from accounting.cage.receipts import receipt_number_take
-from accounting.cage.shifts import shift_open_get
+from accounting.services.cage import cage_get, cash_activity_check, shift_open_get
+from accounting.services.cage.receipts import receipt_number_take
 from core.work import claim, lock_check
 from waitlist.models import WaitingList
 from waitlist.services._shared import locked

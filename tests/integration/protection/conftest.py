@@ -10,13 +10,10 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from accounting import cage as cage_services
-from accounting.cage.protection import (
-    player_correct,
-    protection_settings,
-    restriction_set,
-)
 from accounting.models import Payable, Player, Receipt, Restriction, TableSlip
+from accounting.services import cage as cage_services
+from accounting.services.cage import protection_settings, restriction_set
+from accounting.services.cage.protection import player_correct
 from cardroom import services as floor
 from cardroom.models import Absence, SeatSession, StackMovement, Table
 from core.roles import Role

@@ -6,18 +6,15 @@ from datetime import date, timedelta
 
 import pytest
 
-from accounting import cage as services
-from accounting.cage.protection import (
-    Door,
+from accounting.models import DoorRefusal, Player
+from accounting.services import cage as services
+from accounting.services.cage import Door, door_check, restriction_end, restriction_set
+from accounting.services.cage.protection import (
     document_number_show,
     document_record,
-    door_check,
     refusals_remember,
     refusals_write,
-    restriction_end,
-    restriction_set,
 )
-from accounting.models import DoorRefusal, Player
 from cardroom.services import room_default
 from core.errors import Refusal
 from core.roles import Role

@@ -9,8 +9,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from accounting import cage as cage_services
 from accounting.models import Cage
+from accounting.services import cage as cage_services
 from cardroom.models import Room
 from core.roles import Role
 from tests.conftest import ROOM_EVENING

@@ -15,7 +15,7 @@ from django.db import (
 )
 from django.utils import timezone
 
-from accounting import cage as cage_services
+from accounting.services import cage as cage_services
 from core.errors import NotFound, Refusal
 from tournaments import selectors, services
 from tournaments.models import ClockChange, Entry, EventTable, SeatMove

@@ -19,7 +19,7 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from accounting.cage import gaming_day_of
+from accounting.services.cage import gaming_day_of
 from core.roles import Role
 from reports.builders import daily_audit
 from reports.builders.tournaments import event_report

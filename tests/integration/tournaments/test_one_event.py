@@ -12,11 +12,11 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from accounting import cage as cage_services
-from accounting import chart as ledger
-from accounting.cage import gaming_day_of
 from accounting.models import Payable, Receipt, Transaction
 from accounting.selectors import trial_balance
+from accounting.services import cage as cage_services
+from accounting.services import chart as ledger
+from accounting.services.cage import gaming_day_of
 from core.errors import Refusal
 from reports.builders import daily_audit
 from reports.builders.tournaments import event_report

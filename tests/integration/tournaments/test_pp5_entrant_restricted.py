@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from accounting.cage.protection import restriction_set
+from accounting.services.cage import restriction_set
 from tournaments import services
 from tournaments.models import Entry
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from accounting.cage.protection import restriction_set
 from accounting.models import AwardDecision
+from accounting.services.cage import restriction_set
 from core.errors import Refusal
 from core.roles import Role
 from tournaments import services

@@ -10,13 +10,12 @@ player's rows, the room's clock and its versioned settings
 A door's refusal is kept for the daily audit: the request it refuses changes
 nothing (its transaction rolls back), so the refusal is remembered for the
 request (:data:`_refused`) and written once the request is answered, outside it
-(:class:`RefusalLogMiddleware`).
+(:class:`accounting.middleware.RefusalLogMiddleware`).
 """
 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -28,7 +27,6 @@ from django.utils import timezone
 from django.utils.module_loading import import_string
 from psycopg import errors as pg_errors
 
-from accounting.cage.days import gaming_day_of
 from accounting.domain import protection as rules
 from accounting.errors import (
     BARRED_FOR_GOOD,
@@ -51,6 +49,7 @@ from accounting.models import (
     Restriction,
     RestrictionEnd,
 )
+from accounting.services.cage.days import gaming_day_of
 from core.errors import Refusal, Said
 
 Door = rules.Door
@@ -354,7 +353,8 @@ def award_held(*, player: Player, door: Door = Door.AWARD) -> bool:
 
 
 def refusals_remember() -> contextvars.Token[Any]:
-    """Start remembering door refusals for this request (the middleware)."""
+    """Start remembering door refusals for this request (called by
+    :class:`accounting.middleware.RefusalLogMiddleware`)."""
     return _refused.set([])
 
 
@@ -369,23 +369,6 @@ def refusals_write(token: contextvars.Token[Any]) -> None:
             )
             for player, door, rule, code, day in pending
         )
-
-
-class RefusalLogMiddleware:
-    """Keeps the door refusals of a request for the daily audit (PP2–PP4).
-
-    The refused request rolls back; its refusal is written after the answer,
-    in a transaction of its own."""
-
-    def __init__(self, get_response: Callable[[Any], Any]) -> None:
-        self.get_response = get_response
-
-    def __call__(self, request: Any) -> Any:
-        token = refusals_remember()
-        try:
-            return self.get_response(request)
-        finally:
-            refusals_write(token)
 
 
 # -- restrictions (PP3, PP4, PP5) --------------------------------------------
@@ -556,8 +539,8 @@ def restriction_active(row: Restriction, *, at: datetime | None = None) -> bool:
     )
 
 
-# The identity records (PP1, PP7), kept in accounting.cage.identity.
-from accounting.cage.identity import (  # noqa: E402
+# The identity records (PP1, PP7), kept in accounting.services.cage.identity.
+from accounting.services.cage.identity import (  # noqa: E402
     document_number_show,
     document_record,
     document_valid,

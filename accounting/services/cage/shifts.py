@@ -26,9 +26,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounting import chart
-from accounting.cage.common import cents_check
-from accounting.cage.days import gaming_day_of
 from accounting.domain import cage_postings
 from accounting.domain.cage import Variance, needs_sign_off
 from accounting.errors import (
@@ -41,8 +38,11 @@ from accounting.errors import (
     refuse,
 )
 from accounting.models import Account, Cage, Shift, Transaction
-from accounting.posting import plan_post
-from accounting.services import retry_on_conflict
+from accounting.services import chart
+from accounting.services.cage.common import cents_check
+from accounting.services.cage.days import gaming_day_of
+from accounting.services.ledger import retry_on_conflict
+from accounting.services.posting import plan_post
 from core.errors import Refusal, SharedCode
 from core.work import lock_check
 

@@ -1,5 +1,6 @@
 """Receipts at the cage: chip purchases and redemptions (CA2), award payouts (CA6),
-receivables paid back (DC3; what is owed is read by :mod:`accounting.cage.receivables`).
+receivables paid back (DC3; what is owed is read by
+:mod:`accounting.services.cage.receivables`).
 
 Each takes the cage's next receipt number under the ``Cage`` row lock, in the same
 database transaction as its ledger posting: a rollback gives the number back, so the
@@ -28,11 +29,6 @@ from django.db.models import F
 from django.utils import timezone
 from psycopg import errors as pg_errors
 
-from accounting.cage.common import cage_get, cents_check
-from accounting.cage.players import cash_activity_record, player_get
-from accounting.cage.protection import Door, award_check, door_check
-from accounting.cage.receivables import receivable_check, receivable_standing
-from accounting.cage.shifts import shift_open_get
 from accounting.domain import cage_postings
 from accounting.domain.cage import receipt_no
 from accounting.domain.postings import Plan
@@ -44,8 +40,13 @@ from accounting.errors import (
     refuse,
 )
 from accounting.models import Cage, Payable, Player, Receipt, Shift, Transaction
-from accounting.posting import plan_post
-from accounting.services import Leg, retry_on_conflict, transaction_post
+from accounting.services.cage.common import cage_get, cents_check
+from accounting.services.cage.players import cash_activity_record, player_get
+from accounting.services.cage.protection import Door, award_check, door_check
+from accounting.services.cage.receivables import receivable_check, receivable_standing
+from accounting.services.cage.shifts import shift_open_get
+from accounting.services.ledger import Leg, retry_on_conflict, transaction_post
+from accounting.services.posting import plan_post
 from core.errors import Conflict, SharedCode
 from core.work import lock_check
 

@@ -13,8 +13,6 @@ from django.db.models import QuerySet, Sum
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
-from accounting import chart
-from accounting.cage.shifts import drawer_accounts
 from accounting.domain.cage import (
     CASH_LINES,
     CHIPS_LINES,
@@ -33,6 +31,8 @@ from accounting.models import (
     Shift,
     TableSlip,
 )
+from accounting.services import chart
+from accounting.services.cage.shifts import drawer_accounts
 
 
 def vault_balances(*, cage: Cage) -> tuple[int, int]:

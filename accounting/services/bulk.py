@@ -34,7 +34,7 @@ from django.db import IntegrityError
 
 from accounting.errors import InsufficientFunds, insufficient
 from accounting.models import Account
-from accounting.services import balance_moved, check_netted, net_pairs
+from accounting.services.ledger import balance_moved, check_netted, net_pairs
 
 
 class AccountRow(NamedTuple):

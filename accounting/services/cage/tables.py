@@ -26,8 +26,6 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from accounting.cage.common import cage_get, cents_check, table_open
-from accounting.cage.shifts import shift_open_get
 from accounting.domain import cage_postings
 from accounting.errors import (
     FILL_TABLE_CLOSED,
@@ -37,8 +35,10 @@ from accounting.errors import (
     refuse,
 )
 from accounting.models import Account, BoxCount, Cage, TableSlip
-from accounting.posting import account_for, plan_post
-from accounting.services import retry_on_conflict
+from accounting.services.cage.common import cage_get, cents_check, table_open
+from accounting.services.cage.shifts import shift_open_get
+from accounting.services.ledger import retry_on_conflict
+from accounting.services.posting import account_for, plan_post
 from core.errors import Conflict, Refusal, SharedCode
 
 

@@ -4,8 +4,8 @@ block.
 A receivable is booked by a correction a second person approves (DC2): the player's
 ``receivable:<player>`` account is debited with what he got and wasn't due. He
 pays it back in cash at the cage, in one go or in parts, each payment a numbered
-receipt (CA2, :func:`accounting.cage.receipts.receivable_collect`) and a balanced
-posting: drawer cash +C, his receivable −C. The ledger is the record: what is
+receipt (CA2, :func:`accounting.services.cage.receipts.receivable_collect`) and a
+balanced posting: drawer cash +C, his receivable −C. The ledger is the record: what is
 booked, collected and open is read from the account's entries
 (:mod:`accounting.domain.receivables`), and a player with an amount past the
 house's terms (``CARDROOM_DC3_TERMS_DAYS``, none by default) can't buy in.

@@ -16,11 +16,7 @@ from django.conf import settings
 from accounting.domain.accounts import spec_of
 from accounting.domain.postings import Plan, PlanLeg
 from accounting.models import Account, AccountType, Transaction
-from accounting.services import (
-    Leg,
-    account_get_or_open,
-    transaction_post,
-)
+from accounting.services.ledger import Leg, account_get_or_open, transaction_post
 
 
 def account_for(code: str, *, currency: str | None = None) -> Account:

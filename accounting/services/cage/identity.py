@@ -9,10 +9,10 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from accounting.cage.days import gaming_day_of
 from accounting.domain.protection import document_valid_on
 from accounting.errors import Code, refuse
 from accounting.models import DocumentLookup, IdentityDocument, Player, PlayerChange
+from accounting.services.cage.days import gaming_day_of
 
 
 @transaction.atomic

@@ -2,10 +2,11 @@
 restrictions and how they ended, the restrictions in force (the door staff's
 exclusion list), his identity documents, the settings' versions.
 
-Reads only; the writes and the door check are :mod:`accounting.cage.protection`'s,
-and whether a restriction holds is asked of it (:func:`restriction_active`), so
-the rules are read in one place. No document's number is read here: only
-``document_number_show`` gives it, recording who was shown it (PP7).
+Reads only; the writes and the door check are
+:mod:`accounting.services.cage.protection`'s, and whether a restriction holds is
+asked of it (:func:`restriction_active`), so the rules are read in one place. No
+document's number is read here: only ``document_number_show`` gives it, recording
+who was shown it (PP7).
 """
 
 from __future__ import annotations
@@ -14,8 +15,6 @@ from datetime import date, datetime
 
 from django.utils import timezone
 
-from accounting.cage.days import gaming_day_of
-from accounting.cage.protection import restriction_active
 from accounting.domain.protection import age_on
 from accounting.models import (
     IdentityDocument,
@@ -24,6 +23,8 @@ from accounting.models import (
     Restriction,
     RestrictionEnd,
 )
+from accounting.services.cage.days import gaming_day_of
+from accounting.services.cage.protection import restriction_active
 
 _RELATED = ("player", "set_by", "end", "end__by")
 
@@ -42,7 +43,7 @@ def restrictions_in_force(
 
     A bar past its last gaming day, or ended by a second manager, is left out by
     the query; whether the rest hold is the rules' to say
-    (:func:`~accounting.cage.protection.restriction_active`): a self-exclusion
+    (:func:`~accounting.services.cage.protection.restriction_active`): a self-exclusion
     past its period holds until its lapse has come (PP4).
     """
     at = at or timezone.now()

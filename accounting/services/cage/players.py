@@ -10,8 +10,6 @@ from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
 
-from accounting.cage.days import gaming_day_of
-from accounting.cage.identity import document_record
 from accounting.domain.cage import identity_allowance
 from accounting.errors import Code, conflict, invalid, refuse
 from accounting.models import (
@@ -20,6 +18,8 @@ from accounting.models import (
     CashTransaction,
     Player,
 )
+from accounting.services.cage.days import gaming_day_of
+from accounting.services.cage.identity import document_record
 from core.work import lock_check
 
 
@@ -97,7 +97,7 @@ def player_identity_verify(
 ) -> Player:
     """Record that ``verified_by`` checked the player's identity document (CA5):
     an identity document on file (PP1), kept as
-    :func:`accounting.cage.identity.document_record` keeps it.
+    :func:`accounting.services.cage.identity.document_record` keeps it.
 
     Raises :class:`core.errors.Invalid` (400) without a document type and number.
     """

@@ -8,18 +8,18 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from accounting.cage.days import gaming_day_of
-from accounting.cage.protection import (
+from accounting.domain import cage_postings
+from accounting.domain import protection as rules
+from accounting.errors import conflict
+from accounting.models import AwardDecision, Payable, Player, Restriction
+from accounting.services.cage.days import gaming_day_of
+from accounting.services.cage.protection import (
     Door,
     Settings,
     protection_settings,
     restrictions_of,
 )
-from accounting.domain import cage_postings
-from accounting.domain import protection as rules
-from accounting.errors import conflict
-from accounting.models import AwardDecision, Payable, Player, Restriction
-from accounting.posting import plan_post
+from accounting.services.posting import plan_post
 from core.errors import SharedCode
 
 

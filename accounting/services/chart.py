@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from accounting.domain import accounts
 from accounting.models import Account
-from accounting.posting import account_for
+from accounting.services.posting import account_for
 
 CHIP_FLOAT = accounts.CHIP_FLOAT
 RAKE_REVENUE = accounts.RAKE_REVENUE
