@@ -307,7 +307,7 @@ class Tourney:
         self.summary.broken += list(done.broken)
 
     def _places_paid(self, event: Event) -> int:
-        return int(services.clock_display(event)["places_paid"])
+        return int(selectors.clock_shown(event)["places_paid"])
 
     def _to_the_bubble(self, event: Event) -> None:
         """Busts at the tables until one player more than the places paid is left;
@@ -376,7 +376,7 @@ class Tourney:
         services.chip_count_record(
             event=event, chips=sum(stacks.values()), by=self.floor
         )
-        offers = services.deal_offers(event=event, stacks=stacks)
+        offers = selectors.deal_offers(event=event, stacks=stacks)
         deal = services.deal_propose(
             event=event,
             method="icm",

@@ -33,7 +33,7 @@ from tests.staff.browser import (
     say,
     screenshot_name,
 )
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import (
     Bust,
     ChipCount,
@@ -272,7 +272,7 @@ def director_night(page, expect, url, language, codes, cashier, open_page) -> No
     page.click("#stacks button[type=submit]")
     expect(page.locator("#figures tbody tr")).to_have_count(3)
     page.click(f'#figures a:has-text("{say(language, "Use the ICM figures")}")')
-    offers = services.deal_offers(
+    offers = selectors.deal_offers(
         event=event, stacks={e.pk: 10_000 + 15_000 * i for i, e in enumerate(left)}
     )
     for entry in left:

@@ -25,7 +25,7 @@ from tests.integration.tournaments.conftest import (
     shift,
     structure,
 )
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import (
     Bust,
     ChipCount,
@@ -434,7 +434,7 @@ def test_a_deal_from_figures_to_signatures(three_left, floor_person, manager):
         **{f"s_{e.pk}": str(40_000 + 20_000 * i) for i, e in enumerate(left)},
     }
     page = client.get(BASE + "deal", {**query, "method": "icm"})
-    offers = services.deal_offers(
+    offers = selectors.deal_offers(
         event=three_left, stacks={e.pk: int(query[f"s_{e.pk}"]) for e in left}
     )
     form = page.context["propose_form"]

@@ -14,7 +14,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from core.api.schema import ErrorSerializer
-from tournaments import services
+from tournaments import selectors
 from tournaments.api.terminals import ClockSerializer
 from waitlist.api.views import BOARD_LANGUAGE, board_data_language
 
@@ -48,7 +48,7 @@ class BoardClocksApi(APIView):
     )
     def get(self, request: Request) -> Response:
         language = board_data_language(request)
-        clocks = services.board_events(now=timezone.now(), language=language)
+        clocks = selectors.board_clocks(now=timezone.now(), language=language)
         response = Response(BoardClockSerializer(clocks, many=True).data)
         response["Cache-Control"] = "no-store"
         response["Content-Language"] = language

@@ -256,7 +256,7 @@ class DealOffersApi(APIView):
         numbers = _players_left(found, data.validated_data["stacks"])
         entries = _entries(found, numbers, "stacks")
         back = {entries[n].pk: n for n in numbers}
-        offers = deal_services.deal_offers(
+        offers = selectors.deal_offers(
             event=found, stacks={entries[n].pk: s for n, s in numbers.items()}
         )
         prizes = selectors.place_prizes(event=found)
@@ -915,7 +915,7 @@ class RefundPartialApproveApi(APIView):
 
 def refund_approval_answer(approval: RefundApproval) -> dict[str, Any]:
     purchase = approval.purchase
-    left = refund_services.refund_left(purchase=purchase)
+    left = selectors.refund_left(purchase=purchase)
     split = refund_parts(left, approval.amount_cents)
     return {
         "receipt": purchase.receipt.no if purchase.receipt else "",

@@ -42,6 +42,7 @@ from core.api.permissions import role_required, staff
 from core.api.schema import ErrorSerializer
 from core.idempotency import idempotent
 from core.roles import Role
+from tournaments import selectors
 from tournaments.domain.setup import MAX_LEVELS, MAX_PLACES, MAX_ROWS, LevelSpec
 from tournaments.models import Event, EventTable, Structure
 from tournaments.services import setup as services
@@ -187,7 +188,7 @@ def _structure_out(structure: Structure) -> dict[str, Any]:
         "events": list(
             structure.events.order_by("code").values_list("code", flat=True)
         ),
-        "fixed": services.structure_started_by(structure=structure) is not None,
+        "fixed": selectors.structure_started_by(structure=structure) is not None,
     }
 
 
@@ -295,7 +296,7 @@ def _rows(rows: list[dict[str, Any]]) -> list[tuple[int, list[int]]]:
 
 
 def _payout_table_out(event: Event) -> dict[str, Any]:
-    table = services.payout_table_of(event=event)
+    table = selectors.payout_table_paid(event=event)
     return {
         "rows": [{"min_entries": n, "shares": list(s)} for n, s in table],
         "default": not event.payout_table,
@@ -713,7 +714,7 @@ class PayoutPreviewApi(APIView):
     )
     def get(self, request: Request, event: str) -> Response:
         found = _event(event)
-        preview = services.payout_preview(
+        preview = selectors.payout_preview(
             event=found,
             entries=_count(request, "entries", least=1, default=None),
             rebuys=_count(request, "rebuys", least=0, default=0),

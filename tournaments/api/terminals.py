@@ -26,7 +26,7 @@ from core.api.permissions import IsFloor, staff
 from core.api.schema import ErrorSerializer
 from core.idempotency import idempotent
 from core.roles import Role, has_role
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.domain.clock import TAKES, Action
 from tournaments.errors import Code, forbidden
 from tournaments.models import Event, EventTable
@@ -188,7 +188,7 @@ class ClockApi(APIView):
     @extend_schema(responses={200: ClockSerializer, 403: ErrorSerializer})
     def get(self, request: Request, event: str) -> Response:
         obj = _event_for(request, event)
-        return Response(ClockSerializer(services.clock_display(obj)).data)
+        return Response(ClockSerializer(selectors.clock_shown(obj)).data)
 
     @extend_schema(
         request=InputSerializer,
@@ -216,7 +216,7 @@ class ClockApi(APIView):
             **_actor(request),
         )
         obj = services.event_get(code=event)
-        return Response(ClockSerializer(services.clock_display(obj, now=now)).data)
+        return Response(ClockSerializer(selectors.clock_shown(obj, now=now)).data)
 
 
 class TableClockApi(APIView):
@@ -228,7 +228,7 @@ class TableClockApi(APIView):
     @extend_schema(responses={200: ClockSerializer, 403: ErrorSerializer})
     def get(self, request: Request, event: str, table: str) -> Response:
         obj = _event_for(request, event, table)
-        return Response(ClockSerializer(services.clock_display(obj)).data)
+        return Response(ClockSerializer(selectors.clock_shown(obj)).data)
 
 
 class SeatSerializer(serializers.Serializer):
@@ -262,7 +262,7 @@ class TablesApi(APIView):
     @extend_schema(responses={200: MapTableSerializer(many=True)})
     def get(self, request: Request, event: str) -> Response:
         obj = services.event_get(code=event)
-        return Response(MapTableSerializer(services.table_map(obj), many=True).data)
+        return Response(MapTableSerializer(selectors.table_map(obj), many=True).data)
 
 
 class MoveSerializer(serializers.Serializer):

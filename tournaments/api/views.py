@@ -28,7 +28,7 @@ from core.api.permissions import IsCashier, IsManager, role_required, staff
 from core.api.schema import ErrorSerializer
 from core.idempotency import idempotent
 from core.roles import Role
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.api.serializers import (
     EntrySerializer,
     EventSummarySerializer,
@@ -141,7 +141,7 @@ class EntryApi(APIView):
             level=data.validated_data.get("level"),
         )
         purchase = entry.purchases.get(kind="buy_in")
-        drawn = services.entry_seat_drawn(entry=entry)
+        drawn = selectors.entry_seat_drawn(entry=entry)
         return Response(
             {
                 "entry": EntrySerializer(entry).data,

@@ -12,7 +12,8 @@ whose posting gives back the purchase's parts, all of them or a share of each (T
 DC2). Chips are counted, not booked: each issue and removal is a
 :class:`ChipMovement` with its cause (TO3).
 
-One module per use case; ``tournaments.services`` names them all.
+One module per use case; ``tournaments.services`` names them all. The reads are
+``tournaments.selectors``.
 """
 
 from __future__ import annotations
@@ -27,19 +28,8 @@ from tournaments.services.chips import (
     chips_remove,
     entry_disqualify,
 )
-from tournaments.services.clock import (
-    board_events,
-    chips_in_play,
-    clock_change,
-    clock_display,
-    level_for_hand,
-)
-from tournaments.services.deals import (
-    deal_approve,
-    deal_offers,
-    deal_propose,
-    deal_sign,
-)
+from tournaments.services.clock import clock_change
+from tournaments.services.deals import deal_approve, deal_propose, deal_sign
 from tournaments.services.payouts import (
     payout_forfeit,
     payout_pay,
@@ -52,34 +42,26 @@ from tournaments.services.purchases import (
     addon_buy,
     entry_register,
     event_start,
-    price_of,
     rebuy_buy,
 )
 from tournaments.services.refunds import (
     event_cancel,
     purchase_refund,
     refund_approve,
-    refund_left,
     refund_pay,
 )
 from tournaments.services.seating import (
     Rebalance,
     entry_seat_draw,
-    entry_seat_drawn,
     seats_draw,
-    table_map,
     tables_rebalance,
 )
 from tournaments.services.setup import (
     event_create,
     event_settings_update,
-    event_started,
     event_table_add,
-    payout_preview,
-    payout_table_of,
     payout_table_set,
     structure_create,
-    structure_started_by,
     structure_update,
 )
 
@@ -90,50 +72,37 @@ __all__ = [
     "Price",
     "Rebalance",
     "addon_buy",
-    "board_events",
     "busts_record",
     "busts_report",
     "chip_count_record",
     "chip_count_report",
     "chip_race_record",
-    "chips_in_play",
     "chips_remove",
     "clock_change",
-    "clock_display",
     "deal_approve",
-    "deal_offers",
     "deal_propose",
     "deal_sign",
     "entry_disqualify",
     "entry_register",
     "entry_seat_draw",
-    "entry_seat_drawn",
     "event_cancel",
     "event_create",
     "event_get",
     "event_settings_update",
     "event_start",
-    "event_started",
     "event_table_add",
-    "level_for_hand",
     "payout_forfeit",
     "payout_pay",
-    "payout_preview",
     "payout_release",
     "payout_sheet_approve",
     "payout_sheet_prepare",
-    "payout_table_of",
     "payout_table_set",
-    "price_of",
     "purchase_refund",
     "rebuy_buy",
     "refund_approve",
-    "refund_left",
     "refund_pay",
     "seats_draw",
     "structure_create",
-    "structure_started_by",
     "structure_update",
-    "table_map",
     "tables_rebalance",
 ]

@@ -16,9 +16,7 @@ from django.utils import timezone
 from accounting.services import retry_on_conflict
 from core.errors import SharedCode
 from tournaments import selectors
-from tournaments.domain import deals
-from tournaments.domain.deals import DealError
-from tournaments.errors import Code, conflict, invalid, refuse, refused_as
+from tournaments.errors import Code, conflict, invalid, refuse
 from tournaments.models import (
     Deal,
     DealSignature,
@@ -26,45 +24,6 @@ from tournaments.models import (
     Event,
 )
 from tournaments.services._shared import bounty_pay, event_locked
-
-
-def deal_offers(
-    *, event: Event, stacks: Mapping[int, int]
-) -> dict[str, dict[int, int]]:
-    """The chip-chop and ICM figures for the players left, keyed by entry id, for
-    the prizes of the places they still play for (TO5). The players choose.
-
-    Raises :class:`Refusal` (TO5) unless ``stacks`` names every entry still playing.
-    """
-    left = _deal_players(event, stacks)
-    prizes = _prizes_left(event, len(left))
-    unit = event.payout_unit_cents
-    try:
-        return {
-            Deal.Method.CHIP_CHOP: deals.chip_chop(stacks, prizes, unit=unit),
-            Deal.Method.ICM: deals.icm(stacks, prizes, unit=unit),
-        }
-    except DealError as error:
-        raise refused_as(Code.DEAL_REFUSED, error, rule="TO5") from error
-
-
-def _deal_players(event: Event, stacks: Mapping[int, int]) -> list[int]:
-    if event.satellite_target_id is not None:
-        # Its places are seats of a fixed value, not the cash the figures share.
-        raise refuse(Code.SATELLITE_DEAL, rule="TO5")
-    left = list(
-        Entry.objects.filter(event=event, status=Entry.Status.ACTIVE)
-        .order_by("pk")
-        .values_list("pk", flat=True)
-    )
-    if sorted(stacks) != left:
-        raise refuse(Code.DEAL_INCOMPLETE, rule="TO5", allowed={"entries": left})
-    return left
-
-
-def _prizes_left(event: Event, players: int) -> list[int]:
-    prizes = selectors.place_prizes(event=event)
-    return [prizes[i] if i < len(prizes) else 0 for i in range(players)]
 
 
 @transaction.atomic
@@ -96,7 +55,7 @@ def deal_propose(
     already.
     """
     event = event_locked(event)
-    left = _deal_players(event, stacks)
+    left = selectors.deal_players(event, stacks)
     if sorted(amounts) != left:
         raise refuse(Code.DEAL_INCOMPLETE, rule="TO5", allowed={"entries": left})
     if method not in Deal.Method.values:
@@ -107,7 +66,7 @@ def deal_propose(
         event=event, status__in=[Deal.Status.SIGNED, Deal.Status.APPROVED]
     ).exists():
         raise conflict(Code.DEAL_BINDING)
-    prizes = _prizes_left(event, len(left))
+    prizes = selectors.prizes_left(event, len(left))
     if any(_not_cents(v) for v in amounts.values()) or _not_cents(left_in_play_cents):
         raise invalid(SharedCode.INVALID_AMOUNT)
     if sum(amounts.values()) + left_in_play_cents != sum(prizes):
@@ -119,7 +78,7 @@ def deal_propose(
             sum=sum(amounts.values()) + left_in_play_cents,
         )
     shared = _bounties_shared(event, left, bounties, left_in_play_cents)
-    offers = deal_offers(event=event, stacks=stacks)
+    offers = selectors.deal_offers(event=event, stacks=stacks)
     return Deal.objects.create(
         event=event,
         method=method,

@@ -42,7 +42,6 @@ from tournaments.models import (
 )
 from tournaments.services._entries import entry_open, purchase_record
 from tournaments.services._shared import event_locked, plan_book
-from tournaments.services.purchases import price_of
 
 
 def _lines_of(event: Event, deal: Deal | None) -> list[tuple[Entry, Place, int]]:
@@ -220,7 +219,7 @@ def _seat_pay(*, satellite: Event, line: Payout, by: User, at: datetime) -> Entr
         by=by,
         at_door=False,
     )
-    price = price_of(event=target, kind=Purchase.Kind.BUY_IN)
+    price = selectors.price_of(event=target, kind=Purchase.Kind.BUY_IN)
     posting = plan_book(
         postings.satellite_seat(
             satellite=satellite.code, target=target.code, price=price

@@ -19,6 +19,7 @@ from django.utils import timezone
 from accounting.models import Receipt
 from accounting.services import retry_on_conflict
 from accounting.services.cage import Door, door_check, receipt_issue
+from tournaments import selectors
 from tournaments.domain import clock as clock_rules
 from tournaments.domain import postings
 from tournaments.domain.postings import Price
@@ -38,21 +39,6 @@ from tournaments.services._shared import (
 )
 
 
-def price_of(*, event: Event, kind: str) -> Price:
-    """What an entry, a rebuy or the add-on costs and gives (TO1)."""
-    if kind == Purchase.Kind.BUY_IN:
-        return Price(
-            event.buy_in_cents,
-            event.fee_cents,
-            event.staff_fee_cents,
-            event.bounty_cents,
-            event.starting_stack,
-        )
-    if kind == Purchase.Kind.REBUY:
-        return Price(event.rebuy_cents, event.rebuy_fee_cents, 0, 0, event.rebuy_chips)
-    return Price(event.addon_cents, event.addon_fee_cents, 0, 0, event.addon_chips)
-
-
 def _purchase_legs(event: Event, price: Price) -> Any:
     """The legs of a purchase paid into the cashier's drawer (TO1, TO8)."""
     return receipt_legs(
@@ -70,7 +56,7 @@ def _sell(
     cashier: User,
     at: datetime,
 ) -> Purchase:
-    price = price_of(event=event, kind=kind)
+    price = selectors.price_of(event=event, kind=kind)
     receipt = receipt_issue(
         kind=Receipt.Kind.TOURNAMENT_ENTRY,
         cage=cage,

@@ -23,13 +23,13 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 
 from accounting.models import Receipt
 from accounting.services import retry_on_conflict
 from accounting.services.cage import receipt_issue
 from core.errors import SharedCode
+from tournaments import selectors
 from tournaments.domain import postings
 from tournaments.domain.postings import Price
 from tournaments.errors import Code, conflict, invalid, missing, refuse
@@ -58,24 +58,6 @@ def event_cancel(*, event: Event, by: User, reason: str) -> Event:
     event.status = Event.Status.CANCELLED
     event.save(update_fields=["status"])
     return event
-
-
-def refund_left(*, purchase: Purchase) -> Price:
-    """What is left to refund of ``purchase``, part by part (TO10); its chips when
-    none of it was refunded yet."""
-    given = Refund.objects.filter(purchase=purchase).aggregate(
-        pool=Sum("prize_pool_cents"),
-        fee=Sum("fee_cents"),
-        staff=Sum("staff_fee_cents"),
-        bounty=Sum("bounty_cents"),
-    )
-    return Price(
-        purchase.prize_pool_cents - (given["pool"] or 0),
-        purchase.fee_cents - (given["fee"] or 0),
-        purchase.staff_fee_cents - (given["staff"] or 0),
-        purchase.bounty_cents - (given["bounty"] or 0),
-        purchase.chips,
-    )
 
 
 def _amount_to_refund(left: Price, amount_cents: int | None) -> int:
@@ -181,7 +163,7 @@ def purchase_refund(
         purchase=purchase, cashier=cashier, approved_by=approved_by, reason=reason
     )
     entry = purchase.entry
-    left = refund_left(purchase=purchase)
+    left = selectors.refund_left(purchase=purchase)
     amount = _amount_to_refund(left, amount_cents)
     parts = postings.refund_parts(left, amount)
     receipt = _refund_receipt_issue(
@@ -274,7 +256,10 @@ def _refunded_chips_leave(
         recorded_by=by,
         at=at,
     )
-    if all(refund_left(purchase=p).total_cents == 0 for p in entry.purchases.all()):
+    if all(
+        selectors.refund_left(purchase=p).total_cents == 0
+        for p in entry.purchases.all()
+    ):
         Entry.objects.filter(pk=entry.pk).update(
             status=Entry.Status.REFUNDED, seat=None, finished_at=at
         )
@@ -330,7 +315,7 @@ def refund_approve(
         raise refuse(Code.EVENT_OVER, rule="TO10")
     if RefundApproval.objects.filter(purchase=purchase, refund__isnull=True).exists():
         raise conflict(Code.REFUND_APPROVED, text="pending")
-    amount = _amount_to_refund(refund_left(purchase=purchase), amount_cents)
+    amount = _amount_to_refund(selectors.refund_left(purchase=purchase), amount_cents)
     _entry_may_be_refunded(event, purchase.entry)
     return RefundApproval.objects.create(
         purchase=purchase,
@@ -368,7 +353,7 @@ def refund_pay(
         .first()
     )
     if approval is None:
-        if refund_left(purchase=purchase).total_cents == 0:
+        if selectors.refund_left(purchase=purchase).total_cents == 0:
             raise conflict(Code.ALREADY_REFUNDED)
         raise refuse(Code.REFUND_NOT_APPROVED, rule="TO10")
     return purchase_refund(

@@ -1,5 +1,5 @@
 """Seating an event (TO2, TO11): seats drawn at random from a recorded seed, tables
-broken and balanced, and the map of who sits where.
+broken and balanced (the map of who sits where is ``selectors.table_map``).
 
 Each service locks the event's row, turns the rows into the pure values of
 ``tournaments.domain.tables``, asks them, and records what they decided: a
@@ -13,25 +13,17 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from core.errors import Refusal
+from tournaments import selectors
 from tournaments.domain import tables as table_rules
 from tournaments.errors import Code, refuse
 from tournaments.models import Entry, Event, EventTable, SeatMove
 from tournaments.services._shared import event_get
-
-
-def _open_tables(event: Event) -> list[EventTable]:
-    return list(
-        EventTable.objects.filter(event=event, status=EventTable.Status.OPEN).order_by(
-            "break_order"
-        )
-    )
 
 
 def _seating(
@@ -118,7 +110,7 @@ def seats_draw(
     """
     now = now or timezone.now()
     event = event_get(code=event_code, lock=True)
-    tables = _open_tables(event)
+    tables = selectors.tables_open(event)
     if not tables:
         if alternates:
             return []
@@ -184,7 +176,7 @@ def tables_rebalance(
     """
     now = now or timezone.now()
     event = event_get(code=event_code, lock=True)
-    tables = _open_tables(event)
+    tables = selectors.tables_open(event)
     if not tables:
         raise _no_tables(event)
     values, seated = _seating(event, tables, big_blinds)
@@ -206,50 +198,6 @@ def tables_rebalance(
     return Rebalance(result.broken, tuple(records), seed)
 
 
-def table_map(event: Event) -> list[dict[str, Any]]:
-    """Return the event's open tables with their seats, for the floor's map (TO11)."""
-    tables = _open_tables(event)
-    live = (
-        Entry.objects.select_related("player")
-        .filter(event=event, status=Entry.Status.ACTIVE)
-        .order_by("table", "seat")
-    )
-    seats: dict[str, dict[int, Entry]] = {t.table: {} for t in tables}
-    unseated = []
-    for entry in live:
-        if entry.table in seats and entry.seat is not None:
-            seats[entry.table][entry.seat] = entry
-        else:
-            unseated.append(entry)
-    values = [
-        table_rules.TableSeats(
-            t.table, t.seats, {s: str(e.pk) for s, e in seats[t.table].items()}
-        )
-        for t in tables
-    ]
-    halted = set(table_rules.halted(values))
-    return [
-        {
-            "table": t.table,
-            "seats": t.seats,
-            "break_order": t.break_order,
-            "players": len(seats[t.table]),
-            "halted": t.table in halted,
-            "seated": [
-                {
-                    "seat": n,
-                    "entry": seats[t.table][n].number,
-                    "player": seats[t.table][n].player.code,
-                }
-                if n in seats[t.table]
-                else {"seat": n, "entry": None, "player": None}
-                for n in range(1, t.seats + 1)
-            ],
-        }
-        for t in tables
-    ]
-
-
 def entry_seat_draw(
     *, event: Event, entry: Entry, by: User | None, at: datetime
 ) -> SeatMove | None:
@@ -266,10 +214,3 @@ def entry_seat_draw(
         return None
     entry.table, entry.seat = moves[0].to_table, moves[0].to_seat
     return moves[0]
-
-
-def entry_seat_drawn(*, entry: Entry) -> SeatMove | None:
-    """The seeded draw that gave ``entry`` its first seat (TO11), if it had one."""
-    return (
-        SeatMove.objects.filter(entry=entry, reason="draw").order_by("at", "pk").first()
-    )

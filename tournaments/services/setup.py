@@ -20,7 +20,6 @@ context naming the staff member and the use case, so its history says who did it
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -32,7 +31,7 @@ from django.db.models import Max
 from cardroom.models import Room
 from cardroom.models import Table as CashTable
 from cardroom.services.tables import room_default
-from tournaments.domain import payouts as payout_rules
+from tournaments import selectors
 from tournaments.domain.setup import (
     RESERVED_EVENT_CODES,
     LevelSpec,
@@ -43,7 +42,6 @@ from tournaments.domain.setup import (
 )
 from tournaments.errors import Code, conflict, missing, refuse
 from tournaments.models import (
-    ClockChange,
     Entry,
     Event,
     EventTable,
@@ -86,27 +84,6 @@ the structure's code and the satellite's target event's code (or ``None``)."""
 
 def _who(by: User, action: str) -> pghistory.context:
     return pghistory.context(user=by.pk, username=by.get_username(), action=action)
-
-
-def structure_started_by(*, structure: Structure) -> Event | None:
-    """An event using ``structure`` that has started (its status, or its clock),
-    if there is one (TO12)."""
-    using = Event.objects.filter(structure=structure)
-    started = using.exclude(status=Event.Status.SCHEDULED).order_by("code").first()
-    if started is not None:
-        return started
-    clocked = ClockChange.objects.filter(event__structure=structure)
-    first = clocked.select_related("event").order_by("event__code").first()
-    return first.event if first is not None else None
-
-
-def event_started(*, event: Event) -> bool:
-    """Whether ``event`` has started: running or over, or its clock started
-    (TO12)."""
-    return (
-        event.status != Event.Status.SCHEDULED
-        or ClockChange.objects.filter(event=event).exists()
-    )
 
 
 def _levels_write(structure: Structure, levels: Sequence[LevelSpec]) -> None:
@@ -165,7 +142,7 @@ def structure_update(
     using = list(
         Event.objects.select_for_update().filter(structure=structure).order_by("code")
     )
-    started = structure_started_by(structure=structure)
+    started = selectors.structure_started_by(structure=structure)
     if started is not None:
         raise conflict(
             Code.STRUCTURE_IN_USE, rule="TO12", event=started.code, code=structure.code
@@ -334,7 +311,7 @@ def event_settings_update(
             status=event.get_status_display(),
         )
     sheet = PayoutSheet.objects.filter(event=event).exists()
-    started = event_started(event=event)
+    started = selectors.event_started(event=event)
     sold = (
         Entry.objects.filter(event=event).exclude(status=Entry.Status.REFUNDED).exists()
     )
@@ -471,92 +448,13 @@ def payout_table_set(
     return event
 
 
-def payout_table_of(*, event: Event) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The event's payout table as it is paid: its own rows, or the default."""
-    if event.payout_table:
-        return tuple(
-            (int(row["min_entries"]), tuple(int(s) for s in row["shares"]))
-            for row in event.payout_table
-        )
-    return payout_rules.DEFAULT_TABLE
-
-
-@dataclass(frozen=True, slots=True)
-class PreviewPlace:
-    """One place paid in a preview: its share (basis points; ``None`` for a
-    satellite) and its prize in cents, or a satellite seat's value."""
-
-    place: int
-    share: int | None
-    prize_cents: int
-    seat_cents: int
-
-
-@dataclass(frozen=True, slots=True)
-class PayoutPreview:
-    """What ``entries`` entries (and rebuys and add-ons) would pay (TO7)."""
-
-    entries: int
-    buy_ins_cents: int
-    overlay_cents: int
-    pool_cents: int
-    places: tuple[PreviewPlace, ...]
-
-
-def payout_preview(
-    *, event: Event, entries: int, rebuys: int = 0, addons: int = 0
-) -> PayoutPreview:
-    """The places and prizes ``event`` would pay with ``entries`` entries,
-    ``rebuys`` rebuys and ``addons`` add-ons, as its payout sheet computes them:
-    the pool is the buy-ins topped up to the guarantee, each place its share
-    rounded down to the event's unit, the remainder placed by its rule (TO7); a
-    satellite pays seats in its target event, then cash.
-
-    Raises :class:`Refusal` (TO7) when no place can be paid.
-    """
-    if entries < 1:
-        raise refuse(Code.PAYOUT_REFUSED, text="no_entries", rule="TO7")
-    buy_ins = (
-        entries * event.buy_in_cents
-        + rebuys * event.rebuy_cents
-        + addons * event.addon_cents
-    )
-    pool, overlay = payout_rules.pool_of(buy_ins, event.guarantee_cents)
-    if event.satellite_target_id is not None:
-        target = Event.objects.get(pk=event.satellite_target_id)
-        seats = payout_rules.satellite(pool, target.entry_total_cents)
-        places = tuple(
-            PreviewPlace(n, None, p.cash_cents, p.seat_cents)
-            for n, p in enumerate(seats, start=1)
-        )
-    else:
-        shares = payout_rules.shares_for(entries, payout_table_of(event=event))
-        amounts = payout_rules.prizes(
-            pool,
-            shares,
-            unit=event.payout_unit_cents,
-            remainder=event.payout_remainder,
-        )
-        places = tuple(
-            PreviewPlace(n, share, amount, 0)
-            for n, (share, amount) in enumerate(zip(shares, amounts, strict=True), 1)
-        )
-    return PayoutPreview(entries, buy_ins, overlay, pool, places)
-
-
 __all__ = [
     "EDITABLE",
     "SETTINGS",
-    "PayoutPreview",
-    "PreviewPlace",
     "event_create",
     "event_settings_update",
-    "event_started",
     "event_table_add",
-    "payout_preview",
-    "payout_table_of",
     "payout_table_set",
     "structure_create",
-    "structure_started_by",
     "structure_update",
 ]

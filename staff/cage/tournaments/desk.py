@@ -37,7 +37,7 @@ from staff.cage.tournaments.forms import (
 )
 from staff.common.roles import desk_staff
 from staff.common.selectors import room_facts
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.models import Entry, Event, Payout, PayoutSheet, Purchase
 
 TONIGHT_HOURS = 18
@@ -48,7 +48,7 @@ def clock_facts(event: Event) -> dict[str, Any] | None:
     cage now (TO1, TO12); None for an event without a structure."""
     now = timezone.now()
     try:
-        shown = services.clock_display(event, now=now)
+        shown = selectors.clock_shown(event, now=now)
     except ApplicationError:
         return None
     windows = selectors.cage_windows(event=event, at=now)
@@ -100,7 +100,8 @@ def events(request: HttpRequest) -> HttpResponse:
 
 def _prices(event: Event) -> dict[str, Any]:
     return {
-        kind: services.price_of(event=event, kind=kind) for kind in Purchase.Kind.values
+        kind: selectors.price_of(event=event, kind=kind)
+        for kind in Purchase.Kind.values
     }
 
 

@@ -30,12 +30,12 @@ from staff.cage.tournaments.forms import (
 )
 from staff.common.money import money_in
 from staff.common.roles import cashier_only, manager_only
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Entry, Event, Payout, PayoutSheet, Purchase
 
 
 def _price(event: Event, kind: str) -> int:
-    return services.price_of(event=event, kind=kind).total_cents
+    return selectors.price_of(event=event, kind=kind).total_cents
 
 
 def _playing(event: Event, number: int) -> Entry:

@@ -25,7 +25,7 @@ from staff.common.tournaments import (
     form_refused,
 )
 from staff.floor.tournaments import forms
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import (
     Event,
 )
@@ -37,7 +37,7 @@ def clock_view(event: Event) -> dict[str, Any]:
     """What the floor's clock shows, as text: the time left as m:ss, the level with
     its blinds and ante, the next level and the next break."""
     try:
-        shown = services.clock_display(event, now=timezone.now())
+        shown = selectors.clock_shown(event, now=timezone.now())
     except ApplicationError:
         return {"ready": False}
     status_names = {

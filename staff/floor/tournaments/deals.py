@@ -30,7 +30,7 @@ from staff.common.tournaments import (
     refused,
 )
 from staff.floor.tournaments import forms
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import (
     Deal,
     Entry,
@@ -80,7 +80,7 @@ def deal(request: HttpRequest, event: str) -> HttpResponse:
     if stacks_form.is_bound and stacks_form.is_valid():
         stacks = stacks_form.stacks()
         try:
-            offers = services.deal_offers(event=found, stacks=stacks)
+            offers = selectors.deal_offers(event=found, stacks=stacks)
         except ApplicationError as error:
             refused(request, error, found.currency)
         else:
@@ -138,7 +138,7 @@ def deal_propose(request: HttpRequest, event: str) -> HttpResponse:
     amounts = form.amounts()
 
     def action() -> str:
-        offers = services.deal_offers(event=found, stacks=stacks)
+        offers = selectors.deal_offers(event=found, stacks=stacks)
         method = data["method"]
         if offers.get(method) != amounts or data["left_in_play"]:
             method = Deal.Method.CUSTOM

@@ -32,6 +32,7 @@ from staff.common.roles import floor_only
 from staff.common.selectors import room_facts
 from staff.common.tournaments import act, chips_text, event_of, form_refused, refused
 from staff.floor.tournaments import forms
+from tournaments import selectors
 from tournaments.domain.setup import LevelSpec
 from tournaments.models import Event, EventTable, Structure
 from tournaments.services import setup
@@ -205,7 +206,7 @@ def structure_edit(request: HttpRequest, code: str = "") -> HttpResponse:
             "form": form,
             "levels": levels,
             "once": request.POST.get("once") or form_key(),
-            "started": setup.structure_started_by(structure=structure)
+            "started": selectors.structure_started_by(structure=structure)
             if structure
             else None,
         },
@@ -346,7 +347,7 @@ def _preview(event: Event) -> list[dict[str, Any]]:
     out = []
     for entries in (10, 20, 50):
         try:
-            seen = setup.payout_preview(event=event, entries=entries)
+            seen = selectors.payout_preview(event=event, entries=entries)
         except ApplicationError:
             continue
         out.append(

@@ -59,7 +59,7 @@ def _tables(event: Event) -> list[dict[str, Any]]:
             "player__code", "player__name"
         )
     )
-    tables = services.table_map(event)
+    tables = selectors.table_map(event)
     restricted = _restricted(event)
     for table in tables:
         latest = counts.get(table["table"])

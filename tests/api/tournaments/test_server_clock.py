@@ -371,6 +371,6 @@ def test_the_clock_shows_the_real_pool_beside_the_guarantee(
         services.entry_register(
             event=event, player=p.code, cage="MAIN", cashier=cashier, at=T0
         )
-    shown = services.clock_display(event, now=T0)
+    shown = selectors.clock_shown(event, now=T0)
     assert (shown["prize_pool"], shown["guarantee"]) == (30_000, 500_000)
     assert shown["status"] == Status.NOT_STARTED and shown["structure_level"] == 0

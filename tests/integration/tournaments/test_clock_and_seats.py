@@ -114,9 +114,9 @@ class TestClock:
             event_code=event.code, action="start", by=floor_person, now=t0
         )
         just_before = t0 + timedelta(minutes=19, seconds=59)
-        assert services.level_for_hand(event, started_at=just_before).big_blind == 200
+        assert selectors.level_for_hand(event, started_at=just_before).big_blind == 200
         on_time = t0 + timedelta(minutes=20)
-        assert services.level_for_hand(event, started_at=on_time).big_blind == 400
+        assert selectors.level_for_hand(event, started_at=on_time).big_blind == 400
 
     def test_the_log_cannot_be_edited_or_deleted(self, event, floor_person):
         """TO12: the clock's log is append-only in the database: the app's role
@@ -161,7 +161,7 @@ class TestClock:
         services.clock_change(
             event_code=event.code, action="start", by=floor_person, now=t0
         )
-        shown = services.clock_display(event, now=t0 + timedelta(minutes=5))
+        shown = selectors.clock_shown(event, now=t0 + timedelta(minutes=5))
         assert shown["level"] == 1 and shown["big_blind"] == 200
         assert shown["seconds_left"] == 15 * 60
         assert shown["next_break_in"] == (15 + 20 + 20) * 60

@@ -10,7 +10,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from core.errors import Refusal
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import ChipMovement, Deal, Entry, Payout
 from tournaments.services import BustIn
 from tournaments.services.deals import deal_approve
@@ -40,7 +40,7 @@ def test_a_deal_is_approved_by_another_person_and_completely(
 ):
     entries = list(Entry.objects.filter(event=running).order_by("pk"))
     stacks = {e.pk: 20_000 for e in entries}
-    offers = services.deal_offers(event=running, stacks=stacks)
+    offers = selectors.deal_offers(event=running, stacks=stacks)
     deal = services.deal_propose(
         event=running,
         method="chip_chop",

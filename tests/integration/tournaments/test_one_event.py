@@ -197,7 +197,7 @@ def test_one_event_from_the_first_entry_to_the_last_payout(
     # TO5: the deal among every player left, by ICM, signed by all three and
     # approved by a manager.
     stacks = {_entry(event, c).pk: s for c, s in stacks_by_code.items()}
-    offers = services.deal_offers(event=event, stacks=stacks)
+    offers = selectors.deal_offers(event=event, stacks=stacks)
     pool, overlay = selectors.pool_and_overlay(event=event)
     assert (pool, overlay) == (150_000, 30_000)  # 120,000 of buy-ins + the overlay
     assert sum(offers["icm"].values()) == sum(offers["chip_chop"].values()) == pool

@@ -356,9 +356,9 @@ def test_a_bounty_bust_names_its_winner(
 def test_a_deal_must_include_every_player_left(running, floor_person):
     entries = list(Entry.objects.filter(event=running))
     stacks = {e.pk: 20_000 for e in entries[:3]}
-    refused("TO5", services.deal_offers, event=running, stacks=stacks)
+    refused("TO5", selectors.deal_offers, event=running, stacks=stacks)
     everyone = {e.pk: 20_000 for e in entries}
-    offers = services.deal_offers(event=running, stacks=everyone)
+    offers = selectors.deal_offers(event=running, stacks=everyone)
     amounts = dict(offers["chip_chop"])
     amounts[entries[0].pk] += 100
     refused(
@@ -376,7 +376,7 @@ def test_a_deal_must_include_every_player_left(running, floor_person):
 def test_a_deal_the_domain_refuses_reads_in_the_callers_language(running):
     entries = list(Entry.objects.filter(event=running))
     stacks = {e.pk: 20_000 for e in entries} | {entries[0].pk: 0}
-    error = refused("TO5", services.deal_offers, event=running, stacks=stacks)
+    error = refused("TO5", selectors.deal_offers, event=running, stacks=stacks)
     assert (error.code, status_of(error)) == ("deal_refused", 422)
     assert error.detail == "TO5: every player in a deal has chips."
     with translation.override("fi"):

@@ -47,7 +47,7 @@ def test_a_satellite_pays_a_seat_and_cash(
         if n == 4:
             # TO5: the last two can't deal the seat as cash.
             with pytest.raises(Refusal) as refused:
-                services.deal_offers(
+                selectors.deal_offers(
                     event=satellite, stacks={second.pk: 1, winner.pk: 1}
                 )
             assert (refused.value.code, refused.value.rule) == (
