@@ -33,7 +33,7 @@ from tests.integration.tournaments.conftest import (
 )
 from tests.staff.browser import say
 from tournaments import services
-from tournaments.board import clock_labels
+from tournaments.api.board import clock_labels
 from tournaments.models import Entry, Event, Payout, Purchase, Refund
 
 __all__ = [
