@@ -13,8 +13,8 @@ from typing import Any
 
 from django.db.models import Max, Q, QuerySet, Sum
 
+from accounting.domain import accounts
 from accounting.models import Account, Player
-from accounting.services import chart
 from cardroom.domain.buyin import BI6_WINDOW, Departure, PlayerNight
 from cardroom.domain.phh import to_phh
 from cardroom.errors import Code, missing
@@ -49,7 +49,8 @@ def table_seats(code: str) -> dict[str, Any]:
         .order_by("seat")
     )
     codes = {
-        chart.player_stack_code(player=s.player.code, table=code): s for s in sessions
+        accounts.player_stack_code(player=s.player.code, table=code): s
+        for s in sessions
     }
     balances = dict(
         Account.objects.filter(code__in=list(codes)).values_list(
