@@ -8,7 +8,7 @@ class JackpotsConfig(AppConfig):
     verbose_name = _("Jackpots")
 
     def ready(self) -> None:
-        from jackpots.defaults import categories_ensure
+        from jackpots.services import categories_ensure
 
         # A flushed database gets BB2's default categories back (the migration
         # wrote them once).

@@ -2,11 +2,11 @@
 
 from django.db import migrations
 
-from jackpots.defaults import categories_ensure
+from jackpots.services import categories_ensure
 
 
 def create(apps, schema_editor):
-    categories_ensure(apps)
+    categories_ensure(apps=apps)
 
 
 class Migration(migrations.Migration):

@@ -23,7 +23,7 @@ One module per use case; ``jackpots.services`` names them all.
 from __future__ import annotations
 
 from jackpots.domain.postings import AWARD_KIND, SEED_KIND, TRANSFER_KIND
-from jackpots.services.categories import category_publish
+from jackpots.services.categories import categories_ensure, category_publish
 from jackpots.services.drops import drop_legs
 from jackpots.services.hits import hit_approve, hit_reject, hit_verify, void_check
 from jackpots.services.months import (
@@ -57,6 +57,7 @@ __all__ = [
     "SWEEP_LOOKBACK",
     "TRANSFER_KIND",
     "HandFailed",
+    "categories_ensure",
     "category_publish",
     "drop_legs",
     "drops_allocate",
