@@ -70,7 +70,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 # Staff sign in on the staff screens' page and land on their role's home page
-# (staff.landing).
+# (staff.common.landing).
 LOGIN_URL = "staff:login"
 LOGIN_REDIRECT_URL = "staff:home"
 WSGI_APPLICATION = "config.wsgi.application"
