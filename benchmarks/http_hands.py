@@ -274,8 +274,9 @@ def build_room(
     """
     from django.contrib.auth.models import Group, User
 
+    from accounting import chart
     from accounting.models import Cage, TableSlip
-    from accounting.services import account_for, chart
+    from accounting.services import account_for
     from accounting.services.cage import (
         cage_vault_fund,
         player_register,

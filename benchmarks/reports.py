@@ -129,8 +129,9 @@ def setup_room(day: date) -> dict[str, Any]:
     """The room, its games, tables, players, pools and house accounts (ORM)."""
     from django.contrib.auth.models import Group, User
 
+    from accounting import chart
     from accounting.models import Cage, Player
-    from accounting.services import cage, chart
+    from accounting.services import cage
     from cardroom.services import room_default, table_open
     from jackpots.models import Pool
     from jackpots.services import drop_legs, pool_create

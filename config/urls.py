@@ -26,7 +26,7 @@ api_v1 = [
 ]
 
 urlpatterns = [
-    path("api/v1/", include((api_v1, "api"), namespace="v1")),  # type: ignore[arg-type]
+    path("api/v1/", include((api_v1, "api"), namespace="v1")),
     # The staff screens' old addresses, the admin's among them: before the admin.
     path("", include("staff.redirects.urls")),
     path("admin/", admin.site.urls),

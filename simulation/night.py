@@ -53,9 +53,9 @@ from django.core.management import call_command
 from django.db.models import Max
 from django.utils import timezone
 
+from accounting import chart
 from accounting.models import BoxCount, Cage, Player, Shift, TableSlip
 from accounting.selectors import shift_report, trial_balance, vault_balances
-from accounting.services import chart
 from accounting.services.cage import (
     box_count_record,
     cage_vault_fund,

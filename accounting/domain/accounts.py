@@ -5,7 +5,7 @@ ledger's edge (:func:`accounting.services.legs_resolve`) finds or opens them. Ea
 function here returns a code; :func:`spec_of` reads a code back into the account it
 names (its type, its name, whether the database keeps it non-negative), so the
 edge can open an account the first time a plan moves it. How chips and cash are
-booked is told in :mod:`accounting.services.chart`.
+booked is told in :mod:`accounting.chart`.
 
 >>> player_stack_code(player="P-1", table="T01")
 'player:P-1:table:T01'

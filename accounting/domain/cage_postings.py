@@ -3,7 +3,7 @@
 Pure: each function returns the legs, as (account code, cents) with debits
 positive, of one ledger transaction of the cage, and ``accounting.services.cage``
 posts it with :func:`accounting.services.plan_post`. How each is booked
-(docs/ledger.md, ``accounting.services.chart``):
+(docs/ledger.md, ``accounting.chart``):
 
 - vault fund / withdraw (``sign`` 1 / -1): vault cash against house capital, the
   vault's chips against the chip float;

@@ -13,6 +13,7 @@ from django.db.models import QuerySet, Sum
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
+from accounting import chart
 from accounting.domain.cage import (
     CASH_LINES,
     CHIPS_LINES,
@@ -31,7 +32,6 @@ from accounting.models import (
     Shift,
     TableSlip,
 )
-from accounting.services import chart
 from accounting.services.cage.shifts import drawer_accounts
 
 

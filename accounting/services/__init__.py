@@ -6,13 +6,13 @@
   (opened on first use) and posted; every app's services post through it.
 - :mod:`~accounting.services.bulk`: postings written with a caller's own rows in
   one statement (the floor's hand path), netted and checked as the ledger checks.
-- :mod:`~accounting.services.chart`: the chart's accounts by name, each opened on
-  first use (a write, so a service).
 - :mod:`~accounting.services.cage`: the cage's use cases (shifts, receipts, slips
   and counts, players and their identity, receivables, player protection, held
   awards), its public names importable from the package.
 
-The reads are :mod:`accounting.selectors`'s. Other apps import from this package
+The reads are :mod:`accounting.selectors`'s; the chart's accounts by name, each
+opened on first use, are :mod:`accounting.chart`'s, beside the skeleton as
+:mod:`tournaments.chart` is. Other apps import from this package
 (``from accounting.services import plan_post``) or its ``cage`` package.
 """
 

@@ -2,7 +2,7 @@
 
 Pure: each plan is computed from the request and the balances already read; the
 services resolve the codes and write the plan (:mod:`accounting.services.posting`).
-How the chips and the cash are booked is told in :mod:`accounting.services.chart`.
+How the chips and the cash are booked is told in :mod:`accounting.chart`.
 
 >>> plan = buy_in(kind="seat_buy_in", table="T01", player="P-1", amount=20_000)
 >>> plan.balanced, plan.net()["table:T01:drop_box"]

@@ -8,8 +8,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
+from accounting import chart
 from accounting.models import Account
-from accounting.services import chart, plan_post
+from accounting.services import plan_post
 from accounting.services.cage import Door, door_check
 from cardroom.domain import postings
 from cardroom.errors import Code, conflict, refuse

@@ -8,11 +8,12 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 
+from accounting import chart
 from accounting.domain import accounts
 from accounting.domain.postings import Plan
 from accounting.errors import InsufficientFunds
 from accounting.models import Account, Player
-from accounting.services import chart, plan_post
+from accounting.services import plan_post
 from accounting.services.cage import cash_activity_record
 from cardroom.errors import Code, missing, overdraft_said, refuse
 from cardroom.models import SeatSession, StackMovement, Table

@@ -9,8 +9,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounting import chart
 from accounting.models import Account, Player
-from accounting.services import chart
 from accounting.services.cage import Door, door_check, receivable_check
 from cardroom import hooks
 from cardroom.domain import postings

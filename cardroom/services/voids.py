@@ -9,8 +9,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounting import chart
 from accounting.models import Account
-from accounting.services import chart, transaction_reverse
+from accounting.services import transaction_reverse
 from cardroom import hooks
 from cardroom.domain.voids import first_round
 from cardroom.errors import Code, refuse

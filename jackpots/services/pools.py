@@ -12,8 +12,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounting import chart
 from accounting.models import Account, Transaction
-from accounting.services import chart, plan_post
+from accounting.services import plan_post
 from cardroom.models import Room
 from jackpots.domain import postings
 from jackpots.domain.months import (

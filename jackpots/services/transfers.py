@@ -10,9 +10,10 @@ import pghistory
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from accounting import chart
 from accounting.domain.postings import Plan
 from accounting.models import Account
-from accounting.services import chart, plan_post, retry_on_conflict
+from accounting.services import plan_post, retry_on_conflict
 from cardroom.models import Room
 from core.roles import Role
 from jackpots.domain import postings

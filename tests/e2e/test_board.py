@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 from django.utils import timezone, translation
 
+from accounting import chart
 from accounting.models import AccountType, Player
-from accounting.services import Leg, account_get_or_open, chart, transaction_post
+from accounting.services import Leg, account_get_or_open, transaction_post
 from cardroom import services as floor
 from cardroom.models import Room
 from core.money import money_format, stakes_format

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from django.utils import timezone, translation
 
+from accounting import chart as ledger_chart
 from accounting.models import Player
 from accounting.services import Leg, transaction_post
-from accounting.services import chart as ledger_chart
 from cardroom import services as floor_services
 from cardroom.models import Room
 from core.money import money_format

@@ -15,9 +15,9 @@ from datetime import date
 
 import pytest
 
+from accounting import chart
 from accounting.models import Receipt, Shift
 from accounting.services import cage as services
-from accounting.services import chart
 from core.roles import Role
 from tests.conftest import PASSWORD
 from tests.integration.cage.helpers import cage_desks, paid_exactly

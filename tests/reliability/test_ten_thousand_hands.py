@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 from django.db.models import Min
 
+from accounting import chart
 from accounting.models import Player, Transaction
 from accounting.selectors import trial_balance
-from accounting.services import chart
 from cardroom.domain.settlement import settle_record
 from cardroom.models import Hand, HandSeat, SeatSession, Table, TerminalKey
 from tests.api.floor.conftest import POLICY, seat

@@ -22,9 +22,9 @@ from typing import Any
 import psycopg
 import pytest
 
+from accounting import chart
 from accounting.models import Transaction
 from accounting.selectors import trial_balance
-from accounting.services import chart
 from cardroom.domain.settlement import settle_record
 from cardroom.models import (
     Hand,

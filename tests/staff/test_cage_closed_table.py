@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from accounting import chart
 from accounting.models import TableSlip
-from accounting.services import chart
 from cardroom.models import Table
 
 from .test_cage_views import key_of, text

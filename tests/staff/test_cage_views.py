@@ -11,9 +11,9 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
 
+from accounting import chart
 from accounting.models import Payable, Receipt, Shift, TableSlip
 from accounting.services import cage as services
-from accounting.services import chart
 from core.models import IdempotencyRecord
 from core.roles import Role
 from staff.models import ShiftCount

@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import translation
 
+from accounting import chart
 from accounting.errors import TEXTS, Code
 from accounting.models import (
     AwardDecision,
@@ -26,7 +27,6 @@ from accounting.models import (
 )
 from accounting.selectors import trial_balance
 from accounting.services import cage as services
-from accounting.services import chart
 from accounting.services.cage import (
     Settings,
     gaming_day_of,

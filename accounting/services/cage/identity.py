@@ -9,7 +9,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from accounting.domain.protection import document_valid_on
 from accounting.errors import Code, refuse
 from accounting.models import DocumentLookup, IdentityDocument, Player, PlayerChange
 from accounting.services.cage.days import gaming_day_of
@@ -95,14 +94,3 @@ def document_number_show(
     """Return the document's number, recording that ``by`` was shown it (PP7)."""
     DocumentLookup.objects.create(document=document, by=by, purpose=purpose)
     return document.number
-
-
-def document_valid(
-    player: Player, *, day: date | None = None
-) -> IdentityDocument | None:
-    """The player's latest checked document not expired on ``day`` (PP1)."""
-    day = day or gaming_day_of()
-    for document in IdentityDocument.objects.filter(player=player):
-        if document_valid_on(document.expires, day):
-            return document
-    return None

@@ -543,7 +543,6 @@ def restriction_active(row: Restriction, *, at: datetime | None = None) -> bool:
 from accounting.services.cage.identity import (  # noqa: E402
     document_number_show,
     document_record,
-    document_valid,
     player_correct,
 )
 
@@ -553,7 +552,6 @@ __all__ = [
     "award_held",
     "document_number_show",
     "document_record",
-    "document_valid",
     "door_check",
     "player_correct",
     "protection_settings",

@@ -26,6 +26,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounting import chart
 from accounting.domain import cage_postings
 from accounting.domain.cage import Variance, needs_sign_off
 from accounting.errors import (
@@ -38,7 +39,6 @@ from accounting.errors import (
     refuse,
 )
 from accounting.models import Account, Cage, Shift, Transaction
-from accounting.services import chart
 from accounting.services.cage.common import cents_check
 from accounting.services.cage.days import gaming_day_of
 from accounting.services.ledger import retry_on_conflict

@@ -24,9 +24,10 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from accounting import chart
 from accounting.domain.gaming_day import gaming_day_start
 from accounting.domain.postings import PlanLeg
-from accounting.services import AccountRow, Postings, account_for, chart, plan_post
+from accounting.services import AccountRow, Postings, account_for, plan_post
 from cardroom import hooks
 from cardroom.domain import postings
 from cardroom.domain.hand_limits import check_hand_no, check_hand_times

@@ -38,8 +38,9 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connection
 from django.db.models import Model
 
+from accounting import chart
 from accounting.models import Account, Entry, Player, Transaction
-from accounting.services import AccountRow, Postings, account_json, chart
+from accounting.services import AccountRow, Postings, account_json
 from cardroom import hooks
 from cardroom.domain.hand_record import Policy as Rules
 from cardroom.domain.hand_record import parse_policy

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from accounting import chart
 from accounting.models import Receipt, Transaction
-from accounting.services import chart
 from core.models import IdempotencyRecord
 from core.roles import Role
 

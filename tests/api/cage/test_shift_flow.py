@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from accounting import chart
 from accounting.models import Receipt
 from accounting.selectors import trial_balance
 from accounting.services import cage as services
-from accounting.services import chart
 from core.roles import Role
 from tests.integration.cage.helpers import book_award, book_table_activity
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from accounting import chart
 from accounting.models import Account
-from accounting.services import Leg, chart
+from accounting.services import Leg
 from cardroom import services
 from cardroom.models import SeatSession
 from tests.api.floor.conftest import post_hand, seat

@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
+from accounting import chart
 from accounting.models import Account, Transaction
 from accounting.selectors import trial_balance
-from accounting.services import chart
 from cardroom.models import SeatSession, StackMovement
 from tests.api.floor.conftest import leave, seat
 

@@ -7,8 +7,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from accounting import chart
 from accounting.models import Account, Transaction
-from accounting.services import chart
 from cardroom.models import Correction, Hand, HandException
 from tests.api.floor.conftest import post_hand
 from tests.api.floor.ledger import fingerprint, ledger_agrees_with_sessions, refused

@@ -11,8 +11,8 @@ import pytest
 from django.contrib.auth.models import User
 from django.utils import timezone
 
+from accounting import chart as ledger
 from accounting.models import Shift
-from accounting.services import chart as ledger
 from tests.api.cage.conftest import FLOAT, post
 from tests.api.tournaments.test_cage_endpoints import setup
 from tournaments import services

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from accounting import chart
 from accounting.models import Player
-from accounting.services import Leg, chart, transaction_post
+from accounting.services import Leg, transaction_post
 from cardroom.models import Room
 from core.money import money_format, stakes_format
 from tests.api.waitlist.conftest import called, fill, joined

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from accounting import chart
 from accounting.models import Account, Transaction
 from accounting.selectors import trial_balance
-from accounting.services import chart
 from cardroom.models import SeatSession
 from tests.api.floor.conftest import POLICY, post_hand, seat
 from tests.api.waitlist.conftest import TIME_POLICY, joined, refused

@@ -10,13 +10,13 @@ from django.contrib.auth.models import User
 from django.db import connections
 from django.utils import timezone
 
+from accounting import chart
 from accounting.models import Account, Transaction
 from accounting.selectors import trial_balance
 from accounting.services import (
     InsufficientFunds,
     LedgerError,
     Leg,
-    chart,
     retry_on_conflict,
     transaction_post,
     transaction_reverse,

@@ -7,6 +7,7 @@ from datetime import datetime
 from django.contrib.auth.models import User
 from django.db.models import Sum
 
+from accounting import chart
 from accounting.models import (
     DEBIT_NORMAL,
     Account,
@@ -21,7 +22,7 @@ from accounting.models import (
     Transaction,
 )
 from accounting.selectors import trial_balance
-from accounting.services import Leg, chart, transaction_post
+from accounting.services import Leg, transaction_post
 from accounting.services import cage as services
 from core.roles import Role
 

@@ -7,10 +7,10 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.db import IntegrityError, transaction
 
+from accounting import chart
 from accounting.models import Cage, CashTransaction, Payable, Receipt
 from accounting.selectors import trial_balance
 from accounting.services import cage as services
-from accounting.services import chart
 from accounting.services.cage.receipts import receipt_number_take
 from core.errors import Conflict, Refusal
 from core.roles import Role

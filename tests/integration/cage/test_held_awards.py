@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.db import DatabaseError, transaction
 
+from accounting import chart
 from accounting.models import AwardDecision, Payable, Receipt
 from accounting.selectors import trial_balance
 from accounting.services import cage as services
-from accounting.services import chart
 from accounting.services.cage import restriction_end, restriction_set
 from core.errors import Conflict, Refusal
 from core.roles import Role

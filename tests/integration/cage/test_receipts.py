@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from accounting import chart
 from accounting.models import Cage, Receipt
 from accounting.selectors import trial_balance
-from accounting.services import InsufficientFunds, chart
+from accounting.services import InsufficientFunds
 from accounting.services import cage as services
 from accounting.services.cage import receipts as receipts_module
 from core.api.errors import status_of

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from django.db import IntegrityError, transaction
 
+from accounting import chart
 from accounting.models import Shift
 from accounting.selectors import shift_report, trial_balance
 from accounting.services import cage as services
-from accounting.services import chart
 from core.api.errors import status_of
 from core.errors import ApplicationError, Conflict, Refusal
 from core.roles import Role

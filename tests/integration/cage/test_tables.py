@@ -7,10 +7,10 @@ from datetime import date
 import pytest
 from django.db import IntegrityError, transaction
 
+from accounting import chart
 from accounting.models import BoxCount, TableSlip, Transaction
 from accounting.selectors import trial_balance
 from accounting.services import cage as services
-from accounting.services import chart
 from core.errors import Conflict, Refusal
 from core.roles import Role
 

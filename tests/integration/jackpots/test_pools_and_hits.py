@@ -12,9 +12,9 @@ from datetime import timedelta
 import pytest
 from django.db import IntegrityError, ProgrammingError, transaction
 
+from accounting import chart
 from accounting.models import Payable, Transaction
 from accounting.selectors import trial_balance
-from accounting.services import chart
 from cardroom import services as floor_services
 from cardroom.models import HandException
 from cardroom.services import room_default

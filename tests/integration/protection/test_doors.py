@@ -12,9 +12,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from accounting import chart
 from accounting.models import Player, Receipt
 from accounting.services import cage as cage_services
-from accounting.services import chart
 from accounting.services.cage import restriction_end
 from accounting.services.cage.protection import player_correct
 from cardroom import services as floor

@@ -8,8 +8,9 @@ from datetime import timedelta
 
 import pytest
 
+from accounting import chart
 from accounting.models import BalanceSnapshot
-from accounting.services import Leg, chart, snapshot_at, transaction_post
+from accounting.services import Leg, snapshot_at, transaction_post
 from cardroom.services import room_default
 from reports.builders import daily_audit
 from reports.document import rows_of

@@ -351,7 +351,8 @@ def test_the_audit_flags_a_figure_the_ledger_and_records_disagree_on(
     played_day, auditor
 ):
     """A posting into a rake box that no hand made: the A1 rake check disagrees."""
-    from accounting.services import Leg, chart, transaction_post
+    from accounting import chart
+    from accounting.services import Leg, transaction_post
 
     transaction_post(
         kind="hand",
@@ -376,8 +377,9 @@ def test_the_next_audit_continues_from_the_last_and_flags_a_posting_dated_into_i
     posting dated into an audited day after its audit breaks that continuity."""
     from django.contrib.auth.models import User
 
+    from accounting import chart
     from accounting.models import Cage
-    from accounting.services import Leg, cage, chart, transaction_post
+    from accounting.services import Leg, cage, transaction_post
 
     first = audit(auditor)
     closed = {

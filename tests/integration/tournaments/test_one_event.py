@@ -12,10 +12,10 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from accounting import chart as ledger
 from accounting.models import Payable, Receipt, Transaction
 from accounting.selectors import trial_balance
 from accounting.services import cage as cage_services
-from accounting.services import chart as ledger
 from accounting.services.cage import gaming_day_of
 from core.errors import Refusal
 from reports.builders import daily_audit

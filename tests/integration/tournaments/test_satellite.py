@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from accounting import chart as ledger
 from accounting.models import Receipt
 from accounting.selectors import trial_balance
-from accounting.services import chart as ledger
 from core.errors import Refusal
 from tournaments import chart, selectors, services
 from tournaments.models import Entry, Payout, Purchase

@@ -16,11 +16,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from accounting import chart as ledger
 from accounting.domain.cage import CASH_LINES, CHIPS_LINES, RECEIPT_LINES, SLIP_LINES
 from accounting.models import Receipt, Shift, TableSlip
 from accounting.selectors import LINE_LABELS, shift_report
 from accounting.services import cage as cage_services
-from accounting.services import chart as ledger
 from accounting.services.cage import gaming_day_of
 from reports.builders import daily_audit
 from reports.document import rows_of
