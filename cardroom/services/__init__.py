@@ -24,7 +24,7 @@ from cardroom.services.leaving import (
     seat_pick_up,
 )
 from cardroom.services.reviews import stack_review_approve, stack_review_propose
-from cardroom.services.sessions import player_get
+from cardroom.services.sessions import player_require
 from cardroom.services.sittings import (
     HOUSE_MOVES,
     seat_move,
@@ -53,7 +53,7 @@ __all__ = [
     "hand_void",
     "hand_void_decide",
     "hands_record",
-    "player_get",
+    "player_require",
     "policy_publish",
     "room_default",
     "seat_away",

@@ -21,7 +21,7 @@ from cardroom.errors import (
 )
 from cardroom.models import Correction, Hand, HandException, SeatSession, Table
 from cardroom.services.hands.exceptions import exceptions_resolve
-from cardroom.services.sessions import chips_locate, player_get, stacks_sync
+from cardroom.services.sessions import chips_locate, player_require, stacks_sync
 from core.errors import NotFound
 from core.errors import gettext_noop as _
 
@@ -117,8 +117,8 @@ def correction_request(
         kind=kind,
         hand=hand or (held.hand if held else None),
         table=table,
-        from_player=player_get(from_player) if from_player else None,
-        to_player=player_get(to_player) if to_player else None,
+        from_player=player_require(from_player) if from_player else None,
+        to_player=player_require(to_player) if to_player else None,
         held=held,
         amount_cents=amount,
         reason=reason,

@@ -15,7 +15,7 @@ from accounting.services.cage import Door, door_check
 from cardroom.domain import postings
 from cardroom.errors import Code, conflict, refuse
 from cardroom.models import Absence, SeatSession, StackMovement
-from cardroom.services.sessions import movement_record, player_get, session_get_open
+from cardroom.services.sessions import movement_record, player_require, session_get_open
 from cardroom.services.tables import table_get_open
 
 
@@ -182,7 +182,7 @@ def custody_return(*, player_code: str, by: User, now: datetime | None = None) -
     They become chips he carries: to sit down with (BI5 applies) or to cash out.
     Raises :class:`Refusal` (BI9) when nothing is held for him.
     """
-    player = player_get(player_code)
+    player = player_require(player_code)
     account = chart.custody(player=player.code)
     held = Account.objects.select_for_update().get(pk=account.pk).balance_cents
     plan_post(

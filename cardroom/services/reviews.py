@@ -13,7 +13,7 @@ from accounting.services import plan_post
 from cardroom.domain import postings
 from cardroom.models import HandException, SeatSession, StackReview
 from cardroom.services.hands.exceptions import exceptions_resolve
-from cardroom.services.sessions import chips_locate, player_get, stacks_sync
+from cardroom.services.sessions import chips_locate, player_require, stacks_sync
 from core import errors
 from core.roles import Role, has_role
 
@@ -69,7 +69,7 @@ def stack_review_propose(
             "invalid", _("HS6: a release goes to the player himself."), rule="HS6"
         )
     review.resolution = resolution
-    review.to_player = player_get(to_player) if to_player else None
+    review.to_player = player_require(to_player) if to_player else None
     review.reason = reason
     review.proposed_by, review.proposed_at = by, now or timezone.now()
     review.status = StackReview.Status.PROPOSED

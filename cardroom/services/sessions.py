@@ -19,8 +19,10 @@ from cardroom.errors import Code, missing, overdraft_said, refuse
 from cardroom.models import SeatSession, StackMovement, Table
 
 
-def player_get(code: str) -> Player:
-    """Return the registered player ``code``; refuse an unknown one (BI10)."""
+def player_require(code: str) -> Player:
+    """Return the registered player ``code`` a table or a list names; refuse an
+    unknown one (BI10). The cage's own is :func:`accounting.services.cage.player_get`
+    (CA2, another code)."""
     player = Player.objects.filter(code=code).first()
     if player is None:
         raise refuse(Code.UNKNOWN_PLAYER, rule="BI10", p=code)

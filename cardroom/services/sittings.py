@@ -19,7 +19,7 @@ from cardroom.errors import Code, conflict, refuse
 from cardroom.models import SeatSession, StackMovement
 from cardroom.selectors import player_night
 from cardroom.services.leaving import seat_leave
-from cardroom.services.sessions import movement_record, player_get, session_get_open
+from cardroom.services.sessions import movement_record, player_require, session_get_open
 from cardroom.services.tables import table_get_open
 from core.errors import Refusal
 
@@ -144,7 +144,7 @@ def _seat(
     A buy-in asks at the seat's door (PP2–PP4), under the player's row lock, which
     a restriction being set takes too: a bar set a moment before is seen."""
     table = table_get_open(table_code)
-    player = player_get(player_code)
+    player = player_require(player_code)
     # Serialise a player's seat requests: two terminals seating him at once see each
     # other's session instead of both passing the one-seat check.
     Player.objects.select_for_update().filter(pk=player.pk).first()

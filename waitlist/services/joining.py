@@ -56,7 +56,7 @@ def entry_join(
     now = now or timezone.now()
     (wl,) = lock_lists([waiting_list.pk])
     refresh(wl, now)
-    player = cardroom_services.player_get(player_code)
+    player = cardroom_services.player_require(player_code)
     door_check(player=player, door=Door.WAITLIST, at=now)
     refuse_if_barred(player, wl.game, now)
     if wl.entries.filter(player=player, status__in=ACTIVE).exists():

@@ -55,7 +55,7 @@ def lockup_take(
     table = cardroom_services.table_get_open(table_code, lock=False)
     (wl,) = lock_lists([list_for_game(table.game).pk])
     refresh(wl, now)
-    player = cardroom_services.player_get(player_code) if player_code else None
+    player = cardroom_services.player_require(player_code) if player_code else None
     if player is not None:
         door_check(player=player, door=Door.SEAT, at=now)
     seat_exists(table, seat)

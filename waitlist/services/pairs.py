@@ -36,7 +36,7 @@ def kept_apart_start(
     """
     now = now or timezone.now()
     a, b = sorted(
-        (cardroom_services.player_get(c) for c in player_codes), key=lambda p: p.pk
+        (cardroom_services.player_require(c) for c in player_codes), key=lambda p: p.pk
     )
     if a.pk == b.pk:
         raise refuse(Code.SAME_PLAYER, rule="WL9")

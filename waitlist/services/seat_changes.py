@@ -58,7 +58,7 @@ def seat_change_request(
     table = cardroom_services.table_get_open(table_code, lock=False)
     (wl,) = lock_lists([list_for_game(table.game).pk])
     refresh(wl, now)
-    player = cardroom_services.player_get(player_code)
+    player = cardroom_services.player_require(player_code)
     door_check(player=player, door=Door.WAITLIST, at=now)
     session = selectors.open_session(player)
     if session is None or session.game_id != table.game_id:
