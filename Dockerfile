@@ -1,9 +1,11 @@
-# One image for web, worker and beat (docker-compose.yml). It copies every package
-# of INSTALLED_APPS (tests/integration/core/test_image.py builds it as copied).
+# One image for web, worker and beat (docker-compose.yml). It copies the project
+# (config/) and every package of INSTALLED_APPS (tests/integration/core/test_image.py
+# builds it as copied).
 FROM python:3.11-slim
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1
 WORKDIR /app
 COPY pyproject.toml README.md ./
+COPY config config
 COPY cardroom cardroom
 COPY core core
 COPY accounting accounting

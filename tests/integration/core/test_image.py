@@ -77,6 +77,7 @@ def build(into: Path) -> None:
 def test_the_dockerfiles_copy_lines_are_read():
     pairs = copied(ROOT / "Dockerfile")
     assert ("manage.py", "./") in pairs and ("cardroom", "cardroom") in pairs
+    assert ("config", "config") in pairs
 
 
 @pytest.mark.django_db
