@@ -18,7 +18,7 @@ from core.errors import ApplicationError
 from core.money import symbol_of
 from staff.cage import selectors
 from staff.common.money import money_in
-from staff.common.once import book_once
+from staff.common.once import book_once, booked_say
 from staff.common.refusals import refusal_text
 from staff.common.selectors import room_facts
 
@@ -75,8 +75,5 @@ def booked(
     except ApplicationError as error:
         refuse(request, cage, error, **how)
         return None
-    if fresh:
-        messages.success(request, done)
-    else:
-        messages.info(request, _("This form was already sent; it was booked once."))
+    booked_say(request, fresh, done)
     return redirect(url, permanent=False)

@@ -26,6 +26,7 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.contrib import messages
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
@@ -95,6 +96,18 @@ def book_once(request: HttpRequest, book: Callable[[], str]) -> tuple[str, bool]
         replay=replay,
         answer=lambda done: (303, {"redirect": done[0]}),
     )
+
+
+def booked_say(
+    request: HttpRequest, fresh: bool, done: str | Callable[[], str]
+) -> None:
+    """Tell the staff member what :func:`book_once` did: ``done`` (or what it
+    returns, asked only then) when this request booked, else that the form was
+    booked once already."""
+    if fresh:
+        messages.success(request, done if isinstance(done, str) else done())
+    else:
+        messages.info(request, _("This form was already sent; it was booked once."))
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from cardroom.models import (
 from core.errors import ApplicationError
 from core.money import symbol_of
 from staff.common.money import money_in
-from staff.common.once import book_once
+from staff.common.once import book_once, booked_say
 from staff.common.refusals import floor_shortfall
 from staff.common.selectors import room_facts
 
@@ -121,10 +121,7 @@ def booked(
     except ApplicationError as error:
         refused(request, error, currency, wanted)
         return None
-    if fresh:
-        messages.success(request, done if isinstance(done, str) else done())
-    else:
-        messages.info(request, _("This form was already sent; it was booked once."))
+    booked_say(request, fresh, done)
     return redirect(url, permanent=False)
 
 

@@ -10,16 +10,14 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
 from accounting.models import Cage, Receipt
 from core.errors import ApplicationError, Invalid
 from core.roles import Role, has_role
 from staff.cage import selectors as cage_reads
 from staff.common.money import money_in
-from staff.common.once import book_once
+from staff.common.once import book_once, booked_say
 from staff.common.refusals import refusal_text
 from staff.common.selectors import room_facts
 from tournaments.models import Event
@@ -38,10 +36,6 @@ def page_context(
         "is_manager": has_role(request.user, Role.MANAGER),
         **extra,
     }
-
-
-def event_of(code: str) -> Event:
-    return get_object_or_404(Event.objects.select_related("structure"), code=code)
 
 
 def desk_url(event: Event) -> str:
@@ -82,8 +76,5 @@ def booked(
             request, refusal_text(error, money=money_in(event.currency), **how)
         )
         return HttpResponseRedirect(desk_url(event))
-    if fresh:
-        messages.success(request, done())
-    else:
-        messages.info(request, _("This form was already sent; it was booked once."))
+    booked_say(request, fresh, done)
     return HttpResponseRedirect(url)

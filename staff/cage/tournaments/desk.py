@@ -30,13 +30,14 @@ from core.errors import ApplicationError
 from core.money import symbol_of
 from core.roles import Role, has_role
 from staff.cage._shared import cage_chosen
-from staff.cage.tournaments._shared import event_of, page_context
+from staff.cage.tournaments._shared import page_context
 from staff.cage.tournaments.forms import (
     EntryForm,
     SheetApproveForm,
 )
 from staff.common.roles import desk_staff
 from staff.common.selectors import room_facts
+from staff.common.tournaments import event_of
 from tournaments import selectors
 from tournaments.models import Entry, Event, Payout, PayoutSheet, Purchase
 

@@ -18,7 +18,7 @@ from accounting.selectors import receipt_get
 from core.api.permissions import staff
 from core.errors import ApplicationError
 from staff.cage._shared import cage_of
-from staff.cage.tournaments._shared import booked, desk_url, event_of, receipt_url
+from staff.cage.tournaments._shared import booked, desk_url, receipt_url
 from staff.cage.tournaments.forms import (
     AddonForm,
     EntryForm,
@@ -30,6 +30,7 @@ from staff.cage.tournaments.forms import (
 )
 from staff.common.money import money_in
 from staff.common.roles import cashier_only, manager_only
+from staff.common.tournaments import event_of
 from tournaments import selectors, services
 from tournaments.models import Entry, Event, Payout, PayoutSheet, Purchase
 
