@@ -165,3 +165,8 @@ def stack_review_hold(
 def custody(*, player: str, currency: str | None = None) -> Account:
     """Liability: a player's chips picked up from the table into the cage (BI9)."""
     return account_for(accounts.custody_code(player=player), currency=currency)
+
+
+def promotions_expense(*, currency: str | None = None) -> Account:
+    """Expense: what the house pays into promotions' prizes (PR1)."""
+    return account_for(accounts.PROMOTIONS_EXPENSE, currency=currency)

@@ -23,6 +23,9 @@ settings name, by import path, the functions of those apps it calls:
 - ``CARDROOM_VOID_CHECKS``: functions ``f(*, hand)`` called before a hand's void is
   asked for and again before it is booked; each raises a refusal when what its app
   booked on the hand can't be taken back by the void (an approved jackpot award).
+- ``CARDROOM_HAND_VOIDED``: functions ``f(*, hand, now)`` called in the void's
+  transaction once the hand is void: what an app found in the hand and has not
+  paid goes with it (PR4: a promotion's pending prize is cancelled).
 """
 
 from __future__ import annotations
@@ -99,3 +102,9 @@ def void_checks(*, hand: Any) -> None:
     """Run the ``CARDROOM_VOID_CHECKS`` functions; they raise to refuse the void."""
     for path in getattr(settings, "CARDROOM_VOID_CHECKS", []):
         import_string(path)(hand=hand)
+
+
+def hand_voided(*, hand: Any, at: Any) -> None:
+    """Run the ``CARDROOM_HAND_VOIDED`` functions, in the void's transaction."""
+    for path in getattr(settings, "CARDROOM_HAND_VOIDED", []):
+        import_string(path)(hand=hand, now=at)

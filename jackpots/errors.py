@@ -45,6 +45,13 @@ class Code(StrEnum):
     EARLIER_MONTH_OPEN = "earlier_month_open"
     EARLIER_MONTH_PENDING = "earlier_month_pending"
     INVALID_MONTH = "invalid_month"
+    PROMOTION_EXISTS = "promotion_exists"
+    PROMOTION_UNFUNDED = "promotion_unfunded"
+    PERIOD_CLOSED = "period_closed"
+    PERIOD_NOT_OVER = "period_not_over"
+    EARLIER_PERIOD_OPEN = "earlier_period_open"
+    BEFORE_PROMOTION = "before_promotion"
+    NOT_A_HIGH_HAND = "not_a_high_hand"
 
 
 TEXTS: dict[StrEnum | tuple[StrEnum, str], str] = {
@@ -76,6 +83,45 @@ TEXTS: dict[StrEnum | tuple[StrEnum, str], str] = {
     ),
     (Code.INVALID_CONFIGURATION, "bool"): _("%(field)s: true or false"),
     (Code.INVALID_CONFIGURATION, "fixed"): _("These can't change: %(fields)s."),
+    (Code.INVALID_CONFIGURATION, "object"): _("%(field)s: an object"),
+    (Code.INVALID_CONFIGURATION, "one_of"): _("%(field)s: one of %(choices)s"),
+    (Code.INVALID_CONFIGURATION, "stakes"): _(
+        "%(field)s: a list of big blinds in cents; empty covers every stake"
+    ),
+    (Code.INVALID_CONFIGURATION, "first_run"): _(
+        "%(field)s: PR4: only the first run of a pot run more than once counts"
+    ),
+    (Code.INVALID_CONFIGURATION, "period"): _(
+        "%(field)s: PR2: a length in minutes that divides a day: %(lengths)s"
+    ),
+    (Code.INVALID_CONFIGURATION, "zone"): _(
+        "%(field)s: a time zone such as Europe/Helsinki"
+    ),
+    (Code.INVALID_CONFIGURATION, "prize"): _(
+        "%(field)s: an object: fixed, pool_percent, funding"
+    ),
+    (Code.INVALID_CONFIGURATION, "house_only"): _(
+        "%(field)s: PR1: a prize the house funds alone is a fixed amount"
+    ),
+    (Code.INVALID_CONFIGURATION, "both"): _(
+        "%(field)s: PR1: funded by both, the house pays the fixed amount and the"
+        " drop a percent of the pool: give both"
+    ),
+    (Code.INVALID_CONFIGURATION, "nothing"): _(
+        "%(field)s: a fixed amount, a percent of the pool, or both"
+    ),
+    (Code.INVALID_CONFIGURATION, "bonus_fixed"): _(
+        "%(field)s: a fixed bonus pays the amounts of its table's lines"
+    ),
+    (Code.INVALID_CONFIGURATION, "bonus_kind"): _(
+        "%(field)s: only a fixed bonus has a table of hands"
+    ),
+    (Code.INVALID_CONFIGURATION, "bonuses"): _(
+        "%(field)s: PR3: a list of lines, each a hand (%(hands)s) and what it pays"
+    ),
+    (Code.INVALID_CONFIGURATION, "bonus_twice"): _(
+        "%(field)s: PR3: each hand once in the table"
+    ),
     SharedCode.INVALID_AMOUNT: _("A seed is a positive number of cents."),
     (SharedCode.INVALID_AMOUNT, "drops"): _(
         "JD5: %(held)d cents of drops wait for a pool; give from 1 to that."
@@ -134,6 +180,31 @@ TEXTS: dict[StrEnum | tuple[StrEnum, str], str] = {
     Code.EARLIER_MONTH_OPEN: _("HM3: close %(previous)s first."),
     Code.EARLIER_MONTH_PENDING: _("HM3: %(month)s is decided first."),
     Code.INVALID_MONTH: _("%(month)s is not a month: write YYYY-MM, e.g. 2026-11"),
+    Code.PROMOTION_EXISTS: _("The room has a promotion %(code)s already."),
+    Code.PROMOTION_UNFUNDED: _(
+        "PR1: a promotion funded by the %(funding)s takes a share of the drop;"
+        " give its pool a drop ratio."
+    ),
+    Code.PERIOD_CLOSED: _("PR2: the period from %(start)s of %(promotion)s is closed."),
+    Code.PERIOD_NOT_OVER: _("PR2: the period ends at %(end)s; it closes then."),
+    Code.EARLIER_PERIOD_OPEN: _("PR2: close the period from %(start)s first."),
+    Code.BEFORE_PROMOTION: _("PR2: %(promotion)s had no rules in force then."),
+    Code.NOT_A_HIGH_HAND: _("%(promotion)s has no periods: it is not a high hand."),
+    (SharedCode.REASON_REQUIRED, "prize"): _("PR5: a rejected prize records why."),
+    (SharedCode.HAND_VOIDED, "prize"): _(
+        "PR4: hand %(hand)s was voided; its prize can only be cancelled."
+    ),
+    (Code.NOT_VERIFIED, "prize"): _(
+        "PR5: a floor person verifies the prize before a manager approves it."
+    ),
+    (SharedCode.FOUR_EYES, "prize"): _(
+        "PR5: the manager approving a prize is not the one who verified it."
+    ),
+    (SharedCode.DECIDED, "prize"): _("Prize %(id)d is %(status)s already."),
+    (Code.AWARD_BOOKED, "prize"): _(
+        "RK8: prize %(id)d of hand %(hand)s was approved and booked (PR5); a void"
+        " can't take it back, so the hand isn't voided."
+    ),
 }
 
 refuse = variants_refuser(TEXTS, Refusal)  # 422 with a rule, 400 without

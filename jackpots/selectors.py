@@ -20,7 +20,17 @@ from cardroom.models import Hand
 from core.db import rows
 from jackpots.domain.months import standings
 from jackpots.domain.postings import AWARD_KIND
-from jackpots.models import Award, Hit, Month, MonthHand, Pool
+from jackpots.models import (
+    Award,
+    Hit,
+    Month,
+    MonthHand,
+    Pool,
+    Promotion,
+    PromotionEntry,
+    PromotionPrize,
+    PromotionVersion,
+)
 
 
 def drop_pools(*, room_id: int) -> list[Pool]:
@@ -299,3 +309,113 @@ def month_list(*, pool: int | None = None) -> QuerySet[Month]:
     if pool:
         months = months.filter(pool_id=pool)
     return months
+
+
+# Promotions (PR1–PR6).
+
+PROMOTION_CARRY_KIND = "promotion_carry"
+"""The house's part of a carried-over prize, booked into the pool at the period's
+close (PR1, PR2)."""
+
+PROMOTION_AWARD_KIND = "promotion_award"
+"""An approved prize: pool (and house) → awards payable (PR5)."""
+
+
+def promotion_version_at(
+    *, promotion: Promotion, at: datetime, until: datetime | None = None
+) -> PromotionVersion | None:
+    """The version in force at ``at``: the latest published at or before it. With
+    ``until`` (a period's end), the first version when it was published inside
+    the period ``[at, until)``: a promotion counts from the period it starts in."""
+    versions = PromotionVersion.objects.filter(promotion=promotion)
+    found = versions.filter(created_at__lte=at).order_by("-version").first()
+    if found is None and until is not None:
+        found = versions.filter(created_at__lt=until).order_by("version").first()
+    return found
+
+
+def promotion_pool_free(
+    *,
+    promotion: Promotion,
+    at: datetime,
+    carried_in: int = 0,
+    exclude: int | None = None,
+) -> int:
+    """What the promotion's pool holds at ``at`` that no prize has been promised
+    (PR1): its ledger balance then (carry-overs booked since included, as they
+    belong to the periods before), less the prizes found and not yet paid by
+    then, less ``carried_in`` (a period's carried prize, in the pool already).
+    ``exclude``: a prize not to count (the one being decided again)."""
+    pool = promotion.pool
+    total = Entry.objects.filter(account_id=pool.account_id).aggregate(
+        s=Sum(
+            "amount_cents",
+            filter=Q(transaction__posted_at__lte=at)
+            | Q(transaction__kind=PROMOTION_CARRY_KIND),
+        )
+    )["s"]
+    balance = -(total or 0)
+    promised = (
+        PromotionPrize.objects.filter(promotion=promotion)
+        .filter(
+            Q(status__in=["pending", "verified"])
+            | Q(status="approved", booking__posted_at__gt=at)
+        )
+        .exclude(pk=exclude or 0)
+        .aggregate(s=Sum("pool_cents"))["s"]
+    )
+    return balance - (promised or 0) - carried_in
+
+
+def period_entries(
+    *, promotion: Promotion, start: datetime
+) -> QuerySet[PromotionEntry]:
+    """The high hands of a period, best first, equal hands earlier first, of hands
+    still booked (PR2, PR4)."""
+    return (
+        PromotionEntry.objects.filter(
+            promotion=promotion, period_start=start, hand__status=Hand.Status.BOOKED
+        )
+        .select_related("player", "hand__table")
+        .order_by("-key", "ended_at", "hand_id", "seat")
+    )
+
+
+def period_leaders(*, promotion: Promotion, start: datetime) -> list[PromotionEntry]:
+    """The period's best hand, or its tied best hands, one a player, earlier first
+    (PR2: ties share)."""
+    entries = period_entries(promotion=promotion, start=start)
+    best = entries.first()
+    if best is None:
+        return []
+    return standings(entries.filter(key=best.key), 12)
+
+
+def prize_list(
+    *, status: str | None = None, promotion: int | None = None
+) -> QuerySet[PromotionPrize]:
+    prizes = PromotionPrize.objects.select_related(
+        "promotion__room",
+        "promotion__pool",
+        "version",
+        "hand__table",
+        "verified_by",
+        "approved_by",
+        "rejected_by",
+    ).prefetch_related(
+        "awards__player", "awards__pool", "awards__hand__table", "awards__payable"
+    )
+    if status:
+        prizes = prizes.filter(status=status)
+    if promotion:
+        prizes = prizes.filter(promotion_id=promotion)
+    return prizes
+
+
+def promotion_list(*, room: str | None = None) -> QuerySet[Promotion]:
+    promotions = Promotion.objects.select_related("room", "pool").order_by(
+        "room_id", "pk"
+    )
+    if room:
+        promotions = promotions.filter(room__code=room)
+    return promotions

@@ -8,7 +8,11 @@
 - ``close_months_task`` (every hour at minute 0) closes each hand-of-the-month
   month whose closing moment, by default the 1st at 12:00 in the room's time zone,
   has passed (HM3). Checking every hour keeps each room's own clock and catches up
-  after the scheduler was down; a month closes once.
+  after the scheduler was down; a month closes once;
+- ``close_periods_task`` (every minute) closes each high-hand period that ended
+  (PR2), in the promotion's room time, a minute after its end so that a hand
+  tabled in its last seconds is in; a period closes once, and a run missed is
+  caught up.
 """
 
 from __future__ import annotations
@@ -62,7 +66,15 @@ def close_months_task() -> list[int]:
     return [m.pk for m in services.months_close_due(source="beat")]
 
 
+@app.task
+def close_periods_task() -> list[int]:
+    """Close the promotions' high-hand periods that are due (PR2); return the
+    prizes' ids."""
+    return [p.pk for p in services.periods_close_due(source="beat")]
+
+
 CLOSE_MONTHS = "jackpots: close due hands of the month (HM3)"
+CLOSE_PERIODS = "jackpots: close due high-hand periods (PR2)"
 QUALIFY_NEW = "jackpots: qualify the hands booked since the last sweep"
 QUALIFY_MISSED = "jackpots: qualify hands the sweeps missed"
 
@@ -76,6 +88,7 @@ def schedule(sender: Any, **kwargs: Any) -> None:
     sender.add_periodic_task(
         crontab(minute="*/5"), qualify_missed_task.s(), name=QUALIFY_MISSED
     )
+    sender.add_periodic_task(crontab(), close_periods_task.s(), name=CLOSE_PERIODS)
     sender.add_periodic_task(
         SWEEP_EVERY,
         qualify_new_task.s(),

@@ -36,6 +36,7 @@ AWARDS_PAYABLE = "liability:awards_payable"
 AWARDS_FORFEITED = "liability:awards_forfeited"
 ESCROW = "liability:escrow"
 OVER_SHORT = "expense:over_short"
+PROMOTIONS_EXPENSE = "expense:promotions"
 
 
 class AccountSpec(NamedTuple):
@@ -145,6 +146,13 @@ _SHAPES: tuple[tuple[re.Pattern[str], str, bool, bool, _Namer], ...] = tuple(
         ),
         (r"liability:escrow", LIABILITY, True, False, lambda m: "Held pots (escrow)"),
         (r"expense:over_short", EXPENSE, False, True, lambda m: "Over/short"),
+        (
+            r"expense:promotions",
+            EXPENSE,
+            False,
+            True,
+            lambda m: "Promotions paid by the house",
+        ),
         (
             r"cage:(?P<cage>.+):shift:(?P<shift>\d+):cash",
             ASSET,

@@ -156,6 +156,8 @@ def _void_book(void: HandVoid, *, table: Table, sessions: list[SeatSession]) -> 
     void.save()
     hand.status = Hand.Status.VOIDED
     hand.save(update_fields=["status"])
+    # What the apps above found in the hand goes with it (PR4).
+    hooks.hand_voided(hand=hand, at=void.decided_at or void.requested_at)
 
 
 def _misdeal_check(hand: Hand, reason: str) -> None:

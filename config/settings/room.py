@@ -44,7 +44,12 @@ CARDROOM_NOTE_DENOMINATIONS_CENTS = env.list(
 CARDROOM_JACKPOT_DROP_LEGS = "jackpots.services.drop_legs"
 CARDROOM_HAND_BOOKED: list[str] = []
 CARDROOM_SEAT_CHECKS = ["waitlist.services.seat_check"]
-CARDROOM_VOID_CHECKS = ["jackpots.services.void_check"]
+CARDROOM_VOID_CHECKS = [
+    "jackpots.services.void_check",
+    "jackpots.services.prizes_void_check",
+]
+# PR4: a promotion's pending prize goes with its voided hand.
+CARDROOM_HAND_VOIDED = ["jackpots.services.prizes_cancel_voided"]
 # PP5: told once a restriction commits
 # (accounting.services.cage.protection.restriction_set).
 CARDROOM_RESTRICTION_HOOKS = ["cardroom.services.protection.restriction_started"]

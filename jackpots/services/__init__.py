@@ -11,6 +11,9 @@ rows that say why:
 - an approved hit or month: pool → awards payable, for each recipient a cage
   payable, and the reserve rolled into the pool as the next jackpot's seed
   (``jackpot_award``, BB5, HM3). The cashier pays the payables (CA6);
+- a promotion's approved prize: pool and house (an expense) → awards payable
+  (``promotion_award``, PR1, PR5); an empty period's carried prize, the house's
+  part into the pool (``promotion_carry``, PR2);
 - a promotion ended: pool → its successor, or drops that reached no pool → a pool,
   with a manager's reason (``jackpot_transfer``, JD5).
 
@@ -33,6 +36,19 @@ from jackpots.services.months import (
     months_close_due,
 )
 from jackpots.services.pools import pool_create, pool_seed, pool_update
+from jackpots.services.promotion_decisions import (
+    prize_approve,
+    prize_reject,
+    prize_verify,
+    prizes_cancel_voided,
+    prizes_void_check,
+)
+from jackpots.services.promotion_prizes import (
+    CLOSE_AFTER,
+    period_close,
+    periods_close_due,
+)
+from jackpots.services.promotions import promotion_create, promotion_publish
 from jackpots.services.qualification import (
     HandFailed,
     hand_facts,
@@ -51,6 +67,7 @@ from jackpots.services.transfers import drops_allocate, pool_retire
 
 __all__ = [
     "AWARD_KIND",
+    "CLOSE_AFTER",
     "SEED_KIND",
     "SWEEP",
     "SWEEP_BATCH",
@@ -74,9 +91,18 @@ __all__ = [
     "month_close",
     "month_reject",
     "months_close_due",
+    "period_close",
+    "periods_close_due",
     "pool_create",
     "pool_retire",
     "pool_seed",
     "pool_update",
+    "prize_approve",
+    "prize_reject",
+    "prize_verify",
+    "prizes_cancel_voided",
+    "prizes_void_check",
+    "promotion_create",
+    "promotion_publish",
     "void_check",
 ]

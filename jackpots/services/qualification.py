@@ -44,9 +44,15 @@ from jackpots.models import (
     Month,
     MonthHand,
     Pool,
+    PromotionEntry,
     QualifiedHand,
 )
 from jackpots.services._shared import Members, awards_new, log, now_or_current
+from jackpots.services.promotion_qualify import (
+    PromotionBatch,
+    promotions_look,
+    promotions_read,
+)
 
 
 def hand_facts(
@@ -161,6 +167,7 @@ class _Batch:
     categories: list[tuple[CategoryVersion, CategoryRules]]
     month_pools: dict[int | None, list[Pool]]
     closed: set[tuple[int, date]]
+    promotions: PromotionBatch
 
     @classmethod
     def read(cls, hands: Sequence[Hand]) -> _Batch:
@@ -201,6 +208,7 @@ class _Batch:
             ],
             month_pools=month_pools,
             closed=closed,
+            promotions=promotions_read(hands),
         )
 
 
@@ -258,7 +266,7 @@ def hands_qualify_batch(
     )
     booked = [h for h in todo if h.status == Hand.Status.BOOKED]
     batch = _Batch.read(booked) if booked else None
-    entries: list[MonthHand] = []
+    entries: list[MonthHand | PromotionEntry] = []
     for hand in todo:
         found[hand.pk] = []
         if batch is None or hand.status != Hand.Status.BOOKED:
@@ -270,7 +278,12 @@ def hands_qualify_batch(
         except Exception as error:
             raise HandFailed(hand.pk) from error
         entries += rows
-    MonthHand.objects.bulk_create(entries, ignore_conflicts=True)
+    MonthHand.objects.bulk_create(
+        [e for e in entries if isinstance(e, MonthHand)], ignore_conflicts=True
+    )
+    PromotionEntry.objects.bulk_create(
+        [e for e in entries if isinstance(e, PromotionEntry)], ignore_conflicts=True
+    )
     return {i: found[i] for i in ids if i in found}
 
 
@@ -286,11 +299,12 @@ def _hits_of(hand_ids: set[int]) -> dict[int, list[Hit]]:
 
 def _hand_look(
     hand: Hand, batch: _Batch, now: datetime
-) -> tuple[list[Hit], list[MonthHand]]:
+) -> tuple[list[Hit], list[MonthHand | PromotionEntry]]:
     """Look at one booked hand of a batch: record its bad beats, one per category
     in force, on the first run of the ones that count that is one (BB1, BB2,
-    HS10); return its hits and its month entries, to be inserted with the
-    batch's (HM1, HM4)."""
+    HS10), and the bonuses its room's promotions pay (PR3); return its hits, and
+    its month and high-hand entries, to be inserted with the batch's (HM1, HM4,
+    PR2)."""
     seats = batch.seats.get(hand.pk, [])
     runs = hand_runs_facts(hand, seats)
     players = {s.seat: s.player for s in seats}
@@ -303,7 +317,10 @@ def _hand_look(
                     hand, facts, players, version, verdict.bad_beat, now
                 )
                 break
-    return hits, _month_entries(hand, runs, players, batch)
+    rows: list[MonthHand | PromotionEntry] = []
+    rows += _month_entries(hand, runs, players, batch)
+    rows += promotions_look(batch.promotions, hand, seats, now)
+    return hits, rows
 
 
 @retry_on_conflict()

@@ -603,7 +603,8 @@ class MonthHand(models.Model):
 
 
 class Award(models.Model):
-    """One recipient's share of a hit (BB3, BB6) or of a month (HM2).
+    """One recipient's share of a hit (BB3, BB6), of a month (HM2), or of a
+    promotion's prize (PR2, PR3).
 
     Pending with the share computed from the pool as it stands; on approval the
     amount is fixed, booked from the pool to awards payable, and a cage payable is
@@ -615,6 +616,9 @@ class Award(models.Model):
         WINNER = "winner", _("winning hand")
         TABLE = "table", _("table share")
         MONTH = "month", _("hand of the month")
+        HIGH_HAND = "high_hand", _("high hand")
+        BONUS = "bonus", _("bonus hand")
+        ACES_CRACKED = "aces_cracked", _("aces cracked")
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
@@ -628,12 +632,19 @@ class Award(models.Model):
     month = models.ForeignKey(
         Month, on_delete=models.PROTECT, null=True, blank=True, related_name="awards"
     )
+    prize = models.ForeignKey(
+        "jackpots.PromotionPrize",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="awards",
+    )
     hand = models.ForeignKey(Hand, on_delete=models.PROTECT, related_name="+")
     seat = models.PositiveSmallIntegerField(_("seat"))
     player = models.ForeignKey(
         Player, on_delete=models.PROTECT, related_name="jackpot_awards"
     )
-    role = models.CharField(_("for"), max_length=8, choices=Role.choices)
+    role = models.CharField(_("for"), max_length=16, choices=Role.choices)
     part = models.PositiveSmallIntegerField(
         _("role's part"), help_text=_("The role's part of the payout (BB2).")
     )
@@ -663,9 +674,22 @@ class Award(models.Model):
         ordering = ["pk"]
         constraints = [
             models.CheckConstraint(
-                condition=(models.Q(hit__isnull=False) & models.Q(month__isnull=True))
-                | (models.Q(hit__isnull=True) & models.Q(month__isnull=False)),
-                name="award_for_a_hit_or_a_month",
+                condition=(
+                    models.Q(hit__isnull=False)
+                    & models.Q(month__isnull=True)
+                    & models.Q(prize__isnull=True)
+                )
+                | (
+                    models.Q(hit__isnull=True)
+                    & models.Q(month__isnull=False)
+                    & models.Q(prize__isnull=True)
+                )
+                | (
+                    models.Q(hit__isnull=True)
+                    & models.Q(month__isnull=True)
+                    & models.Q(prize__isnull=False)
+                ),
+                name="award_for_a_hit_a_month_or_a_prize",
             ),
             models.CheckConstraint(
                 condition=models.Q(amount_cents__gte=0) & models.Q(sharing__gte=1),
@@ -686,6 +710,11 @@ class Award(models.Model):
                 fields=["month", "hand", "seat"],
                 condition=models.Q(month__isnull=False),
                 name="award_once_per_month_hand_seat",
+            ),
+            models.UniqueConstraint(
+                fields=["prize", "hand", "seat"],
+                condition=models.Q(prize__isnull=False),
+                name="award_once_per_prize_hand_seat",
             ),
         ]
         triggers = [
