@@ -189,23 +189,7 @@ def period_close(
         if status == PromotionPrize.Status.CARRIED_OVER
         else None,
     )
-    if leaders:
-        shares = tie_shares(amount.total, len(leaders))
-        Award.objects.bulk_create(
-            Award(
-                pool=locked.pool,
-                prize=prize,
-                hand=e.hand,
-                seat=e.seat,
-                player=e.player,
-                role=Award.Role.HIGH_HAND,
-                part=100,
-                sharing=len(leaders),
-                position=i,
-                amount_cents=share,
-            )
-            for i, (e, share) in enumerate(zip(leaders, shares, strict=True))
-        )
+    _awards_new(prize, leaders)
     log.info(
         "jackpots.promotion.period_closed",
         promotion=locked.code,
@@ -215,6 +199,29 @@ def period_close(
         total=amount.total,
     )
     return prize
+
+
+def _awards_new(prize: PromotionPrize, leaders: list[PromotionEntry]) -> None:
+    """The tied best hands share the prize equally, one share a player, the
+    earlier hand the odd cent (PR2, largest remainder)."""
+    if not leaders:
+        return
+    shares = tie_shares(prize.house_cents + prize.pool_cents, len(leaders))
+    Award.objects.bulk_create(
+        Award(
+            pool=prize.promotion.pool,
+            prize=prize,
+            hand=e.hand,
+            seat=e.seat,
+            player=e.player,
+            role=Award.Role.HIGH_HAND,
+            part=100,
+            sharing=len(leaders),
+            position=i,
+            amount_cents=share,
+        )
+        for i, (e, share) in enumerate(zip(leaders, shares, strict=True))
+    )
 
 
 def _entry_json(entry: PromotionEntry) -> dict[str, object]:

@@ -3,18 +3,16 @@ and decided by people (PR1–PR5)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import pytest
 
-from accounting.models import Payable
 from accounting.selectors import trial_balance
 from cardroom.models import Hand
 from cardroom.services import room_default
-from core.errors import Conflict, Forbidden, Invalid, Refusal
+from core.errors import Forbidden, Refusal
 from core.roles import Role
 from jackpots import selectors, services
-from jackpots.domain.promotions import EXAMPLES
 from jackpots.models import Award, PromotionEntry, PromotionPrize
 from tests.api.floor.conftest import HELSINKI
 
@@ -126,7 +124,7 @@ def test_an_empty_hour_carries_its_prize_and_ties_share(
     booked into the pool, PR1); the next hour's two equal best hands share the
     two prizes, the earlier hand the odd cent."""
     clock.set("2026-11-29T21:00")
-    promo = promote("high-hand", high_hand(prize={"fixed": 10_001, "funding": "house"}))
+    promote("high-hand", high_hand(prize={"fixed": 10_001, "funding": "house"}))
     clock.set("2026-11-29T21:30")
     dealer.ordinary()
     clock.set("2026-11-29T22:10")

@@ -16,7 +16,8 @@ from cardroom.models import Hand, HandException, Table
 from cardroom.services import room_default
 from core.roles import Role
 from jackpots import services
-from jackpots.models import Award, Hit, MonthHand, Pool, QualifiedHand
+from jackpots.domain.promotions import EXAMPLES
+from jackpots.models import Award, Hit, MonthHand, Pool, PromotionEntry, QualifiedHand
 from jackpots.services import qualification, sweep
 from tests.api.floor.conftest import HELSINKI, POLICY, post_hand
 from tests.api.jackpots.conftest import Dealer
@@ -61,9 +62,38 @@ def test_a_sweep_sends_as_many_statements_for_fifty_hands_as_for_five(pools, dea
         assert MonthHand.objects.filter(hand__in=hands).count() == 2 * n
     # The cursor locked, the ids, then the batch: the hands locked, the ones
     # qualified, the insert, the seats, the month pools, their closed months, the
-    # categories, the month entries; and the cursor moved. Savepoints: four (the
-    # sweep's in the test's transaction, the batch's). 50 and 455 hand by hand.
-    assert counts == [15, 15]
+    # categories, the rooms' promotions (none), the month entries; and the cursor
+    # moved. Savepoints: four (the sweep's in the test's transaction, the
+    # batch's). 50 and 455 hand by hand.
+    assert counts == [16, 16]
+
+
+def test_promotions_add_a_fixed_number_of_statements_to_a_sweep(
+    pools, dealer, make_staff
+):
+    """PR2, issue 16: with an hourly high hand and an aces-cracked bonus, the batch
+    still reads and writes in a fixed number of statements: their versions, the
+    periods closed, and one insert of the high-hand entries, whatever the hands."""
+    boss = make_staff("promoter", Role.MANAGER)
+    for code, example in (("high-hand", "hourly-high-hand"), ("aces", "aces-cracked")):
+        rules = {**EXAMPLES[example], "min_pot_big_blinds": 0, "min_dealt_in": 2}
+        rules["min_hand"] = None
+        rules["card_use"] = {}
+        services.promotion_create(
+            room=room_default(),
+            code=code,
+            name=code,
+            rules=rules,
+            by=boss,
+            drop_ratio=1,
+        )
+    services.hands_qualify_new()
+    counts = []
+    for n in (5, 50):
+        hands = [plain(dealer, i) for i in range(n)]
+        counts.append(sweep_statements())
+        assert PromotionEntry.objects.filter(hand__in=hands).count() == 2 * n
+    assert counts == [19, 19]
 
 
 @pytest.fixture
