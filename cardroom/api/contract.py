@@ -136,6 +136,13 @@ class HandRecordSerializer(StrictSerializer):
         default=0,
         help_text="Added field (HS11). Stud: the bring-in, a live bet; informative.",
     )
+    bomb_pot = serializers.BooleanField(
+        required=False,
+        allow_null=True,
+        help_text="Added field (PR4). True for a bomb pot (every seat antes, no "
+        "betting before the flop): promotions that leave bomb pots out ignore it. "
+        "Informative for the settlement.",
+    )
     seats = SeatRecordSerializer(many=True, help_text="Every seat dealt in.")
     awarded = PushSerializer(
         many=True,

@@ -123,6 +123,10 @@ TEXTS: dict[Code | tuple[Code, str], str] = {
     (Code.MALFORMED_HAND, "bring_in"): _(
         "%(game)s has no bring-in; only stud games do."
     ),
+    (Code.MALFORMED_HAND, "bomb_pot"): _(
+        "bomb_pot is true or false (PR4: a bomb pot counts for no promotion),"
+        " not %(value)r."
+    ),
     (Code.MALFORMED_HAND, "time"): _(
         "%(field)s must be an ISO 8601 time, not %(value)r."
     ),

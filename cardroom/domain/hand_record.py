@@ -373,6 +373,9 @@ def _assemble(
     seats by ``parse_seats``; raise :class:`HandError` as :func:`parse_hand` says."""
     button = _parse_button(get("button"), game)
     board, boards = _parse_runs(get("board"), get("boards"), game, streets)
+    bomb_pot = get("bomb_pot")
+    if bomb_pot is not None and type(bomb_pot) is not bool:
+        raise refuse(Code.MALFORMED_HAND, text="bomb_pot", value=bomb_pot)
     bring_in = get("bring_in") or 0
     if bring_in:
         bring_in = _int(bring_in, "bring_in")
@@ -808,6 +811,7 @@ class HandJSON(Struct, gc=False):
     board: list[CardName] | None = None
     boards: Any = None
     bring_in: Big | None = None
+    bomb_pot: bool | None = None
     awarded: list[dict[str, Big]] | None = None
     started_at: Any = None
     ended_at: Any = None

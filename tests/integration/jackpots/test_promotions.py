@@ -7,14 +7,18 @@ from datetime import datetime
 
 import pytest
 
+from accounting.models import Payable
 from accounting.selectors import trial_balance
+from cardroom import services as floor_services
 from cardroom.models import Hand
 from cardroom.services import room_default
-from core.errors import Forbidden, Refusal
+from core.errors import Conflict, Forbidden, Invalid, Refusal
 from core.roles import Role
 from jackpots import selectors, services
+from jackpots.domain.promotions import EXAMPLES
 from jackpots.models import Award, PromotionEntry, PromotionPrize
-from tests.api.floor.conftest import HELSINKI
+from tests.api.floor.conftest import HELSINKI, post_hand
+from tests.api.jackpots.conftest import Dealer
 
 from .conftest import balance
 
@@ -42,7 +46,7 @@ def high_hand(**changes):
 
 @pytest.fixture
 def boss(make_staff):
-    return make_staff("owner", Role.MANAGER)
+    return make_staff("promoter", Role.MANAGER)
 
 
 @pytest.fixture
@@ -144,3 +148,204 @@ def test_an_empty_hour_carries_its_prize_and_ties_share(
     ) == [("P-1", 10_001), ("P-3", 10_001)]
     assert balance(PROMO_POOL.format(code="high-hand")) == 0
     assert trial_balance().balanced
+
+
+def post(dealer, record) -> Hand:
+    """Post a record the dealer made, following the stacks."""
+    answer = post_hand(dealer.terminal, dealer.table, record)
+    assert answer.status_code == 201, answer.content
+    for row in answer.json()["seats"]:
+        dealer.stacks[row["seat"]] = row["final_stack"]
+    return Hand.objects.get(table__code=dealer.table, hand_no=record["hand_no"])
+
+
+def void(hand, staff):
+    """Void a raked hand for a foul deck: a floor person asks, a manager books."""
+    floor_services.hand_void(
+        table_code="T01", hand_no=hand.hand_no, reason="foul_deck", by=staff["floor"]
+    )
+    [request] = hand.voids.all()
+    floor_services.hand_void_decide(void=request, approve=True, by=staff["manager"])
+    hand.refresh_from_db()
+    assert hand.status == Hand.Status.VOIDED
+
+
+def royal_flush(dealer, **kw) -> Hand:
+    """A royal flush with both hole cards against a pair."""
+    return dealer.deal("As Ks Qs 2d 3c", {1: "Js Ts", 2: "Ah 4d"}, **kw)
+
+
+def test_fixed_bonuses_pay_each_seat_once_the_best_line_it_reaches(
+    promote, dealer, clock, sweep, staff
+):
+    """PR3: a royal flush pays the royal line, not the straight flush's too; four
+    of a kind without a pocket pair pays nothing; the hand waits for people and is
+    booked from the house (PR1, PR5)."""
+    promote("royal", EXAMPLES["royal-flush"])
+    clock.advance(minutes=1)
+    royal_flush(dealer)
+    dealer.deal("9c 9d 9h Ks 3c", {1: "9s 2h", 2: "As Kd"})  # one nine in hand
+    sweep()
+    (prize,) = PromotionPrize.objects.all()
+    assert [(h["seat"], h["bonus"], h["amount"]) for h in prize.details["hands"]] == [
+        (1, "royal_flush", 50_000)
+    ]
+    assert (prize.house_cents, prize.pool_cents) == (50_000, 0)
+    approve(prize, staff)
+    assert Payable.objects.get(jackpot_award__prize=prize).amount_cents == 50_000
+    assert balance(EXPENSE) == 50_000
+    assert trial_balance().balanced
+
+
+def test_aces_cracked_pays_the_loser_of_a_showdown_with_pocket_aces(
+    promote, dealer, clock, sweep, staff
+):
+    """PR3: pocket aces beaten at the showdown pay their player; aces that win,
+    or a pot under ten big blinds, pay nothing."""
+    promote("aces", EXAMPLES["aces-cracked"])
+    clock.advance(minutes=1)
+    dealer.deal("Kc 7d 9h Js 3d", {1: "Ah Ad", 2: "Kh Kd"})  # cracked by a set
+    dealer.ordinary()  # the aces hold
+    dealer.deal("Kc 7d 9h Js 3d", {1: "Ah Ad", 2: "Kh Kd"}, put_in=500)  # €10 pot
+    sweep()
+    (prize,) = PromotionPrize.objects.all()
+    assert [(h["seat"], h["player"]) for h in prize.details["hands"]] == [(1, "P-1")]
+    assert prize.house_cents == 5_000
+
+
+def test_only_the_first_run_counts_and_bomb_pots_are_left_out(
+    promote, dealer, clock, sweep
+):
+    """PR4, HS10: four nines on the second run of a pot run twice count for
+    nothing; nor does a bomb pot (the promotion leaves them out)."""
+    promo = promote("high-hand", high_hand())
+    clock.set("2026-11-29T21:10")
+    record = dealer.record("2c 7d 3h Js 4d", {1: "9s 9h", 2: "As Kd"})
+    record["boards"] = [["2c", "7d", "3h", "Js", "4d"], ["9c", "9d", "2h", "Ks", "3c"]]
+    post(dealer, record)
+    bomb = dealer.record("9c 9d 2h Ks 3c", {1: "9s 9h", 2: "As Kd"})
+    bomb["bomb_pot"] = True
+    assert post(dealer, bomb).record["bomb_pot"] is True
+    sweep()
+    assert not PromotionEntry.objects.filter(promotion=promo).exists()
+    quads_nines(dealer)
+    sweep()
+    assert PromotionEntry.objects.filter(promotion=promo).count() == 1
+
+
+def test_omaha_made_on_the_flop(promote, open_table, players, clock, sweep):
+    """PR2: "Omaha hands must be made on the flop": a flush completed on the river
+    doesn't count; a set made on the flop counts as it stood on the flop."""
+    omaha = high_hand(
+        games=["PLO"],
+        min_hand=["2c", "2d", "2h", "3s", "4c"],
+        board="flop",
+        card_use={"hole_cards": 2},
+        min_pot_big_blinds=0,
+    )
+    promo = promote("omaha", omaha)
+    plo = Dealer(open_table("T02", game="PLO12"), table="T02", game="PLO")
+    plo.sit_down()
+    clock.set("2026-11-29T21:10")
+    plo.deal("Kh 7h 2c 3h 9d", {1: "Ah Qh Jc Tc", 2: "Ks Kd 5c 6c"})
+    sweep()
+    (entry,) = PromotionEntry.objects.filter(promotion=promo)
+    assert (entry.seat, entry.description) == (2, "three of a kind, kings")
+    assert entry.cards[:2] == ["Ks", "Kd"] and len(entry.cards) == 5
+
+
+def test_a_voided_hand_cancels_its_pending_prizes_and_the_period_is_decided_again(
+    promote, dealer, clock, sweep, staff
+):
+    """PR4: a bonus found in a hand voided afterwards is cancelled; the hour the
+    hand led is decided again without it, and the hand is no leader any more.
+    After approval, the void is refused (RK8)."""
+    promo = promote("high-hand", high_hand())
+    promote("royal", EXAMPLES["royal-flush"])
+    clock.set("2026-11-29T21:10")
+    full_house(dealer)
+    clock.set("2026-11-29T21:20")
+    royal = royal_flush(dealer)
+    sweep()
+    clock.set("2026-11-29T22:05")
+    (period,) = services.periods_close_due()
+    assert period.details["hands"][0]["hand"] == "royal flush"
+    bonus = PromotionPrize.objects.get(kind="bonus")
+    void(royal, staff)
+    for prize in (period, bonus):
+        prize.refresh_from_db()
+        assert prize.status == PromotionPrize.Status.CANCELLED
+        assert "PR4" in prize.rejection_reason
+    again = PromotionPrize.objects.get(promotion=promo, kind="period", status="pending")
+    assert again.details["hands"][0]["hand"] == "full house, aces full of kings"
+    approve(again, staff)
+    with pytest.raises(Refusal) as refused:
+        floor_services.hand_void(
+            table_code="T01",
+            hand_no=again.awards.get().hand.hand_no,
+            reason="foul_deck",
+            by=staff["floor"],
+        )
+    assert refused.value.rule == "RK8"
+
+
+def test_a_drop_funded_prize_is_a_share_of_the_pool_and_a_period_is_closed_once(
+    promote, pools, dealer, clock, sweep, staff
+):
+    """PR1, JD4: the promotion's pool takes its ratio of each drop; its prize is
+    its percent of what the pool holds free at the hour's end; the hour closes
+    once, the next one only after it (PR2)."""
+    promo = promote(
+        "high-hand",
+        high_hand(prize={"pool_percent": 50, "funding": "drop"}, min_pot_big_blinds=0),
+        drop_ratio=4,
+    )
+    clock.set("2026-11-29T21:10")
+    for _ in range(3):
+        dealer.ordinary()  # €1 drop each: 4 parts of 8 to the promotion
+    quads_nines(dealer)
+    sweep()
+    code = PROMO_POOL.format(code="high-hand")
+    assert balance(code) == 4 * 50
+    clock.set("2026-11-29T23:30")
+    with pytest.raises(Refusal) as refused:
+        services.period_close(
+            promotion=promo,
+            at=datetime(2026, 11, 29, 22, 30, tzinfo=HELSINKI),
+            by=staff["manager"],
+        )
+    assert refused.value.code == "earlier_period_open"
+    prize = services.period_close(
+        promotion=promo,
+        at=datetime(2026, 11, 29, 21, 30, tzinfo=HELSINKI),
+        by=staff["manager"],
+    )
+    assert (prize.house_cents, prize.pool_cents) == (0, 100)
+    with pytest.raises(Conflict):
+        services.period_close(
+            promotion=promo, at=prize.period_start, by=staff["manager"]
+        )
+    approve(prize, staff)
+    assert balance(code) == 100
+    assert trial_balance().balanced
+
+
+def test_rules_that_cannot_be_used_are_refused_naming_the_field(promote):
+    """PR1–PR4 as configuration: what can't be used is a 400 naming the field."""
+    for rules, field in (
+        (high_hand(period_minutes=7), "period_minutes"),
+        (high_hand(first_run_only=False), "first_run_only"),
+        (
+            high_hand(prize={"pool_percent": 10, "funding": "house"}),
+            "prize.pool_percent",
+        ),
+        (high_hand(games=["RAZZ"]), "games"),
+        (high_hand(time_zone="Mars/Olympus"), "time_zone"),
+        ({**EXAMPLES["royal-flush"], "bonuses": []}, "bonuses"),
+    ):
+        with pytest.raises(Invalid) as refused:
+            promote("bad", rules)
+        assert refused.value.allowed == {"field": field}
+    with pytest.raises(Refusal) as refused:
+        promote("unfunded", high_hand(prize={"fixed": 100, "funding": "drop"}))
+    assert refused.value.rule == "PR1"
