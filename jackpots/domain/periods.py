@@ -5,10 +5,13 @@ A period is a stretch of the room's wall clock: every ``minutes`` minutes from
 day's cut-off runs from cut-off to cut-off, BI8). ``minutes`` divides a day, so the
 boundaries are the same wall-clock times every day. They are instants: a wall time
 that happens twice (the night the clocks go back) is two boundaries, one for each
-time it happens, and a wall time that never happens (the night they go forward) is
-none. So an hourly promotion has 25 periods that night and 23 the other, each an
-hour long but the one across the gap, and every instant is in exactly one period:
-the one between the last boundary at or before it and the first after it.
+time it happens, and a wall time that never happens (the night they go forward)
+is the instant the gap ends. So an hourly promotion has 25 periods of an hour the
+night the clocks go back and 23 the night they go forward, and every instant is
+in exactly one period: the one between the last boundary at or before it and the
+first after it. A longer period with a boundary in the repeated hour has that
+stretch cut off as a period of its own: each boundary counts each time the clock
+shows it.
 
 The time a hand was tabled (its end) decides its period (PR2).
 
@@ -46,13 +49,32 @@ def _boundaries_near(
     reach = 3 * 60 // minutes + 2
     found: set[datetime] = set()
     for step in range(-reach, reach + 1):
-        wall = grid + timedelta(minutes=step * minutes)
-        for fold in (0, 1):
-            instant = wall.replace(tzinfo=tz, fold=fold).astimezone(UTC)
-            # A wall time in the gap comes back as another: it is no boundary.
-            if instant.astimezone(tz).replace(tzinfo=None) == wall:
-                found.add(instant)
+        found.update(_instants(grid + timedelta(minutes=step * minutes), tz))
     return sorted(found)
+
+
+def _instants(wall: datetime, tz: tzinfo) -> list[datetime]:
+    """The instants (UTC) at which the room's clock shows the naive ``wall``: one,
+    two the night the clocks go back; the night they go forward, a wall time in
+    the gap never shows, and its boundary is the instant the gap ends."""
+    found = []
+    for fold in (0, 1):
+        instant = wall.replace(tzinfo=tz, fold=fold).astimezone(UTC)
+        if instant.astimezone(tz).replace(tzinfo=None) == wall:
+            found.append(instant)
+    if found:
+        return found
+    # In a gap: the first instant whose wall time is past it, to the second.
+    low = wall.replace(tzinfo=tz, fold=1).astimezone(UTC)
+    high = wall.replace(tzinfo=tz, fold=0).astimezone(UTC)
+    low, high = min(low, high), max(low, high)
+    while high - low > timedelta(seconds=1):
+        middle = low + (high - low) / 2
+        if middle.astimezone(tz).replace(tzinfo=None) >= wall:
+            high = middle
+        else:
+            low = middle
+    return [high.replace(microsecond=0)]
 
 
 def period_of(
