@@ -136,10 +136,12 @@ class Versions:
         """The version a high-hand period containing ``at`` is decided by, and the
         period: the version in force at its start, or the first one when it was
         published inside it (a promotion counts from the period it starts in)."""
-        candidate = self.at(at)
+        candidate = self.at(at) or (self.versions[0] if self.versions else None)
         if candidate is None:
             return None
         start, end = clock_of(promotion, self.rules(candidate)).period(at)
+        if candidate.created_at >= end:
+            return None  # before the promotion's first period
         version = self.at(start)
         if version is None:
             first = self.versions[0]

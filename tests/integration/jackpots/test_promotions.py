@@ -3,14 +3,14 @@ and decided by people (PR1–PR5)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
 from accounting.models import Payable
 from accounting.selectors import trial_balance
 from cardroom import services as floor_services
-from cardroom.models import Hand
+from cardroom.models import Hand, Table
 from cardroom.services import room_default
 from core.errors import Conflict, Forbidden, Invalid, Refusal
 from core.roles import Role
@@ -349,3 +349,47 @@ def test_rules_that_cannot_be_used_are_refused_naming_the_field(promote):
     with pytest.raises(Refusal) as refused:
         promote("unfunded", high_hand(prize={"fixed": 100, "funding": "drop"}))
     assert refused.value.rule == "PR1"
+
+
+def test_the_scheduler_closes_every_hour_of_the_night_the_clocks_go_back(
+    promote, dealer, clock, sweep, staff
+):
+    """PR2 across DST: Helsinki's 25-hour night of 25 October. The scheduler,
+    down all night, catches up at 06:05: eight hours close, the repeated
+    03:00 twice, in order; a hand tabled in the second 03:00 hour wins that hour
+    alone; each empty hour carries its prize on, the house's part booked into the
+    pool (PR1)."""
+    clock.set("2026-10-24T23:30")
+    promote("high-hand", high_hand())
+    Table.objects.filter(code="T01").update(gaming_day=date(2026, 10, 24))
+    second_three = datetime(2026, 10, 25, 1, 20, tzinfo=UTC)  # 03:20 EET
+    assert second_three.astimezone(HELSINKI).strftime("%H:%M %Z") == "03:20 EET"
+    clock.now = second_three
+    quads_nines(dealer)
+    sweep()
+    clock.now = datetime(2026, 10, 25, 4, 5, tzinfo=UTC)  # 06:05 EET
+    closed = services.periods_close_due()
+    walls = [p.period_start.astimezone(HELSINKI).strftime("%H:%M") for p in closed]
+    assert walls == [
+        "23:00",
+        "00:00",
+        "01:00",
+        "02:00",
+        "03:00",
+        "03:00",
+        "04:00",
+        "05:00",
+    ]
+    assert all(p.period_end - p.period_start == timedelta(hours=1) for p in closed)
+    statuses = [p.status for p in closed]
+    assert statuses[5] == PromotionPrize.Status.PENDING  # the second 03:00
+    assert statuses.count(PromotionPrize.Status.CARRIED_OVER) == 7
+    won = closed[5]
+    assert won.carried_in_cents == 5 * 10_000
+    assert won.house_cents + won.pool_cents == 6 * 10_000
+    assert closed[6].carried_in_cents == 0
+    assert balance(PROMO_POOL.format(code="high-hand")) == 7 * 10_000
+    approve(won, staff)
+    assert balance(PROMO_POOL.format(code="high-hand")) == 2 * 10_000
+    assert services.periods_close_due() == []  # each hour closes once
+    assert trial_balance().balanced
