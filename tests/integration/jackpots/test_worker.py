@@ -1,4 +1,5 @@
-"""The month closed by the scheduled task through a real Celery worker (HM3).
+"""The month and the high-hand hour closed by the scheduled tasks through a real
+Celery worker (HM3, PR2).
 
 A worker process (``celery -A config worker``) runs against the configured broker
 — kombu's filesystem transport here, Redis in CI — and the test database, its clock
@@ -21,9 +22,13 @@ from pathlib import Path
 
 import pytest
 
+from cardroom.models import Table
+from cardroom.services import room_default
 from config.celery import app as celery_app
-from jackpots import tasks
-from jackpots.models import Hit, Month, QualifiedHand
+from core.roles import Role
+from jackpots import services, tasks
+from jackpots.domain.promotions import EXAMPLES
+from jackpots.models import Hit, Month, PromotionPrize, QualifiedHand
 from tests.api.floor.conftest import HELSINKI
 from tests.processes import clocked, database_url
 
@@ -143,3 +148,43 @@ def test_the_scheduled_task_closes_last_month_through_a_worker(
     hit = Hit.objects.get()
     assert (hit.hand_id, hit.status) == (bad_beat.pk, Hit.Status.PENDING)
     assert "close_months_task" in log.read_text()
+
+
+@pytest.mark.broker
+@pytest.mark.django_db(transaction=True)
+def test_the_scheduled_task_closes_the_high_hand_hour_through_a_worker(
+    clock, pools, dealer, make_staff, worker
+):
+    """PR2: the beat entry for the periods' close, sent as beat sends it, closes the
+    hour that ended before the worker's 09:00: its best hand, qualified by the
+    worker, gets a pending prize; the hour still running is left."""
+
+    queue, process, log = worker
+    clock.set("2026-11-02T07:00")
+    services.promotion_create(
+        room=room_default(),
+        code="high-hand",
+        name="High hand",
+        rules={
+            **EXAMPLES["hourly-high-hand"],
+            "prize": {"fixed": 5_000, "funding": "house"},
+        },
+        by=make_staff("promoter", Role.MANAGER),
+    )
+
+    Table.objects.filter(code=dealer.table).update(gaming_day=date(2026, 11, 1))
+    clock.set("2026-11-02T07:30")
+    quads = dealer.deal("9c 9d 2h Ks 3c", {1: "9s 9h", 2: "As Kd"})
+    celery_app.loader.import_default_modules()
+    celery_app.finalize(auto=True)
+    entry = celery_app.conf.beat_schedule[tasks.CLOSE_PERIODS]
+    assert entry["task"] == tasks.close_periods_task.name
+    celery_app.send_task(
+        entry["task"], args=entry["args"], kwargs=entry["kwargs"], queue=queue
+    )
+    wait_for(lambda: PromotionPrize.objects.exists(), process=process, log=log)
+    (prize,) = PromotionPrize.objects.all()
+    assert prize.period_start == datetime(2026, 11, 2, 7, 0, tzinfo=HELSINKI)
+    assert (prize.status, prize.closed_source) == ("pending", "beat")
+    assert [a.hand_id for a in prize.awards.all()] == [quads.pk]
+    assert QualifiedHand.objects.filter(hand=quads).exists()
