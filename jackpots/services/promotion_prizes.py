@@ -274,7 +274,8 @@ def periods_close_due(
     missed is caught up by the next one."""
     now = now_or_current(now)
     closed = []
-    for promotion in Promotion.objects.filter(kind=HIGH_HAND).select_related("room"):
+    promotions = Promotion.objects.filter(kind=HIGH_HAND, pool__active=True)
+    for promotion in promotions.select_related("room"):
         versions = _versions(promotion)
         if not versions.versions:
             continue

@@ -164,8 +164,9 @@ class PromotionBatch:
     @classmethod
     def read(cls, hands: Sequence[Hand]) -> PromotionBatch:
         by_room: dict[int, list[Promotion]] = defaultdict(list)
+        # A promotion whose pool was retired (JD5) has ended.
         for promotion in Promotion.objects.filter(
-            room__in={h.table.room_id for h in hands}
+            room__in={h.table.room_id for h in hands}, pool__active=True
         ).select_related("room", "pool"):
             by_room[promotion.room_id].append(promotion)
         versions: dict[int, list[PromotionVersion]] = defaultdict(list)

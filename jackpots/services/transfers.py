@@ -22,6 +22,7 @@ from jackpots.models import (
     Hit,
     Month,
     Pool,
+    PromotionPrize,
     Transfer,
 )
 from jackpots.services._shared import (
@@ -34,11 +35,17 @@ from jackpots.services._shared import (
 
 
 def _still_owed(pool: Pool) -> None:
-    """Refuse to move a pool's money while a hit or a month waits on it (BB4, HM3)."""
+    """Refuse to move a pool's money while a hit, a month or a promotion's prize
+    waits on it (BB4, HM3, PR5)."""
     hits = pool.hits.filter(status__in=[Hit.Status.PENDING, Hit.Status.VERIFIED])
     months = pool.months.filter(status=Month.Status.PENDING)
+    prizes = PromotionPrize.objects.filter(
+        promotion__pool=pool,
+        status__in=[PromotionPrize.Status.PENDING, PromotionPrize.Status.VERIFIED],
+    )
     waiting = [*(f"hit {pk}" for pk in hits.values_list("pk", flat=True))]
     waiting += [f"month {pk}" for pk in months.values_list("pk", flat=True)]
+    waiting += [f"prize {pk}" for pk in prizes.values_list("pk", flat=True)]
     if waiting:
         raise refuse(
             Code.POOL_OWES,

@@ -393,3 +393,34 @@ def test_the_scheduler_closes_every_hour_of_the_night_the_clocks_go_back(
     assert balance(PROMO_POOL.format(code="high-hand")) == 2 * 10_000
     assert services.periods_close_due() == []  # each hour closes once
     assert trial_balance().balanced
+
+
+def test_a_promotions_pool_is_not_retired_while_a_prize_waits_on_it(
+    promote, pools, dealer, clock, sweep, staff
+):
+    """JD5, PR5: the pool's money stays while a prize promised from it waits."""
+    promo = promote(
+        "high-hand",
+        high_hand(prize={"pool_percent": 100, "funding": "drop"}),
+        drop_ratio=4,
+    )
+    clock.set("2026-11-29T21:10")
+    quads_nines(dealer)
+    sweep()
+    clock.set("2026-11-29T22:05")
+    (prize,) = services.periods_close_due()
+    with pytest.raises(Refusal) as refused:
+        services.pool_retire(
+            pool=promo.pool,
+            successor=pools["bad-beat"],
+            by=staff["manager"],
+            reason="the promotion ended",
+        )
+    assert refused.value.code == "pool_owes"
+    services.prize_reject(prize=prize, by=staff["manager"], reason="misread cards")
+    services.pool_retire(
+        pool=promo.pool,
+        successor=pools["bad-beat"],
+        by=staff["manager"],
+        reason="the promotion ended",
+    )
