@@ -424,3 +424,17 @@ def test_a_promotions_pool_is_not_retired_while_a_prize_waits_on_it(
         by=staff["manager"],
         reason="the promotion ended",
     )
+
+
+def test_a_hand_is_looked_at_once_however_often_it_is_qualified(
+    promote, dealer, clock, sweep
+):
+    """PR3: the sweep and a hand qualified again by hand record its bonus once."""
+    promote("royal", EXAMPLES["royal-flush"])
+    clock.advance(minutes=1)
+    hand = royal_flush(dealer)
+    sweep()
+    services.hand_qualify(hand_id=hand.pk)
+    services.hands_qualify_batch(hand_ids=[hand.pk, hand.pk])
+    assert PromotionPrize.objects.count() == 1
+    assert Award.objects.filter(prize__isnull=False).count() == 1

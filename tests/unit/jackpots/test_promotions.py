@@ -36,6 +36,7 @@ from jackpots.domain.promotions import (
 )
 from jackpots.domain.qualification import SeatFacts
 from jackpots.domain.rules import ConfigError
+from jackpots.domain.shares import tie_shares
 
 HELSINKI = ZoneInfo("Europe/Helsinki")
 ZONES = [
@@ -297,3 +298,16 @@ def test_the_configuration_reads_back_the_same():
     for example in EXAMPLES.values():
         rules = PromotionRules.from_config(example)
         assert PromotionRules.from_config(rules.to_config()) == rules
+
+
+@given(
+    total=st.integers(min_value=0, max_value=10**10),
+    tied=st.integers(min_value=1, max_value=12),
+)
+def test_tied_high_hands_share_to_the_cent_the_earlier_first(total, tied):
+    """PR2: tied best hands share the prize equally by largest remainder: the
+    shares add up, differ by at most a cent, and an earlier hand never gets less."""
+    shares = tie_shares(total, tied)
+    assert sum(shares) == total
+    assert max(shares) - min(shares) <= 1
+    assert shares == sorted(shares, reverse=True)
