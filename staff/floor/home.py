@@ -1,6 +1,7 @@
 """The floor's home (WL2, CA3, BB5): every open table live on the map, the
-waiting lists' calls counting down, tonight's events, fills asked of the cage and
-bad-beat hits waiting for the floor's verification, each part polled by itself.
+waiting lists' calls counting down, tonight's events, fills asked of the cage,
+bad-beat hits and promotions' prizes waiting for the floor's verification (PR5),
+each part polled by itself.
 
 A table the floor has just opened has an empty tray, and a seat's cash buy-in
 takes its chips from the tray (CA3): the floor asks the cage for the opening fill
@@ -26,7 +27,7 @@ from cardroom.models import (
     Table,
 )
 from core.api.permissions import staff
-from jackpots.models import Hit
+from jackpots.models import Hit, PromotionPrize
 from staff.common.money import money_in
 from staff.common.roles import floor_only
 from staff.common.selectors import room_facts
@@ -68,6 +69,7 @@ def floor_home(request: HttpRequest) -> HttpResponse:
             "fill_form": FillForm(currency=context["currency"], tables=codes),
             "fills": _fills_waiting(),
             "hits": _hits_to_verify(),
+            "prizes": _prizes_to_verify(),
             "map_seconds": MAP_SECONDS,
             "lists_seconds": LISTS_SECONDS,
         },
@@ -119,6 +121,15 @@ def _hits_to_verify() -> list[Hit]:
         Hit.objects.filter(status=Hit.Status.PENDING)
         .select_related("hand", "hand__table", "pool")
         .order_by("hand_ended_at", "pk")
+    )
+
+
+def _prizes_to_verify() -> list[PromotionPrize]:
+    """Promotions' prizes waiting for a floor person's verification (PR5)."""
+    return list(
+        PromotionPrize.objects.filter(status=PromotionPrize.Status.PENDING)
+        .select_related("promotion", "hand__table")
+        .order_by("found_at", "pk")
     )
 
 

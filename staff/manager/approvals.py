@@ -3,7 +3,8 @@ it.
 
 Each decision calls the service that owns it: corrections and voids (DC2, RK8)
 and stack reviews (HS6) in ``cardroom.services``, hits (BB5: verified by
-the floor on the hit's page, approved by a manager) and months (HM3) in
+the floor on the hit's page, approved by a manager), the promotions' prizes beside
+them (PR5, the same way on the prize's page) and months (HM3) in
 ``jackpots.services``, shift sign-offs (CA1) in ``accounting.services.cage``. Four
 eyes are theirs to keep (and the database's): a manager who asked for a correction,
 verified a hit or counted the shift is refused, and the refusal is said on the page.
@@ -28,9 +29,10 @@ from cardroom import services as floor_services
 from cardroom.models import Correction, HandVoid, StackReview
 from core.api.permissions import staff
 from jackpots import services as jackpot_services
-from jackpots.models import Hit, Month
+from jackpots.models import Hit, Month, PromotionPrize
 from staff.common.roles import manager_only
 from staff.manager._shared import approving, decided, page_context, reason_of
+from staff.manager.prizes import period_words
 from staff.models import ShiftCount
 
 
@@ -78,6 +80,13 @@ def approvals(request: HttpRequest) -> HttpResponse:
         .select_related("hand", "hand__table", "pool", "verified_by")
         .order_by("hand_ended_at", "pk")
     )
+    prizes = (
+        PromotionPrize.objects.filter(
+            status__in=[PromotionPrize.Status.PENDING, PromotionPrize.Status.VERIFIED]
+        )
+        .select_related("promotion__room", "hand__table", "verified_by")
+        .order_by("found_at", "pk")
+    )
     months = (
         Month.objects.filter(status=Month.Status.PENDING)
         .select_related("pool", "closed_by")
@@ -92,13 +101,15 @@ def approvals(request: HttpRequest) -> HttpResponse:
         corrections=corrections,
         voids=voids,
         hits=hits,
+        prizes=[(p, period_words(p)) for p in prizes],
         months=months,
         shifts=_shifts_waiting(),
         reviews=reviews,
     )
     context["empty"] = (
         not any(
-            context[k] for k in ("corrections", "voids", "hits", "months", "shifts")
+            context[k]
+            for k in ("corrections", "voids", "hits", "prizes", "months", "shifts")
         )
         and not reviews.exists()
     )

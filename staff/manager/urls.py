@@ -1,12 +1,21 @@
 """The manager's screens, under ``/manager/``: the inbox of everything a second
-person decides (DC2, RK8, HS6, CA1, HM3) and the jackpot hits' pages (BB5, BB6),
-the tables' terminal keys, player protection (PP1–PP7: players, held awards,
-the exclusion list, the settings), and the approvals on the tournament floor's
-pages, under ``/floor/events/`` beside them (TO5, TO9)."""
+person decides (DC2, RK8, HS6, CA1, HM3), the jackpot hits' pages (BB5, BB6) and
+the promotions' prizes' pages beside them (PR5), the tables' terminal keys,
+player protection (PP1–PP7: players, held awards, the exclusion list, the
+settings), and the approvals on the tournament floor's pages, under
+``/floor/events/`` beside them (TO5, TO9)."""
 
 from django.urls import path
 
-from staff.manager import approvals, hits, keys, players, protection, tournaments
+from staff.manager import (
+    approvals,
+    hits,
+    keys,
+    players,
+    prizes,
+    protection,
+    tournaments,
+)
 
 urlpatterns = [
     path("manager/", approvals.approvals, name="approvals"),
@@ -31,6 +40,18 @@ urlpatterns = [
     path("manager/hits/<int:hit_id>/verify", hits.hit_verify, name="hit-verify"),
     path("manager/hits/<int:hit_id>/approve", hits.hit_approve, name="hit-approve"),
     path("manager/hits/<int:hit_id>/reject", hits.hit_reject, name="hit-reject"),
+    path("manager/prizes/<int:prize_id>", prizes.prize_detail, name="prize"),
+    path(
+        "manager/prizes/<int:prize_id>/verify", prizes.prize_verify, name="prize-verify"
+    ),
+    path(
+        "manager/prizes/<int:prize_id>/approve",
+        prizes.prize_approve,
+        name="prize-approve",
+    ),
+    path(
+        "manager/prizes/<int:prize_id>/reject", prizes.prize_reject, name="prize-reject"
+    ),
     path("manager/keys", keys.terminal_keys, name="terminal-keys"),
     path(
         "manager/keys/<str:prefix>/revoke",
