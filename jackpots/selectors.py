@@ -419,3 +419,127 @@ def promotion_list(*, room: str | None = None) -> QuerySet[Promotion]:
     if room:
         promotions = promotions.filter(room__code=room)
     return promotions
+
+
+# The public board's promotions (PR6), with their imports.
+
+from collections.abc import Callable, Sequence  # noqa: E402
+from typing import Protocol  # noqa: E402
+
+from cardroom.models import Room  # noqa: E402
+from jackpots.domain.promotions import (  # noqa: E402
+    ACES_CRACKED,
+    HIGH_HAND,
+    Amount,
+    Prize,
+    PromotionRules,
+    prize_amount,
+)
+
+
+def period_carried_in(*, promotion: Promotion, start: datetime) -> int:
+    """What the high-hand period before the one starting at ``start`` carried into
+    it (PR2): all of its prize when it had no hand and carried over, else 0."""
+    before = (
+        PromotionPrize.objects.filter(
+            promotion=promotion, kind=PromotionPrize.Kind.PERIOD, period_end=start
+        )
+        .exclude(status=PromotionPrize.Status.CANCELLED)
+        .first()
+    )
+    if before is None or before.status != PromotionPrize.Status.CARRIED_OVER:
+        return 0
+    return before.house_cents + before.pool_cents
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPromotion:
+    """A running promotion as the public board shows it (PR6).
+
+    A high hand: its current period (``start``, ``end``), the period's best hand
+    or tied best hands (``leaders``) and what the period would pay if it ended
+    now (``prize``: its fixed amount, its share of what the pool holds free, what
+    the empty periods before carried in). A fixed bonus or aces cracked: its
+    table (``lines``: the hand and what it would pay now)."""
+
+    promotion: Promotion
+    rules: PromotionRules
+    start: datetime | None = None
+    end: datetime | None = None
+    leaders: tuple[PromotionEntry, ...] = ()
+    prize: Amount | None = None
+    carried_in: int = 0
+    lines: tuple[tuple[str, Amount], ...] = ()
+
+
+class PromotionVersions(Protocol):
+    """A promotion's versions and the periods they make, as
+    ``jackpots.services.promotion_qualify.Versions`` reads them: the services'
+    clock, which reads this module, so the board's caller hands it in."""
+
+    def at(self, at: datetime) -> PromotionVersion | None: ...
+
+    def rules(self, version: PromotionVersion) -> PromotionRules: ...
+
+    def for_period(
+        self, promotion: Promotion, at: datetime
+    ) -> tuple[PromotionVersion, tuple[datetime, datetime]] | None: ...
+
+
+def promotion_board(
+    *,
+    room: Room,
+    now: datetime,
+    versions: Callable[[Sequence[PromotionVersion]], PromotionVersions],
+) -> list[BoardPromotion]:
+    """The room's promotions running at ``now``, in the order they were started
+    (PR6): a high hand in its current period with its leaders and the prize it
+    would pay now; a bonus with its table of amounts. A promotion ended (its
+    version in force inactive) or not started yet is left out. ``versions``
+    reads a promotion's versions (:class:`PromotionVersions`)."""
+    shown: list[BoardPromotion] = []
+    promotions = (
+        Promotion.objects.filter(room=room)
+        .select_related("room", "pool__account")
+        .prefetch_related("versions")
+        .order_by("pk")
+    )
+    for promotion in promotions:
+        read = versions(list(promotion.versions.all()))
+        if promotion.kind == HIGH_HAND:
+            found = read.for_period(promotion, now)
+            if found is None or not found[0].active:
+                continue
+            version, (start, end) = found
+            rules = read.rules(version)
+            carried_in = period_carried_in(promotion=promotion, start=start)
+            free = promotion_pool_free(
+                promotion=promotion, at=now, carried_in=carried_in
+            )
+            shown.append(
+                BoardPromotion(
+                    promotion=promotion,
+                    rules=rules,
+                    start=start,
+                    end=end,
+                    leaders=tuple(period_leaders(promotion=promotion, start=start)),
+                    prize=prize_amount(rules.prize, free=free, carried_in=carried_in),
+                    carried_in=carried_in,
+                )
+            )
+            continue
+        in_force = read.at(now)
+        if in_force is None or not in_force.active:
+            continue
+        rules = read.rules(in_force)
+        free = promotion_pool_free(promotion=promotion, at=now)
+        table = [(ACES_CRACKED, rules.prize.fixed)]
+        if rules.kind != ACES_CRACKED:
+            table = [(line.hand, line.fixed) for line in rules.bonuses]
+        percent, funding = rules.prize.pool_percent, rules.prize.funding
+        lines = tuple(
+            (hand, prize_amount(Prize(fixed, percent, funding), free=free))
+            for hand, fixed in table
+        )
+        shown.append(BoardPromotion(promotion=promotion, rules=rules, lines=lines))
+    return shown

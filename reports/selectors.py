@@ -35,6 +35,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Coalesce, ExtractHour, Greatest, Least
 
+from accounting.domain.accounts import PROMOTIONS_EXPENSE
 from accounting.domain.cage import DrawerMovements
 from accounting.domain.gaming_day import gaming_day_bounds
 from accounting.models import (
@@ -180,8 +181,9 @@ class AccountMovements:
 
 
 # Accounts whose movements the reports read by transaction kind: the tables' boxes
-# and trays, and the jackpot funds.
-KIND_PREFIXES = ("table:", "jackpot:")
+# and trays, the jackpot funds (the promotions' pools among them) and the house's
+# promotion expense (its prizes and its carry-overs, PR1).
+KIND_PREFIXES = ("table:", "jackpot:", PROMOTIONS_EXPENSE)
 
 
 def _rows(rows: Iterable[Any]) -> list[dict[str, Any]]:

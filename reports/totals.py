@@ -112,6 +112,18 @@ FIGURES: dict[str, list[Figure]] = {
             _open,
         ),
         Figure("receivables", _("open receivables"), "receivables", "open"),
+        Figure(
+            "promotion_awards",
+            _("promotion awards out of the pools"),
+            "promotion_funds",
+            "awards_out",
+        ),
+        Figure(
+            "promotion_expense",
+            _("the house's promotion expense"),
+            "promotion_expense",
+            "total",
+        ),
         *CHECKS,
     ],
     "jackpot": [
@@ -119,6 +131,18 @@ FIGURES: dict[str, list[Figure]] = {
         Figure("awards", _("awards and other out"), "jackpot_funds", "awards"),
         Figure("pools", _("pools at the end"), "jackpot_funds", "closing"),
         Figure("awarded", _("awards of the hits and months"), "hits_awards", "amount"),
+        Figure(
+            "promotion_awards",
+            _("promotion awards out of the pools"),
+            "promotion_funds",
+            "awards_out",
+        ),
+        Figure(
+            "promotion_pools",
+            _("promotion pools at the end"),
+            "promotion_funds",
+            "closing",
+        ),
         *CHECKS,
     ],
     "player_activity": [

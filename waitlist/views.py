@@ -6,7 +6,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -56,20 +56,39 @@ def board_panels(language: str) -> list[dict[str, Any]]:
     returns ``template`` (rendered beside the jackpots, with the panel as
     ``panel``) and whatever that template reads, or None to show nothing. The
     board knows none of those apps (DESIGN.md: dependencies point one way).
+
+    A panel that gives a ``key`` and its ``data`` is refreshed by the board
+    itself: its ``url`` is the board's page asked for that panel's data
+    (:func:`board_page`, ``?panel=``), in the board's language.
     """
     panels = []
     for path in getattr(settings, "WAITLIST_BOARD_PANELS", []):
         panel = import_string(path)(language=language)
         if panel:
+            if "key" in panel:
+                query = urlencode({"panel": panel["key"], "lang": language})
+                panel["url"] = f"{reverse('board-page')}?{query}"
             panels.append(panel)
     return panels
+
+
+def _panel_data(request: HttpRequest, key: str, language: str) -> HttpResponse:
+    """The data of the board's panel ``key`` now, as JSON: ``null`` when the panel
+    has nothing to show (the promotions ended, say)."""
+    with translation.override(language):
+        found = next((p for p in board_panels(language) if p.get("key") == key), None)
+    response = JsonResponse(found["data"] if found else None, safe=False)
+    response["Content-Language"] = language
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_GET
 def board_page(request: HttpRequest) -> HttpResponse:
     """Render the board; its script fetches ``/api/v1/board?lang=`` every few
     seconds, in the board's language, and shows the amounts as core.money wrote
-    them there (keeping the last ones while the server doesn't answer).
+    them there (keeping the last ones while the server doesn't answer). With
+    ``?panel=``, answer that panel's data instead (:func:`board_panels`).
 
     What doesn't fit one screen is shown in pages, in turn (WL11); the clock
     shows the room's time in the room's zone, whatever the screen's own clock
@@ -77,6 +96,9 @@ def board_page(request: HttpRequest) -> HttpResponse:
     """
     room = Room.objects.order_by("pk").first()
     language = board_language(request, room)
+    panel = request.GET.get("panel")
+    if panel:
+        return _panel_data(request, panel, language)
     with translation.override(language):
         labels = {
             "games": str(_("Games")),

@@ -56,4 +56,7 @@ CARDROOM_RESTRICTION_HOOKS = ["cardroom.services.protection.restriction_started"
 # The cage asks the floor whether a table is open before a fill (CA3).
 CAGE_TABLE_OPEN = "cardroom.services.tables.table_open_for_cage"
 # The public board's panels beside the jackpots (waitlist.views.board_panels).
-WAITLIST_BOARD_PANELS = ["tournaments.api.board.clock_panel"]
+WAITLIST_BOARD_PANELS = [
+    "tournaments.api.board.clock_panel",
+    "jackpots.api.board.promotion_panel",
+]

@@ -12,7 +12,7 @@ from accounting.selectors import balances_at
 from accounting.services.cage import receivables_open
 from cardroom.models import StackMovement
 from reports import selectors as q
-from reports.builders import protection, tournaments
+from reports.builders import promotions, protection, tournaments
 from reports.builders.common import (
     CASH,
     CHIPS,
@@ -109,7 +109,7 @@ def daily_audit(
             count_section,
             shift_section,
             drawer_section,
-            funds,
+            *funds,
             tournament_section,
             *exception_sections,
             receivables,
@@ -126,13 +126,19 @@ def _funds_checked(
     ledger: dict[str, AccountMovements],
     hands: dict[str, dict[str, int]],
     checks: Checks,
-) -> Section:
-    """The jackpot funds, checked against the hands' drops and the awards."""
+) -> list[Section]:
+    """The jackpot funds, checked against the hands' drops and the awards; the
+    promotions' pools, prizes and carry-overs, and the house's promotion expense
+    (PR1, PR2, PR5)."""
     funds, drops = jackpot_funds(ledger, checks)
     hand_drops = sum(h["drop"] for h in hands.values())
     checks.compare(_("jackpot drops of the hands"), hand_drops, drops)
     awards_check(period, ledger, checks)
-    return funds
+    return [
+        funds,
+        *promotions.promotion_sections(period, ledger, checks),
+        promotions.promotion_expense(period, ledger, checks),
+    ]
 
 
 def _audit_ledger(

@@ -11,7 +11,7 @@ from django.utils.translation import get_language
 from accounting.models import BalanceSnapshot
 from core.money import money_format
 from reports import selectors as q
-from reports.builders import jackpot_sources
+from reports.builders import jackpot_sources, promotions
 from reports.builders.common import Progress, quiet, report_document
 from reports.document import (
     DATE,
@@ -162,7 +162,7 @@ def jackpot_report(
         )
     progress(_("contributions"))
 
-    hits = jackpot_sources.hits_and_awards(period=period)
+    hits = _hits_and_prizes(period, ledger, checks)
     progress(_("hits and awards"))
     standings = jackpot_sources.hand_of_the_month_standings(
         period=period, month=period.last.replace(day=1)
@@ -184,9 +184,20 @@ def jackpot_report(
         title=_("Jackpot report"),
         period=period,
         now=now,
-        sections=[checks, funds, contributions, hits, standings],
+        sections=[checks, funds, contributions, *hits, standings],
         charts=charts,
     )
+
+
+def _hits_and_prizes(
+    period: Period, ledger: dict[str, AccountMovements], checks: Checks
+) -> list[Section]:
+    """The hits and months with their awards, then the promotions' pools, prizes
+    and carry-overs (PR1, PR2, PR5)."""
+    return [
+        jackpot_sources.hits_and_awards(period=period),
+        *promotions.promotion_sections(period, ledger, checks),
+    ]
 
 
 def trial_balance_totals(
