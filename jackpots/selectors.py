@@ -7,8 +7,10 @@ sum of the entries.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
+from zoneinfo import ZoneInfo
 
 import orjson
 from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
@@ -16,10 +18,19 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery, Sum
 from accounting.models import Account, Entry
 from accounting.selectors import balance_expression
 from accounting.services import AccountRow, account_json
-from cardroom.models import Hand
+from cardroom.models import Hand, Room
 from core.db import rows
 from jackpots.domain.months import standings
+from jackpots.domain.periods import period_of
 from jackpots.domain.postings import AWARD_KIND
+from jackpots.domain.promotions import (
+    ACES_CRACKED,
+    HIGH_HAND,
+    Amount,
+    Prize,
+    PromotionRules,
+    prize_amount,
+)
 from jackpots.models import (
     Award,
     Hit,
@@ -321,6 +332,73 @@ PROMOTION_AWARD_KIND = "promotion_award"
 """An approved prize: pool (and house) → awards payable (PR5)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """Where a promotion's periods fall: its time zone, length and anchor (PR2)."""
+
+    tz: ZoneInfo
+    minutes: int
+    anchor: int
+
+    def period(self, at: datetime) -> tuple[datetime, datetime]:
+        return period_of(at, self.tz, self.minutes, self.anchor)
+
+
+def clock_of(promotion: Promotion, rules: PromotionRules) -> Clock:
+    """The promotion's periods: its own time zone or the room's, anchored where
+    it says or at the room's gaming-day cut-off (BI8)."""
+    room = promotion.room
+    anchor = rules.anchor_minutes
+    return Clock(
+        tz=ZoneInfo(rules.time_zone or room.time_zone),
+        minutes=rules.period_minutes,
+        anchor=room.gaming_day_cutoff_hour * 60 if anchor is None else anchor,
+    )
+
+
+class Versions:
+    """A promotion's versions, read once, with their rules checked once."""
+
+    def __init__(self, versions: Sequence[PromotionVersion]) -> None:
+        self.versions = sorted(versions, key=lambda v: v.version)
+        self._rules: dict[int, PromotionRules] = {}
+
+    def rules(self, version: PromotionVersion) -> PromotionRules:
+        if version.pk not in self._rules:
+            self._rules[version.pk] = PromotionRules.from_config(version.rules)
+        return self._rules[version.pk]
+
+    def at(self, at: datetime) -> PromotionVersion | None:
+        """The latest version published at or before ``at``."""
+        found = None
+        for v in self.versions:
+            if v.created_at <= at:
+                found = v
+        return found
+
+    def for_period(
+        self, promotion: Promotion, at: datetime
+    ) -> tuple[PromotionVersion, tuple[datetime, datetime]] | None:
+        """The version a high-hand period containing ``at`` is decided by, and the
+        period: the version in force at its start, or the first one when it was
+        published inside it (a promotion counts from the period it starts in)."""
+        candidate = self.at(at) or (self.versions[0] if self.versions else None)
+        if candidate is None:
+            return None
+        start, end = clock_of(promotion, self.rules(candidate)).period(at)
+        if candidate.created_at >= end:
+            return None  # before the promotion's first period
+        version = self.at(start)
+        if version is None:
+            first = self.versions[0]
+            version = first if first.created_at < end else None
+        if version is None:
+            return None
+        if version.pk != candidate.pk:
+            start, end = clock_of(promotion, self.rules(version)).period(at)
+        return version, (start, end)
+
+
 def promotion_version_at(
     *, promotion: Promotion, at: datetime, until: datetime | None = None
 ) -> PromotionVersion | None:
@@ -421,22 +499,6 @@ def promotion_list(*, room: str | None = None) -> QuerySet[Promotion]:
     return promotions
 
 
-# The public board's promotions (PR6), with their imports.
-
-from collections.abc import Callable, Sequence  # noqa: E402
-from typing import Protocol  # noqa: E402
-
-from cardroom.models import Room  # noqa: E402
-from jackpots.domain.promotions import (  # noqa: E402
-    ACES_CRACKED,
-    HIGH_HAND,
-    Amount,
-    Prize,
-    PromotionRules,
-    prize_amount,
-)
-
-
 def period_carried_in(*, promotion: Promotion, start: datetime) -> int:
     """What the high-hand period before the one starting at ``start`` carried into
     it (PR2): all of its prize when it had no hand and carried over, else 0."""
@@ -472,26 +534,7 @@ class BoardPromotion:
     lines: tuple[tuple[str, Amount], ...] = ()
 
 
-class PromotionVersions(Protocol):
-    """A promotion's versions and the periods they make, as
-    ``jackpots.services.promotion_qualify.Versions`` reads them: the services'
-    clock, which reads this module, so the board's caller hands it in."""
-
-    def at(self, at: datetime) -> PromotionVersion | None: ...
-
-    def rules(self, version: PromotionVersion) -> PromotionRules: ...
-
-    def for_period(
-        self, promotion: Promotion, at: datetime
-    ) -> tuple[PromotionVersion, tuple[datetime, datetime]] | None: ...
-
-
-def promotion_board(
-    *,
-    room: Room,
-    now: datetime,
-    versions: Callable[[Sequence[PromotionVersion]], PromotionVersions],
-) -> list[BoardPromotion]:
+def promotion_board(*, room: Room, now: datetime) -> list[BoardPromotion]:
     """The room's promotions running at ``now``, in the order they were started
     (PR6): a high hand in its current period with its leaders and the prize it
     would pay now; a bonus with its table of amounts. A promotion ended (its
@@ -499,13 +542,13 @@ def promotion_board(
     reads a promotion's versions (:class:`PromotionVersions`)."""
     shown: list[BoardPromotion] = []
     promotions = (
-        Promotion.objects.filter(room=room)
+        Promotion.objects.filter(room=room, pool__active=True)
         .select_related("room", "pool__account")
         .prefetch_related("versions")
         .order_by("pk")
     )
     for promotion in promotions:
-        read = versions(list(promotion.versions.all()))
+        read = Versions(list(promotion.versions.all()))
         if promotion.kind == HIGH_HAND:
             found = read.for_period(promotion, now)
             if found is None or not found[0].active:

@@ -25,7 +25,6 @@ from core.money import money_format
 from jackpots import selectors
 from jackpots.domain.promotions import ACES_CRACKED
 from jackpots.models import Promotion
-from jackpots.services.promotion_qualify import Versions
 
 KEY = "promotions"
 
@@ -61,11 +60,7 @@ def promotion_data(
 ) -> dict[str, Any]:
     """Return what the panel shows, in the active language: plain JSON, times as
     ISO text and the seconds left at ``now`` (the script runs them down)."""
-    shown = (
-        []
-        if room is None
-        else selectors.promotion_board(room=room, now=now, versions=Versions)
-    )
+    shown = [] if room is None else selectors.promotion_board(room=room, now=now)
     out = []
     for item in shown:
         promotion = item.promotion

@@ -104,19 +104,6 @@ def _closable(
     return versions, start, end
 
 
-def _carried_in(promotion: Promotion, start: datetime) -> int:
-    """What the period before carried into this one (PR2): all of its prize, the
-    house's part booked into the pool at its close."""
-    before = (
-        promotion.prizes.filter(kind=PromotionPrize.Kind.PERIOD, period_end=start)
-        .exclude(status=PromotionPrize.Status.CANCELLED)
-        .first()
-    )
-    if before is None or before.status != PromotionPrize.Status.CARRIED_OVER:
-        return 0
-    return before.house_cents + before.pool_cents
-
-
 @retry_on_conflict()
 @transaction.atomic
 def period_close(
@@ -155,7 +142,7 @@ def period_close(
     rules = versions.rules(version)
     hands_qualify_missed(since=start, until=end, room=locked.room)
     leaders = selectors.period_leaders(promotion=locked, start=start)
-    carried_in = _carried_in(locked, start)
+    carried_in = selectors.period_carried_in(promotion=locked, start=start)
     free = selectors.promotion_pool_free(
         promotion=locked, at=end, carried_in=carried_in
     )

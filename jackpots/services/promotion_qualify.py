@@ -16,19 +16,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from accounting.models import Player
 from cardroom.models import Hand, HandSeat
 from jackpots import selectors
-from jackpots.domain.periods import period_of
 from jackpots.domain.promotions import (
     ACES_CRACKED,
     HIGH_HAND,
     BonusWin,
     Prize,
     PromotionHand,
-    PromotionRules,
     bonus_wins,
     high_hands,
     prize_amount,
@@ -41,6 +38,7 @@ from jackpots.models import (
     PromotionPrize,
     PromotionVersion,
 )
+from jackpots.selectors import Versions
 from jackpots.services._shared import log
 
 
@@ -84,73 +82,6 @@ def shown_json(s: Shown, **more: Any) -> dict[str, Any]:
         "hole": list(s.hole),
         **more,
     }
-
-
-@dataclass(frozen=True, slots=True)
-class Clock:
-    """Where a promotion's periods fall: its time zone, length and anchor (PR2)."""
-
-    tz: ZoneInfo
-    minutes: int
-    anchor: int
-
-    def period(self, at: datetime) -> tuple[datetime, datetime]:
-        return period_of(at, self.tz, self.minutes, self.anchor)
-
-
-def clock_of(promotion: Promotion, rules: PromotionRules) -> Clock:
-    """The promotion's periods: its own time zone or the room's, anchored where
-    it says or at the room's gaming-day cut-off (BI8)."""
-    room = promotion.room
-    anchor = rules.anchor_minutes
-    return Clock(
-        tz=ZoneInfo(rules.time_zone or room.time_zone),
-        minutes=rules.period_minutes,
-        anchor=room.gaming_day_cutoff_hour * 60 if anchor is None else anchor,
-    )
-
-
-class Versions:
-    """A promotion's versions, read once, with their rules checked once."""
-
-    def __init__(self, versions: Sequence[PromotionVersion]) -> None:
-        self.versions = sorted(versions, key=lambda v: v.version)
-        self._rules: dict[int, PromotionRules] = {}
-
-    def rules(self, version: PromotionVersion) -> PromotionRules:
-        if version.pk not in self._rules:
-            self._rules[version.pk] = PromotionRules.from_config(version.rules)
-        return self._rules[version.pk]
-
-    def at(self, at: datetime) -> PromotionVersion | None:
-        """The latest version published at or before ``at``."""
-        found = None
-        for v in self.versions:
-            if v.created_at <= at:
-                found = v
-        return found
-
-    def for_period(
-        self, promotion: Promotion, at: datetime
-    ) -> tuple[PromotionVersion, tuple[datetime, datetime]] | None:
-        """The version a high-hand period containing ``at`` is decided by, and the
-        period: the version in force at its start, or the first one when it was
-        published inside it (a promotion counts from the period it starts in)."""
-        candidate = self.at(at) or (self.versions[0] if self.versions else None)
-        if candidate is None:
-            return None
-        start, end = clock_of(promotion, self.rules(candidate)).period(at)
-        if candidate.created_at >= end:
-            return None  # before the promotion's first period
-        version = self.at(start)
-        if version is None:
-            first = self.versions[0]
-            version = first if first.created_at < end else None
-        if version is None:
-            return None
-        if version.pk != candidate.pk:
-            start, end = clock_of(promotion, self.rules(version)).period(at)
-        return version, (start, end)
 
 
 @dataclass
