@@ -1,34 +1,48 @@
 #!/usr/bin/env python
-"""Measure bad-beat qualification at a sustained hand rate on the default setup.
+"""Measure bad-beat and promotion qualification at a sustained hand rate on the
+default setup, with the promotions off and on, side by side in one run.
 
 Issue 16: at 100 hands/s sustained on the default setup, a bad beat is a pending
-hit within 5 s of its hand, with no backlog after the run. The default setup is
-what ``make run`` serves: ``manage.py serve`` (gunicorn, one Celery worker, beat)
-with kombu's filesystem broker (no ``CELERY_BROKER_URL``), qualification by the
-sweep beat sends every two seconds (``jackpots.tasks``).
+hit within 5 s of its hand, with no backlog after the run. Issue 36: with the
+room's promotions on (an hourly high hand and an aces-cracked bonus, PR2, PR3),
+qualified in the same pass, the same bound holds for the bad beats and for the
+promotions: a bonus is a pending prize, a high hand in its period's standings,
+within 5 s of its hand. The default setup is what ``make run`` serves:
+``manage.py serve`` (gunicorn, one Celery worker, beat) with kombu's filesystem
+broker (no ``CELERY_BROKER_URL``), qualification by the sweep beat sends every
+two seconds (``jackpots.tasks``).
 
-What it does, in order:
+What it does, once for each phase of ``--phases`` (default ``off,on``):
 
 1. (Re)creates a scratch database (its name must contain ``bench``; the embedded
    server when no URL is given), migrates it and builds the room through the
    services as ``benchmarks/http_hands.py`` does (``--tables`` NLHE 1/2 tables,
    nine players each, a terminal key each), plus the bad-beat pool the default
-   category pays from (``demo_jackpots``'s).
-2. Deals each table's hands in advance, each from the stacks the last one left;
-   every ``--bad-beat-every``-th hand of a table is a stacked bad beat
-   (``simulation.bad_beat``) that the category's own rules accept.
+   category pays from (``demo_jackpots``'s); in the ``on`` phase also the
+   room's promotions, as ``demo_jackpots`` starts them: the hourly high hand on a
+   share of the drop and aces cracked paid by the house (``EXAMPLES``).
+2. In the first phase, deals each table's hands in advance, each from the stacks
+   the last one left; every ``--bad-beat-every``-th hand of a table is a stacked
+   bad beat (``simulation.bad_beat``) that the category's own rules accept, and
+   every ``--promotion-every``-th (half way between) pocket aces cracked by four
+   of a kind (``simulation.promotions``) that the promotions' own rules accept:
+   a bonus and a high hand. Every phase posts the same hands.
 3. Starts ``manage.py serve`` on a free port with a fresh data folder (its own
    filesystem broker) and waits for ``/healthz``.
 4. Posts the hands from one thread a table, each on a schedule that adds up to
    ``--rate`` hands/s, for ``--duration`` seconds; a monitor polls the database
-   every 100 ms for the pending hits. For each bad beat: the time from the
-   terminal's 201 to the hit being in the database.
+   every 100 ms for the pending hits, the promotions' prizes and their high-hand
+   entries. For each stacked hand: the time from the terminal's 201 to its hit,
+   its prize, its entry being in the database.
 5. After the last post: how long until the sweep's cursor passed the last hand
-   booked and every booked hand is qualified (the backlog), then stops ``serve``.
+   booked and every booked hand is qualified (the backlog), then stops ``serve``;
+   in the ``on`` phase, how long closing the hour takes (``periods_close_due``
+   as the beat runs it at the hour's end, with the run's entries).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/bench_qual \\
         python benchmarks/qualification.py                    # 100 h/s, 60 s
     python benchmarks/qualification.py --rate 150 --duration 120 --json q.json
+    python benchmarks/qualification.py --phases on            # promotions only
 """
 
 from __future__ import annotations
@@ -62,6 +76,7 @@ _spec.loader.exec_module(bench)
 
 TARGET_LAG_S = 5.0
 BUY_IN = 2_000_000
+PHASES = ("off", "on")
 
 
 def bad_beat_config() -> dict[str, Any]:
@@ -118,6 +133,48 @@ def deal_bad_beat(
     return None
 
 
+def promotion_rules() -> list[dict[str, Any]]:
+    """The room's promotions in the ``on`` phase: (code, name, rules, drop ratio)
+    as ``demo_jackpots`` and the simulated night start them."""
+    from simulation.promotions import NIGHT_PROMOTIONS, night_rules
+
+    return [night_rules(example) for _c, _n, example, _r in NIGHT_PROMOTIONS]
+
+
+def deal_aces_cracked(
+    rng: random.Random,
+    code: str,
+    hand_no: int,
+    stacks: dict[int, int],
+    players: list[str],
+    rules: list[dict[str, Any]],
+) -> dict[str, Any] | None:
+    """A stacked hand every promotion counts (aces cracked by four of a kind), or
+    None after 20 tries."""
+    from cardroom.domain.settlement import settle_record as settle
+    from simulation.dealer import deal_hand
+    from simulation.promotions import aces_cracked_preset, promotions_pay
+
+    dealt = [s for s, st in stacks.items() if st > 0]
+    for _attempt in range(20):
+        loser, winner = rng.sample(dealt, 2)
+        record = deal_hand(
+            rng,
+            table=code,
+            hand_no=hand_no,
+            game="NLHE",
+            seats={s: (players[s - 1], stacks[s]) for s in dealt},
+            button=dealt[0],
+            small_blind=bench.SMALL_BLIND,
+            big_blind=bench.BIG_BLIND,
+            preset=aces_cracked_preset(rng, loser=loser, winner=winner),
+        )
+        pots = sum(p["amount"] for p in settle(record, bench.POLICY)["pots"])
+        if promotions_pay(record, rules, big_blind=bench.BIG_BLIND, pot_cents=pots):
+            return record
+    return None
+
+
 def table_hands(
     seed: int,
     code: str,
@@ -125,46 +182,67 @@ def table_hands(
     count: int,
     every: int,
     config: dict[str, Any],
-) -> tuple[list[bytes], set[int]]:
-    """``count`` hands of one table in a row, and the numbers of the bad beats."""
+    promotion_every: int = 0,
+) -> tuple[list[bytes], set[int], set[int]]:
+    """``count`` hands of one table in a row, the numbers of the bad beats and of
+    the promotions' hands."""
     from cardroom.domain.settlement import settle_record as settle
 
     rng = random.Random(seed)
     stacks = dict.fromkeys(range(1, bench.SEATS + 1), BUY_IN)
-    bodies, beats = [], set()
+    rules = promotion_rules()
+    bodies, beats, aces = [], set(), set()
     for n in range(1, count + 1):
         record = None
         if every and n % every == 0:
             record = deal_bad_beat(rng, code, n, stacks, players, config)
             if record is not None:
                 beats.add(n)
+        elif promotion_every and n % promotion_every == promotion_every // 2:
+            record = deal_aces_cracked(rng, code, n, stacks, players, rules)
+            if record is not None:
+                aces.add(n)
         if record is None:
             record = bench.deal(rng, n, stacks, players)
             record["table"] = code
         for row in settle(record, bench.POLICY)["seats"]:
             stacks[row["seat"]] = row["final_stack"]
         bodies.append(json.dumps(record, separators=(",", ":")).encode())
-    return bodies, beats
+    return bodies, beats, aces
 
 
 class Monitor(threading.Thread):
-    """Polls the database every 100 ms: when each hit was first there."""
+    """Polls the database every 100 ms: when each hit, each promotion's prize and
+    each hand's first high-hand entry was first there (the same three reads in
+    every phase)."""
 
     def __init__(self) -> None:
         super().__init__(daemon=True)
         self.seen: dict[tuple[str, int], float] = {}
+        self.prizes: dict[tuple[str, int], float] = {}
+        self.entries: dict[tuple[str, int], float] = {}
         self.stop = threading.Event()
 
     def run(self) -> None:
         from django.db import connection
 
-        from jackpots.models import Hit
+        from jackpots.models import Hit, PromotionEntry, PromotionPrize
 
+        hand = ("hand__table__code", "hand__hand_no")
         while not self.stop.is_set():
-            found = Hit.objects.values_list("hand__table__code", "hand__hand_no")
+            hits = list(Hit.objects.values_list(*hand))
+            prizes = list(
+                PromotionPrize.objects.filter(hand__isnull=False).values_list(*hand)
+            )
+            entries = list(PromotionEntry.objects.values_list(*hand).distinct())
             now = time.monotonic()
-            for key in found:
-                self.seen.setdefault(key, now)
+            for found, seen in (
+                (hits, self.seen),
+                (prizes, self.prizes),
+                (entries, self.entries),
+            ):
+                for key in found:
+                    seen.setdefault(key, now)
             time.sleep(0.1)
         connection.close()
 
@@ -240,42 +318,99 @@ def backlog_cleared(timeout: float) -> float | None:
     return None
 
 
-def room(tables: int) -> tuple[dict[str, str], dict[str, list[str]]]:
-    """The benchmark's room, with the bad-beat pool of the default category."""
+def room(tables: int, promotions: bool) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The benchmark's room, with the bad-beat pool of the default category and,
+    with ``promotions``, the hourly high hand and aces cracked."""
     from django.contrib.auth.models import User
     from django.core.management import call_command
 
     from cardroom.services import room_default
     from jackpots.models import Pool
-    from jackpots.services import pool_create
+    from jackpots.services import pool_create, promotion_create
+    from simulation.promotions import NIGHT_PROMOTIONS, night_rules
 
     call_command("migrate", verbosity=0)
     codes = [f"Q{i:02d}" for i in range(1, tables + 1)]
     keys, players, _bare = bench.build_room(codes, [], BUY_IN)
+    manager = User.objects.get(username="bench-manager")
     pool_create(
         room=room_default(),
         code="bad-beat",
         name="Bad beat jackpot",
         kind=Pool.Kind.BAD_BEAT,
-        by=User.objects.get(username="bench-manager"),
+        by=manager,
         drop_ratio=3,
         reserve_percent=10,
         seed_cents=500_000,
     )
+    if promotions:
+        for code, name, example, ratio in NIGHT_PROMOTIONS:
+            promotion_create(
+                room=room_default(),
+                code=code,
+                name=name,
+                rules=night_rules(example),
+                by=manager,
+                drop_ratio=ratio,
+            )
     return keys, players
 
 
-def run(args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
-    """Deal, serve, post at the rate, measure; return the figures."""
-    keys, players = room(args.tables)
-    config = bad_beat_config()
-    per_table = int(args.rate * args.duration / args.tables) + 1
-    dealt = {
-        code: table_hands(
-            args.seed + i, code, players[code], per_table, args.bad_beat_every, config
-        )
-        for i, code in enumerate(keys)
+def close_hour() -> dict[str, Any]:
+    """Close the high hand's current hour as the beat does at its end, and time it
+    (its entries are the run's; the prizes it makes are the scratch room's)."""
+    from django.utils import timezone
+
+    from jackpots.models import Promotion, PromotionEntry
+    from jackpots.selectors import Versions
+    from jackpots.services import CLOSE_AFTER, periods_close_due
+
+    promotion = Promotion.objects.select_related("room").get(kind="high_hand")
+    found = Versions(list(promotion.versions.all())).for_period(
+        promotion, timezone.now()
+    )
+    assert found is not None
+    _version, (start, end) = found
+    entries = PromotionEntry.objects.filter(
+        promotion=promotion, period_start=start
+    ).count()
+    begun = time.perf_counter()
+    closed = periods_close_due(now=end + CLOSE_AFTER, source="bench")
+    took = time.perf_counter() - begun
+    winners = sum(p.awards.count() for p in closed)
+    return {"hour_entries": entries, "hour_close_ms": round(took * 1000, 1)} | {
+        "hour_winners": winners
     }
+
+
+Dealt = dict[str, tuple[list[bytes], set[int], set[int]]]
+
+
+def run(
+    args: argparse.Namespace,
+    env: dict[str, str],
+    *,
+    promotions: bool,
+    dealt: Dealt | None,
+) -> tuple[dict[str, Any], Dealt]:
+    """Build the room, deal (once), serve, post at the rate, measure; return the
+    figures and the hands dealt."""
+    keys, players = room(args.tables, promotions)
+    if dealt is None:
+        config = bad_beat_config()
+        per_table = int(args.rate * args.duration / args.tables) + 1
+        dealt = {
+            code: table_hands(
+                args.seed + i,
+                code,
+                players[code],
+                per_table,
+                args.bad_beat_every,
+                config,
+                args.promotion_every,
+            )
+            for i, code in enumerate(keys)
+        }
     from django.db import connections
 
     connections.close_all()
@@ -310,19 +445,58 @@ def run(args: argparse.Namespace, env: dict[str, str]) -> dict[str, Any]:
     os.killpg(server.pid, signal.SIGINT)
     server.wait(60)
     beats = [(code, n) for code in keys for n in dealt[code][1] if (code, n) in acks]
+    aces = [(code, n) for code in keys for n in dealt[code][2] if (code, n) in acks]
     lags = [monitor.seen[b] - acks[b] for b in beats if b in monitor.seen]
-    return {
+    prize_lags = [monitor.prizes[a] - acks[a] for a in aces if a in monitor.prizes]
+    entry_lags = [monitor.entries[a] - acks[a] for a in aces if a in monitor.entries]
+    result = {
+        "promotions": "on" if promotions else "off",
         "rate_asked": args.rate,
         "hands_posted": len(acks),
         "rate_sustained": round(len(acks) / posted_for, 1),
         "errors": errors,
         "bad_beats_posted": len(beats),
         "hits_found": len(lags),
-        "lag_s_max": round(max(lags), 2) if lags else None,
-        "lag_s_median": round(statistics.median(lags), 2) if lags else None,
-        "backlog_cleared_s": None if cleared is None else round(cleared, 2),
+        "lag_s_max": _round(max(lags) if lags else None),
+        "lag_s_median": _round(statistics.median(lags) if lags else None),
+        "promotion_hands_posted": len(aces),
+        "prizes_found": len(prize_lags),
+        "prize_lag_s_max": _round(max(prize_lags) if prize_lags else None),
+        "prize_lag_s_median": _round(
+            statistics.median(prize_lags) if prize_lags else None
+        ),
+        "entries_found": len(entry_lags),
+        "entry_lag_s_max": _round(max(entry_lags) if entry_lags else None),
+        "backlog_cleared_s": _round(cleared),
         "target_lag_s": TARGET_LAG_S,
     }
+    if promotions:
+        result |= close_hour()
+    return result, dealt
+
+
+def _round(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds, 2)
+
+
+def met(result: dict[str, Any], rate: float) -> bool:
+    """The bound of issue 16, for the bad beats and, with the promotions on, for
+    the promotions' prizes and high hands (issue 36)."""
+    ok = (
+        result["hits_found"] == result["bad_beats_posted"] > 0
+        and (result["lag_s_max"] or 99) <= TARGET_LAG_S
+        and result["backlog_cleared_s"] is not None
+        and result["rate_sustained"] >= 0.95 * rate
+        and not result["errors"]
+    )
+    if result["promotions"] == "on":
+        posted = result["promotion_hands_posted"]
+        ok = ok and (
+            result["prizes_found"] == result["entries_found"] == posted > 0
+            and (result["prize_lag_s_max"] or 99) <= TARGET_LAG_S
+            and (result["entry_lag_s_max"] or 99) <= TARGET_LAG_S
+        )
+    return ok
 
 
 def main() -> None:
@@ -331,13 +505,27 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=100.0, help="hands/s in all")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds")
     parser.add_argument("--bad-beat-every", type=int, default=150, metavar="N")
+    parser.add_argument(
+        "--promotion-every",
+        type=int,
+        default=150,
+        metavar="N",
+        help="a stacked aces-cracked hand every N hands of a table",
+    )
+    parser.add_argument(
+        "--phases",
+        default=",".join(PHASES),
+        help="off, on or both in order (default off,on): the promotions",
+    )
     parser.add_argument("--settle", type=float, default=60.0, help="backlog wait, s")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--database-url", default="")
     parser.add_argument("--json", default="", metavar="FILE")
     args = parser.parse_args()
+    phases = [p.strip() for p in args.phases.split(",") if p.strip()]
+    if not phases or set(phases) - set(PHASES):
+        sys.exit("--phases: off, on, or both (off,on)")
     url = bench.database_url(args)
-    bench.recreate_database(url)
     tmp = Path(tempfile.mkdtemp(prefix="bench-qual-"))
     env = {
         **os.environ,
@@ -357,18 +545,27 @@ def main() -> None:
     import django
 
     django.setup()
-    result = run(args, env)
-    for name, value in result.items():
-        print(f"{name:>20}: {value}")
-    met = (
-        result["hits_found"] == result["bad_beats_posted"] > 0
-        and (result["lag_s_max"] or 99) <= TARGET_LAG_S
-        and result["backlog_cleared_s"] is not None
-        and result["rate_sustained"] >= 0.95 * args.rate
-    )
-    print("verdict:", "met" if met else "NOT met")
+    from django.db import connections
+
+    results: list[dict[str, Any]] = []
+    dealt: Dealt | None = None
+    for phase in phases:
+        connections.close_all()
+        bench.recreate_database(url)
+        env["CARDROOM_DATA_DIR"] = str(tmp / f"data-{phase}")
+        result, dealt = run(args, env, promotions=phase == "on", dealt=dealt)
+        result["met"] = met(result, args.rate)
+        results.append(result)
+        print(f"-- promotions {phase}")
+        for name, value in result.items():
+            print(f"{name:>24}: {value}")
+    verdict = all(r["met"] for r in results)
+    print("verdict:", "met" if verdict else "NOT met")
     if args.json:
-        Path(args.json).write_text(json.dumps(result | {"met": met}, indent=2) + "\n")
+        Path(args.json).write_text(
+            json.dumps({"phases": results, "met": verdict}, indent=2) + "\n"
+        )
+    connections.close_all()
     bench.drop_database(url)
 
 

@@ -1,19 +1,26 @@
-"""The jackpots in the admin: pools with their amounts, categories, hits, months.
+"""The jackpots in the admin: pools with their amounts, categories, hits, months,
+promotions.
 
 Pools are started and changed through the services (their ledger accounts, the
 history of changes). Hits and months are records: the floor verifies and managers
 approve them on the manager's screens (staff/manager/) or through the API, never
-here: the admin shows them, read-only.
+here: the admin shows them, read-only. So are the promotions (PR1–PR5): their
+versions are published through the API, append-only, and their prizes decided on
+the manager's screens or through the API; the admin shows the configuration and
+the records, and does no night's work.
 Access follows the staff roles (Django groups), as in the cage's admin.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from accounting.admin import ReadOnlyAdmin, RoleAdmin
@@ -29,6 +36,9 @@ from jackpots.models import (
     Month,
     MonthHand,
     Pool,
+    Promotion,
+    PromotionPrize,
+    PromotionVersion,
     Transfer,
 )
 
@@ -257,3 +267,117 @@ class TransferAdmin(ReadOnlyAdmin):
     @admin.display(description=_("to the reserve"), ordering="reserve_cents")
     def reserve(self, transfer: Transfer) -> str:
         return money_text(transfer.reserve_cents, transfer.target.room.currency)
+
+
+# -- Promotions (PR1-PR6): configuration and records, read-only ---------------------
+
+
+def _json(value: Any) -> SafeString:
+    """A JSON value as the admin shows it: indented, escaped."""
+    return format_html("<pre>{}</pre>", json.dumps(value, indent=2, ensure_ascii=False))
+
+
+class PromotionVersionInline(admin.TabularInline):
+    model = PromotionVersion
+    extra = 0
+    can_delete = False
+    ordering = ["-version"]
+    fields = ["version", "active", "rules_text", "note", "created_at", "created_by"]
+    readonly_fields = fields  # type: ignore[assignment]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=_("rules"))
+    def rules_text(self, version: PromotionVersion) -> SafeString:
+        return _json(version.rules)
+
+
+def _latest(promotion: Promotion) -> PromotionVersion | None:
+    return max(promotion.versions.all(), key=lambda v: v.version, default=None)
+
+
+@admin.register(Promotion)
+class PromotionAdmin(ReadOnlyAdmin):
+    """A promotion, its pool's amount and its versions: started, changed and ended
+    through the API (manager), never here (PR1)."""
+
+    readers = READERS
+    list_display = ["name", "room", "code", "kind", "amount", "in_force", "created_at"]
+    list_filter = ["room", "kind"]
+    search_fields = ["code", "name"]
+    list_select_related = ["room", "pool__account"]
+    readonly_fields = ["amount"]
+    inlines = [PromotionVersionInline]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Promotion]:
+        return super().get_queryset(request).prefetch_related("versions")
+
+    @admin.display(description=_("amount"))
+    def amount(self, promotion: Promotion) -> str:
+        account = promotion.pool.account
+        return money_text(account.balance_cents, account.currency)
+
+    @admin.display(description=_("active"), boolean=True)
+    def in_force(self, promotion: Promotion) -> bool:
+        latest = _latest(promotion)
+        return latest is not None and latest.active
+
+
+@admin.register(PromotionVersion)
+class PromotionVersionAdmin(ReadOnlyAdmin):
+    """The versions of the promotions' rules, append-only (PR1)."""
+
+    readers = READERS
+    list_display = ["promotion", "version", "active", "created_at", "created_by"]
+    list_filter = ["promotion", "active"]
+    list_select_related = ["promotion", "created_by"]
+    readonly_fields = ["rules_text"]
+
+    @admin.display(description=_("rules"))
+    def rules_text(self, version: PromotionVersion) -> SafeString:
+        return _json(version.rules)
+
+
+class PrizeAwardInline(AwardInline):
+    fk_name = "prize"
+
+
+@admin.register(PromotionPrize)
+class PromotionPrizeAdmin(ReadOnlyAdmin):
+    """The prizes found and who decided them (PR5): decided on the manager's
+    screens or through the API, never here."""
+
+    readers = READERS
+    list_display = [
+        "id",
+        "promotion",
+        "kind",
+        "status",
+        "period_start",
+        "hand",
+        "total",
+        "verified_by",
+        "approved_by",
+    ]
+    list_filter = ["status", "kind", "promotion"]
+    list_select_related = [
+        "promotion__pool__account",
+        "hand__table",
+        "verified_by",
+        "approved_by",
+    ]
+    readonly_fields = ["total", "hands_text"]
+    inlines = [PrizeAwardInline]
+
+    @admin.display(description=_("pays"))
+    def total(self, prize: PromotionPrize) -> str:
+        currency = prize.promotion.pool.account.currency
+        return money_text(prize.house_cents + prize.pool_cents, currency)
+
+    @admin.display(description=_("hands"))
+    def hands_text(self, prize: PromotionPrize) -> SafeString:
+        return _json(prize.details)

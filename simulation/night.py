@@ -21,12 +21,22 @@ for it when they haven't been) and then, with the clock as it is:
 - one hand, dealt from a stacked deck at a Hold'em or Omaha table, is a bad beat
   (BB1, BB2): qualified, verified by the floor, approved by a manager (BB5) and its
   awards paid at the cage against the players' signatures (CA6);
+- the room runs an hourly high hand and an aces-cracked bonus (PR1–PR3), started
+  with the night when the room has none (:mod:`simulation.promotions`); one hand,
+  dealt from a stacked deck at a Hold'em table, is pocket aces cracked by four of
+  a kind. As the worker's beat does, the night sweeps the booked hands into
+  qualification every two seconds and closes the high-hand periods that ended
+  (``periods_close_due``, on the room's clock: an hour closes a minute after it
+  ends, so a night that ends before it leaves it to the next night or the
+  scheduler); each prize found is verified by the floor, approved by a manager
+  (PR5) and paid at the cage (CA6);
 - beside the cash games a small tournament is played from its first entry to its
   last payout, and the next one is left running with its clock on the board
   (:mod:`simulation.tournament`);
 - at the end the night's hands are qualified (the sweep the worker runs), the
-  tables' boxes counted if the gaming day's count isn't done (CA4), the cashier
-  counts and closes his shift and a manager signs off its over/short (CA1).
+  periods due closed and the prizes decided, the tables' boxes counted if the
+  gaming day's count isn't done (CA4), the cashier counts and closes his shift
+  and a manager signs off its over/short (CA1).
 
 The players still at the tables when the night ends stay seated, with the waiting
 lists as they are: the next night goes on from there, and its hands continue the
@@ -80,10 +90,36 @@ from cardroom.management.commands.demo_room import (
 from cardroom.models import Hand, SeatSession, Table, TerminalKey
 from core.errors import ApplicationError
 from core.roles import Role
-from jackpots.models import CategoryVersion, Hit, Pool
-from jackpots.services import hand_qualify, hit_approve, hit_verify
+from jackpots import selectors as jackpot_selectors
+from jackpots.models import (
+    CategoryVersion,
+    Hit,
+    Pool,
+    Promotion,
+    PromotionPrize,
+    PromotionVersion,
+)
+from jackpots.selectors import Versions
+from jackpots.services import (
+    SWEEP_BATCH,
+    hand_qualify,
+    hands_qualify_new,
+    hit_approve,
+    hit_verify,
+    periods_close_due,
+    prize_approve,
+    prize_verify,
+    promotion_create,
+    promotion_publish,
+)
 from simulation.bad_beat import bad_beat_preset, is_bad_beat
 from simulation.dealer import NIGHT_EXTRAS, Preset, deal_hand
+from simulation.promotions import (
+    NIGHT_PROMOTIONS,
+    aces_cracked_preset,
+    night_rules,
+    promotions_pay,
+)
 from simulation.terminal import Answer, Terminal, serving
 from simulation.tournament import Tourney, TourneySummary
 from waitlist.models import ACTIVE, Entry
@@ -110,6 +146,14 @@ ARRIVED_BY = 0.6
 """Everyone has arrived by this part of the night."""
 BAD_BEAT_AT = 0.6
 """The stacked hand is dealt from this part of the night on."""
+PROMOTION_HAND_AT = 0.3
+"""The stacked promotions' hand (aces cracked by four of a kind) is dealt from
+this part of the night on."""
+SWEEP_EVERY = 2.0
+"""Seconds between two sweeps of the booked hands into qualification, as the
+worker's beat sends them (``jackpots.tasks``)."""
+CLOSE_EVERY = 60.0
+"""Seconds between two closings of the high-hand periods due, as the beat's."""
 RETRY = 0.03
 """The chance a terminal posts a hand a second time, as after a timeout."""
 MOVE = 0.04
@@ -150,6 +194,33 @@ class HitResult:
 
 
 @dataclass
+class PrizeResult:
+    """A promotion's prize decided during the night (PR5) and what was paid."""
+
+    id: int
+    promotion: str
+    kind: str
+    what: str
+    status: str
+    total_cents: int
+    paid_cents: int
+    verified_by: str
+    approved_by: str
+    note: str = ""
+
+
+@dataclass
+class Leader:
+    """A running high hand's period as the night ends (PR2, PR6)."""
+
+    promotion: str
+    start: datetime
+    end: datetime
+    hand: str = ""
+    players: list[str] = field(default_factory=list)
+
+
+@dataclass
 class Summary:
     """What the night did, for the command's report and the tests."""
 
@@ -178,6 +249,11 @@ class Summary:
     cashed_out: list[str] = field(default_factory=list)
     cashed_out_cents: int = 0
     hits: dict[int, HitResult] = field(default_factory=dict)
+    promotions: list[str] = field(default_factory=list)
+    promotions_started: list[str] = field(default_factory=list)
+    prizes: dict[int, PrizeResult] = field(default_factory=dict)
+    periods_closed: int = 0
+    leaders: list[Leader] = field(default_factory=list)
     box_counts: int = 0
     shift: int | None = None
     shift_status: str = ""
@@ -249,7 +325,9 @@ class Night:
         self.arriving: list[Guest] = []
         self.keys: list[TerminalKey] = []
         self.bad_beat_done = False
+        self.promotion_hand_done = False
         self.t0 = time.monotonic()
+        self.last_sweep = self.last_close = float("-inf")
 
     # -- the night ---------------------------------------------------------------
 
@@ -330,6 +408,7 @@ class Night:
             call_command("demo_jackpots", stdout=self.setup_out)
         self.floor = user_model.objects.get(username="demo-floor")
         self.manager = user_model.objects.get(username="demo-manager")
+        self.promotions = self._promotions_ensure(room)
         self.cashier = self._night_cashier()
         self.cage = Cage.objects.get(code=CAGE)
         self.shift = self._open_shift()
@@ -762,6 +841,14 @@ class Night:
         if not self.bad_beat_done and self._fraction() >= BAD_BEAT_AT:
             record = self._bad_beat(t, seats)
         stacked = record is not None
+        promoted = False
+        if (
+            record is None
+            and not self.promotion_hand_done
+            and self._fraction() >= PROMOTION_HAND_AT
+        ):
+            record = self._promotion_hand(t, seats)
+            promoted = record is not None
         if record is None:
             record = self._deal(t, seats)
         record["started_at"] = started.isoformat()
@@ -787,6 +874,7 @@ class Night:
             self.summary.showdowns += 1
         if stacked:
             self._jackpot(t)
+        self._beat(force=promoted)
         self.progress(
             self._fraction(),
             self.summary.hands_posted,
@@ -887,19 +975,7 @@ class Night:
                 hit = hit_approve(hit=hit, by=self.manager)
             except ApplicationError as error:
                 note = str(error.detail)
-            paid = 0
-            for award in hit.awards.filter(payable__isnull=False).select_related(
-                "payable", "player"
-            ):
-                assert award.payable is not None
-                payable_pay(
-                    payable=award.payable,
-                    cage=CAGE,
-                    cashier=self.cashier,
-                    player=award.player.code,
-                    player_signed=True,
-                )
-                paid += award.payable.amount_cents
+            paid = self._pay_awards(hit.awards.all())
             self.summary.hits[hit.pk] = HitResult(
                 id=hit.pk,
                 category=hit.category.name,
@@ -913,12 +989,210 @@ class Night:
                 note=note,
             )
 
+    # -- promotions (PR1-PR6) ----------------------------------------------------
+
+    def _promotions_ensure(self, room: Any) -> list[Promotion]:
+        """The room's running promotions of the night's kinds: each one the room
+        lacks is started (``promotion_create``), or started again when it had
+        ended (a new version, active)."""
+        running = []
+        for code, name, example, ratio in NIGHT_PROMOTIONS:
+            rules = night_rules(example)
+            found = self._running(room, rules["kind"])
+            if found is None:
+                found = Promotion.objects.filter(room=room, code=code).first()
+                if found is not None and not found.pool.active:
+                    # Its pool was retired (JD5): the night starts another.
+                    code, found = f"{code}-{self.summary.run}", None
+                if found is None:
+                    found = promotion_create(
+                        room=room,
+                        code=code,
+                        name=name,
+                        rules=rules,
+                        by=self.manager,
+                        drop_ratio=ratio,
+                        note="the simulated night's promotion",
+                    )
+                else:
+                    promotion_publish(
+                        promotion=found,
+                        rules=rules,
+                        by=self.manager,
+                        note="started again for the simulated night",
+                    )
+                self.summary.promotions_started.append(found.name)
+            running.append(found)
+        self.summary.promotions = [p.name for p in running]
+        return running
+
+    @staticmethod
+    def _running(room: Any, kind: str) -> Promotion | None:
+        """The room's first promotion of ``kind`` whose latest version is active
+        and whose pool takes drops (a retired pool ends its promotion)."""
+        running = Promotion.objects.filter(room=room, kind=kind, pool__active=True)
+        for promotion in running.order_by("pk"):
+            latest = promotion.versions.order_by("-version").first()
+            if latest is not None and latest.active:
+                return promotion
+        return None
+
+    def _rules_now(self) -> list[dict[str, Any]]:
+        """The rules in force of the night's promotions."""
+        rules = []
+        for promotion in self.promotions:
+            version = PromotionVersion.objects.filter(promotion=promotion).order_by(
+                "-version"
+            )[0]
+            rules.append(dict(version.rules))
+        return rules
+
+    def _promotion_hand(
+        self, t: TableRun, seats: dict[int, tuple[str, int]]
+    ) -> dict[str, Any] | None:
+        """Deal the night's promotions' hand here if every promotion of the night
+        covers the game and enough players are dealt in: pocket aces cracked by
+        four of a kind, checked against the promotions' own rules (PR2, PR3)
+        before it is posted."""
+        assert t.table.game is not None
+        game = t.table.game
+        rules = self._rules_now()
+        if any(game.code not in r["games"] for r in rules):
+            return None
+        dealt = [n for n, (_p, stack) in seats.items() if stack > 0]
+        least = max(int(r.get("min_dealt_in", 2)) for r in rules)
+        if len(dealt) < max(4, least):
+            return None
+        policy = game.current_policy().document
+        for _attempt in range(20):
+            loser, winner = self.rng.sample(dealt, 2)
+            preset = aces_cracked_preset(self.rng, loser=loser, winner=winner)
+            record = self._deal(t, seats, preset)
+            pots = sum(p["amount"] for p in settle_record(record, policy)["pots"])
+            if promotions_pay(
+                record, rules, big_blind=game.big_blind_cents, pot_cents=pots
+            ):
+                self.promotion_hand_done = True
+                self.say(
+                    f"{t.code} hand {record['hand_no']}: pocket aces are cracked"
+                    " by four of a kind."
+                )
+                return record
+        return None
+
+    def _beat(self, *, force: bool = False, close: bool = False) -> None:
+        """What the worker's beat does, on the room's clock: sweep the hands
+        booked since the last sweep into qualification (bad beats, the hand of
+        the month, the promotions, in one pass), every :data:`SWEEP_EVERY`
+        seconds; close the high-hand periods that ended, every
+        :data:`CLOSE_EVERY` seconds; then the floor and a manager decide the
+        prizes found."""
+        now = time.monotonic()
+        if not force and now - self.last_sweep < SWEEP_EVERY:
+            return
+        self.last_sweep = now
+        while hands_qualify_new() == SWEEP_BATCH:
+            pass
+        if close or now - self.last_close >= CLOSE_EVERY:
+            self.last_close = now
+            closed = periods_close_due(now=timezone.now(), source="simulate_night")
+            self.summary.periods_closed += len(closed)
+        self._decide_prizes()
+
+    def _decide_prizes(self) -> None:
+        """Each prize waiting in the room: the floor verifies it, a manager, another
+        person, approves it (PR5), the cashier pays each award (CA6)."""
+        waiting = (
+            PromotionPrize.objects.filter(
+                promotion__in=self.promotions,
+                status__in=[
+                    PromotionPrize.Status.PENDING,
+                    PromotionPrize.Status.VERIFIED,
+                ],
+            )
+            .select_related("promotion", "hand__table")
+            .order_by("found_at", "pk")
+        )
+        for prize in waiting:
+            note = ""
+            try:
+                if prize.status == PromotionPrize.Status.PENDING:
+                    prize = prize_verify(
+                        prize=prize, by=self.floor, note="cards and camera checked"
+                    )
+                prize = prize_approve(prize=prize, by=self.manager)
+            except ApplicationError as error:
+                note = str(error.detail)
+            paid = self._pay_awards(prize.awards.all())
+            if prize.hand is not None:
+                what = f"{prize.hand.table.code} hand {prize.hand.hand_no}"
+            else:
+                assert prize.period_start is not None and prize.period_end is not None
+                what = (
+                    f"{timezone.localtime(prize.period_start):%H:%M}–"
+                    f"{timezone.localtime(prize.period_end):%H:%M}"
+                )
+            self.summary.prizes[prize.pk] = PrizeResult(
+                id=prize.pk,
+                promotion=prize.promotion.name,
+                kind=prize.kind,
+                what=what,
+                status=prize.status,
+                total_cents=prize.house_cents + prize.pool_cents,
+                paid_cents=paid,
+                verified_by=getattr(prize.verified_by, "username", ""),
+                approved_by=getattr(prize.approved_by, "username", ""),
+                note=note,
+            )
+
+    def _pay_awards(self, awards: Any) -> int:
+        """The cashier pays each approved award not paid yet, against the
+        player's signature (CA6); return what was paid."""
+        paid = 0
+        for award in (
+            awards.filter(payable__isnull=False)
+            .exclude(payable__status="paid")
+            .select_related("payable", "player")
+        ):
+            payable_pay(
+                payable=award.payable,
+                cage=CAGE,
+                cashier=self.cashier,
+                player=award.player.code,
+                player_signed=True,
+            )
+            paid += award.payable.amount_cents
+        return paid
+
+    def _leaders(self) -> None:
+        """Each running high hand's period as the night ends: its leading hand."""
+        now = timezone.now()
+        for promotion in self.promotions:
+            if promotion.kind != Promotion.Kind.HIGH_HAND:
+                continue
+            found = Versions(list(promotion.versions.all())).for_period(promotion, now)
+            if found is None:
+                continue
+            _version, (start, end) = found
+            leaders = jackpot_selectors.period_leaders(promotion=promotion, start=start)
+            self.summary.leaders.append(
+                Leader(
+                    promotion=promotion.name,
+                    start=start,
+                    end=end,
+                    hand=leaders[0].description if leaders else "",
+                    players=[e.player.code for e in leaders],
+                )
+            )
+
     # -- closing -----------------------------------------------------------------
 
     def _close_night(self) -> None:
-        """Decide the hits the worker found, count the boxes, close the shift,
-        check the books. The other hands are qualified by the worker as they
-        book, or by its sweep (``qualify_missed_task``)."""
+        """Sweep the last hands into qualification, close the periods due and
+        decide the prizes and hits found, count the boxes, close the shift,
+        check the books."""
+        self._beat(force=True, close=True)
+        self._leaders()
         self._decide_hits()
         self._count_boxes()
         self._close_shift()

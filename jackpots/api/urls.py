@@ -2,7 +2,7 @@
 
 from django.urls import include, path
 
-from jackpots.api import views
+from jackpots.api import promotions, views
 
 jackpots_patterns = [
     path("summary", views.SummaryApi.as_view(), name="jackpot-summary"),
@@ -71,6 +71,55 @@ jackpots_patterns = [
         name="jackpot-month-reject",
     ),
     path("awards", views.AwardListApi.as_view(), name="jackpot-awards"),
+    path(
+        "promotions", promotions.PromotionListApi.as_view(), name="jackpot-promotions"
+    ),
+    path(
+        "promotions/<int:promotion_id>",
+        promotions.PromotionDetailApi.as_view(),
+        name="jackpot-promotion",
+    ),
+    path(
+        "promotions/<int:promotion_id>/versions",
+        promotions.PromotionVersionApi.as_view(),
+        name="jackpot-promotion-versions",
+    ),
+    path(
+        "promotions/<int:promotion_id>/end",
+        promotions.PromotionEndApi.as_view(),
+        name="jackpot-promotion-end",
+    ),
+    path(
+        "promotions/<int:promotion_id>/standings",
+        promotions.StandingsApi.as_view(),
+        name="jackpot-promotion-standings",
+    ),
+    path(
+        "promotions/<int:promotion_id>/periods/close",
+        promotions.PeriodCloseApi.as_view(),
+        name="jackpot-promotion-period-close",
+    ),
+    path("prizes", promotions.PrizeListApi.as_view(), name="jackpot-prizes"),
+    path(
+        "prizes/<int:prize_id>",
+        promotions.PrizeDetailApi.as_view(),
+        name="jackpot-prize",
+    ),
+    path(
+        "prizes/<int:prize_id>/verify",
+        promotions.PrizeVerifyApi.as_view(),
+        name="jackpot-prize-verify",
+    ),
+    path(
+        "prizes/<int:prize_id>/approve",
+        promotions.PrizeApproveApi.as_view(),
+        name="jackpot-prize-approve",
+    ),
+    path(
+        "prizes/<int:prize_id>/reject",
+        promotions.PrizeRejectApi.as_view(),
+        name="jackpot-prize-reject",
+    ),
 ]
 
 urlpatterns = [path("jackpots/", include(jackpots_patterns))]

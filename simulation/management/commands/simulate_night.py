@@ -6,6 +6,7 @@ import sys
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.utils.timezone import localtime
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -23,8 +24,9 @@ def euros(cents: int) -> str:
 class Command(BaseCommand):
     help = (
         "Play a night in the room: players arrive, list, buy in and move; terminals "
-        "post hands over HTTP; a bad beat is paid; a tournament is played to its "
-        "payouts; the cashier's shift is closed."
+        "post hands over HTTP; a bad beat is paid; an hourly high hand and an "
+        "aces-cracked bonus run and their prizes are paid; a tournament is played "
+        "to its payouts; the cashier's shift is closed."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -106,6 +108,39 @@ class Command(BaseCommand):
         if not (summary.trial_balance_zero and summary.cached_balances_agree):
             raise CommandError("The trial balance is not zero.")
 
+    def report_promotions(self, s: Summary) -> None:
+        """Print the night's promotions: their prizes, and each high hand's hour
+        as the night ends (PR2, PR5)."""
+        w = self.stdout.write
+        started = f" (started: {', '.join(s.promotions_started)})"
+        w(
+            f"  promotions: {', '.join(s.promotions) or 'none'}"
+            + (started if s.promotions_started else "")
+            + f"; {s.periods_closed} periods closed"
+        )
+        for prize in s.prizes.values():
+            w(
+                f"  promotion: prize #{prize.id} ({prize.promotion}) "
+                + ("for " if prize.kind == "period" else "at ")
+                + f"{prize.what}: {prize.status}, {euros(prize.total_cents)}, "
+                f"paid {euros(prize.paid_cents)}; verified by {prize.verified_by}, "
+                f"approved by {prize.approved_by}"
+                + (f" ({prize.note})" if prize.note else "")
+            )
+        if not s.prizes:
+            w("  promotion: no prize")
+        for leader in s.leaders:
+            hours = f"{localtime(leader.start):%H:%M}–{localtime(leader.end):%H:%M}"
+            w(
+                f"  {leader.promotion} {hours}: "
+                + (
+                    f"leader {leader.hand} ({', '.join(leader.players)})"
+                    if leader.hand
+                    else "no qualifying hand yet"
+                )
+                + f"; closes after {localtime(leader.end):%H:%M}"
+            )
+
     def report(self, s: Summary) -> None:
         """Print what the night did."""
         w = self.stdout.write
@@ -147,6 +182,7 @@ class Command(BaseCommand):
             )
         if not s.hits:
             w("  jackpot: no hit")
+        self.report_promotions(s)
         t = s.tournament
         if t is not None:
             w(

@@ -1,22 +1,28 @@
-"""A simulated night through the real HTTP server keeps every book straight, twice."""
+"""A simulated night through the real HTTP server keeps every book straight, twice;
+its promotions find, decide and pay their prizes (PR1-PR5)."""
 
 from __future__ import annotations
 
 import io
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core.management import call_command
 from django.db.models import Max, Min
 
-from accounting.models import Account, Payable, Receipt, Shift
+from accounting.models import Account, Entry, Payable, Receipt, Shift
 from accounting.selectors import trial_balance
 from cardroom.models import Hand, HandException, SeatSession, TerminalKey
-from jackpots.models import Hit
+from jackpots.models import Hit, Promotion, PromotionEntry, PromotionPrize
 from simulation.night import NIGHT_CASHIER, Night, NightOptions, Summary
 from tournaments import chart, selectors
 from tournaments.models import Bust, Event
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+HELSINKI = ZoneInfo("Europe/Helsinki")
+EXPENSE = "expense:promotions"
 
 
 def books_are_straight() -> None:
@@ -42,11 +48,29 @@ def night_hands(summary: Summary):
     )
 
 
-def test_two_simulated_nights_book_every_hand_and_keep_the_books_straight() -> None:
-    """A night of 60 hands over HTTP at the demo room's three tables, then another:
-    hands booked as posted and numbered on, stacks equal to the ledger, a bad beat
-    verified and approved by two people and paid, a shift closed and signed off,
-    players who left cashed out."""
+def prize_paid_in_full(prize: PromotionPrize) -> int:
+    """PR5, CA6: approved by a manager who didn't verify it, each award paid at
+    the cage, the payments adding up to the prize; return what it paid."""
+    assert prize.status == PromotionPrize.Status.APPROVED
+    assert prize.verified_by is not None and prize.approved_by is not None
+    assert prize.verified_by != prize.approved_by
+    payables = Payable.objects.filter(pk__in=prize.awards.values("payable"))
+    assert set(payables.values_list("status", flat=True)) <= {Payable.Status.PAID}
+    total = prize.house_cents + prize.pool_cents
+    assert sum(p.amount_cents for p in payables) == total
+    return total
+
+
+@pytest.mark.room_evening
+def test_two_simulated_nights_book_every_hand_and_keep_the_books_straight(
+    room_clock,
+) -> None:
+    """A night of 60 hands over HTTP at the demo room's three tables, then another
+    an hour later: hands booked as posted and numbered on, stacks equal to the
+    ledger, a bad beat verified and approved by two people and paid, pocket aces
+    cracked paid by the house, the first night's hour of the high hand closed by
+    the second and paid, a shift closed and signed off, players who left cashed
+    out."""
     first = Night(NightOptions(tables=3, players=20, hands=60, seed=5)).run()
 
     assert first.hands_posted == first.hands_booked == 60
@@ -98,6 +122,29 @@ def test_two_simulated_nights_book_every_hand_and_keep_the_books_straight() -> N
     assert running.status == Event.Status.RUNNING
     assert selectors.clock_of(running).state.status == "running"
 
+    # The promotions (PR1-PR5): the room's hourly high hand and aces cracked,
+    # qualified by the sweep; the bonus found, decided by two people and paid.
+    high_hand = Promotion.objects.get(kind=Promotion.Kind.HIGH_HAND)
+    aces = Promotion.objects.get(kind=Promotion.Kind.ACES_CRACKED)
+    assert set(first.promotions) == {high_hand.name, aces.name}
+    bonuses = PromotionPrize.objects.filter(promotion=aces)
+    assert bonuses.exists()
+    for prize in bonuses:
+        assert prize_paid_in_full(prize) == prize.house_cents > 0
+        assert first.prizes[prize.pk].paid_cents == prize.house_cents
+    assert Account.objects.get(code=EXPENSE).balance_cents == sum(
+        p.house_cents for p in bonuses
+    )
+    hour = datetime(2026, 11, 29, 21, 0, tzinfo=HELSINKI)
+    entries = PromotionEntry.objects.filter(promotion=high_hand, period_start=hour)
+    assert entries.filter(hand__in=night_hands(first)).exists()
+    [leader] = first.leaders
+    assert leader.start == hour and leader.hand and leader.players
+    assert not PromotionPrize.objects.filter(promotion=high_hand).exists()
+
+    # An hour later the next night closes the first night's hour: its best hand
+    # wins the drop's prize (PR1, PR2), decided by two people and paid.
+    room_clock.shift(timedelta(hours=1, minutes=2))
     last = night_hands(first).values("table__code").annotate(n=Max("hand_no"))
     out = io.StringIO()
     call_command(
@@ -106,6 +153,22 @@ def test_two_simulated_nights_book_every_hand_and_keep_the_books_straight() -> N
     report = out.getvalue()
     assert "40 posted, 40 booked" in report
     assert "trial balance: zero, cached balances agree" in report
+    [period] = PromotionPrize.objects.filter(
+        promotion=high_hand, kind=PromotionPrize.Kind.PERIOD, period_start=hour
+    )
+    assert period.closed_source == "simulate_night"
+    assert period.details["hands"][0]["hand"] == leader.hand
+    assert {a.player.code for a in period.awards.all()} == set(leader.players)
+    assert prize_paid_in_full(period) == period.pool_cents > 0
+    assert f"promotion: prize #{period.pk} ({high_hand.name}) for 21:00–22:00" in (
+        report
+    )
+    pool = high_hand.pool.account
+    pool.refresh_from_db()
+    assert pool.balance_cents >= 0
+    assert pool.balance_cents == -sum(
+        Entry.objects.filter(account=pool).values_list("amount_cents", flat=True)
+    )
     for row in last:
         later = Hand.objects.filter(
             table__code=row["table__code"], hand_no__gt=row["n"]
