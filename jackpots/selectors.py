@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import orjson
@@ -382,10 +382,17 @@ class Versions:
         """The version a high-hand period containing ``at`` is decided by, and the
         period: the version in force at its start, or the first one when it was
         published inside it (a promotion counts from the period it starts in)."""
-        candidate = self.at(at) or (self.versions[0] if self.versions else None)
+        candidate = self.at(at)
         if candidate is None:
+            # Before the first version: only the period it was published in.
+            first = self.versions[0] if self.versions else None
+            if first is None or at < first.created_at - timedelta(days=2):
+                return None
+            candidate = first
+        try:
+            start, end = clock_of(promotion, self.rules(candidate)).period(at)
+        except OverflowError:  # a moment at the calendar's edge has no period
             return None
-        start, end = clock_of(promotion, self.rules(candidate)).period(at)
         if candidate.created_at >= end:
             return None  # before the promotion's first period
         version = self.at(start)

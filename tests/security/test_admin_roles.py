@@ -82,6 +82,9 @@ LISTS: dict[str, tuple[str, ...]] = {
     "jackpots.month": FLOOR_RECORDS,
     "jackpots.monthhand": FLOOR_RECORDS,
     "jackpots.transfer": FLOOR_RECORDS,
+    "jackpots.promotion": FLOOR_RECORDS,
+    "jackpots.promotionversion": FLOOR_RECORDS,
+    "jackpots.promotionprize": FLOOR_RECORDS,
     "jackpots.award": EVERY_ROLE,
     "reports.report": ("manager", "auditor"),
     # Tournaments: every role reads them (cage entries and payouts, the floor's

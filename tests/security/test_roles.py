@@ -191,6 +191,18 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/api/v1/jackpots/months/{month_id}"): JACKPOT_READERS,
     ("post", "/api/v1/jackpots/months/{month_id}/approve"): MANAGER,  # HM3
     ("post", "/api/v1/jackpots/months/{month_id}/reject"): MANAGER,  # HM3
+    ("get", "/api/v1/jackpots/promotions"): JACKPOT_READERS,
+    ("post", "/api/v1/jackpots/promotions"): MANAGER,  # PR1
+    ("get", "/api/v1/jackpots/promotions/{promotion_id}"): JACKPOT_READERS,
+    ("post", "/api/v1/jackpots/promotions/{promotion_id}/versions"): MANAGER,
+    ("post", "/api/v1/jackpots/promotions/{promotion_id}/end"): MANAGER,
+    ("get", "/api/v1/jackpots/promotions/{promotion_id}/standings"): JACKPOT_READERS,
+    ("post", "/api/v1/jackpots/promotions/{promotion_id}/periods/close"): MANAGER,
+    ("get", "/api/v1/jackpots/prizes"): JACKPOT_READERS,
+    ("get", "/api/v1/jackpots/prizes/{prize_id}"): JACKPOT_READERS,
+    ("post", "/api/v1/jackpots/prizes/{prize_id}/verify"): FLOOR,  # PR5
+    ("post", "/api/v1/jackpots/prizes/{prize_id}/reject"): FLOOR,  # PR5
+    ("post", "/api/v1/jackpots/prizes/{prize_id}/approve"): MANAGER,  # PR5
     # The cashier sees the awards he pays (CA6).
     ("get", "/api/v1/jackpots/awards"): ("cashier", "floor", "manager", "auditor"),
     # Reports (API.md: auditors, read-only).
