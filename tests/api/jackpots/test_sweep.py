@@ -88,7 +88,10 @@ def test_a_booking_that_commits_after_a_later_one_is_still_qualified(pools, deal
     """Ids are drawn at the insert, not the commit: the look-back finds it."""
     first, second = dealer.ordinary(), dealer.bad_beat()
     # As if the first hand's transaction had not committed at the last sweep.
-    SweepCursor.objects.filter(name=services.SWEEP).update(last_hand_id=second.pk)
+    # The cursor's row is the migration's, unless a transactional test flushed it.
+    SweepCursor.objects.update_or_create(
+        name=services.SWEEP, defaults={"last_hand_id": second.pk}
+    )
     QualifiedHand.objects.filter(hand=first).delete()
     QualifiedHand.objects.create(hand=second, qualified_at=second.ended_at)
     assert services.hands_qualify_new() == 1
