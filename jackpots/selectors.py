@@ -22,7 +22,7 @@ from cardroom.models import Hand, Room
 from core.db import rows
 from jackpots.domain.months import standings
 from jackpots.domain.periods import period_of
-from jackpots.domain.postings import AWARD_KIND
+from jackpots.domain.postings import AWARD_KIND, PROMOTION_CARRY_KIND
 from jackpots.domain.promotions import (
     ACES_CRACKED,
     HIGH_HAND,
@@ -323,13 +323,6 @@ def month_list(*, pool: int | None = None) -> QuerySet[Month]:
 
 
 # Promotions (PR1–PR6).
-
-PROMOTION_CARRY_KIND = "promotion_carry"
-"""The house's part of a carried-over prize, booked into the pool at the period's
-close (PR1, PR2)."""
-
-PROMOTION_AWARD_KIND = "promotion_award"
-"""An approved prize: pool (and house) → awards payable (PR5)."""
 
 
 @dataclass(frozen=True, slots=True)

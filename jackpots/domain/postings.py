@@ -20,6 +20,7 @@ from accounting.domain.accounts import (
     AWARDS_PAYABLE,
     HOUSE_CAPITAL,
     JACKPOT_DROPS,
+    PROMOTIONS_EXPENSE,
     jackpot_pool_code,
     jackpot_reserve_code,
 )
@@ -33,6 +34,11 @@ TRANSFER_KIND = "jackpot_transfer"
 AWARD_KIND = "jackpot_award"
 DROP_KIND = "jackpot_drop"
 """The drop's legs go into the hand's own transaction; the kind names them only."""
+PROMOTION_CARRY_KIND = "promotion_carry"
+"""The house's part of a carried-over prize, booked into the pool at the period's
+close (PR1, PR2)."""
+PROMOTION_AWARD_KIND = "promotion_award"
+"""An approved prize: pool (and house) → awards payable (PR5)."""
 
 
 def _cents(value: object) -> bool:
@@ -135,4 +141,37 @@ def award(*, pool: str, total: int, reserve: int, held: int) -> Plan:
             (jackpot_reserve_code(pool=pool), reserve),
             (AWARDS_PAYABLE, -total),
         ),
+    )
+
+
+def promotion_carry(*, pool: str, house: int) -> Plan:
+    """The house's part of a prize nobody won, into the promotion's pool, held
+    for players from then on (PR1, PR2): an expense of the house."""
+    return Plan.of(
+        PROMOTION_CARRY_KIND,
+        [(PROMOTIONS_EXPENSE, house), (jackpot_pool_code(pool=pool), -house)],
+    )
+
+
+def promotion_award(*, pool: str, house: int, from_pool: int, held: int) -> Plan:
+    """An approved prize (PR1, PR5): ``from_pool`` from the promotion's pool,
+    which holds ``held``, and ``house`` from the house's expense, into awards
+    payable.
+
+    Raises :class:`core.errors.Refusal` (JD5) when the pool holds less than its
+    part.
+
+    >>> plan = promotion_award(pool="main.hh", house=100, from_pool=50, held=60)
+    >>> plan.net()["liability:awards_payable"], plan.balanced
+    (-150, True)
+    """
+    code = jackpot_pool_code(pool=pool)
+    _covered(code, held, from_pool)
+    return Plan.of(
+        PROMOTION_AWARD_KIND,
+        [
+            (PROMOTIONS_EXPENSE, house),
+            (code, from_pool),
+            (AWARDS_PAYABLE, -(house + from_pool)),
+        ],
     )

@@ -10,19 +10,13 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounting.domain.accounts import (
-    AWARDS_PAYABLE,
-    PROMOTIONS_EXPENSE,
-    jackpot_pool_code,
-)
-from accounting.domain.postings import Plan
 from accounting.models import Account
 from accounting.services import plan_post, retry_on_conflict
 from accounting.services.cage import payable_create
 from cardroom.models import Hand
 from core.errors import Conflict, SharedCode
 from core.roles import Role
-from jackpots import selectors
+from jackpots.domain import postings
 from jackpots.errors import Code, conflict, refuse
 from jackpots.models import Award, Pool, PromotionPrize
 from jackpots.services._shared import log, now_or_current, pool_key, role_require
@@ -108,28 +102,15 @@ def prize_approve(
     now = now_or_current(now)
     promotion = p.promotion
     pool = promotion.pool
-    code = jackpot_pool_code(pool=pool_key(pool))
-    held = Account.objects.get(pk=pool.account_id).balance_cents
-    if p.pool_cents > held:
-        raise refuse(
-            SharedCode.INSUFFICIENT_FUNDS,
-            rule="JD5",
-            allowed={"max": held},
-            account=code,
-            balance=held,
-            amount=p.pool_cents,
-        )
-    total = p.house_cents + p.pool_cents
+    plan = postings.promotion_award(
+        pool=pool_key(pool),
+        house=p.house_cents,
+        from_pool=p.pool_cents,
+        held=Account.objects.get(pk=pool.account_id).balance_cents,
+    )
     reference = f"promotion {promotion.code} #{p.pk}"
     booking = plan_post(
-        Plan.of(
-            selectors.PROMOTION_AWARD_KIND,
-            [
-                (PROMOTIONS_EXPENSE, p.house_cents),
-                (code, p.pool_cents),
-                (AWARDS_PAYABLE, -total),
-            ],
-        ),
+        plan,
         currency=pool.account.currency,
         posted_by=p.verified_by,
         approved_by=by,

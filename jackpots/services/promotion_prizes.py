@@ -16,15 +16,11 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounting.domain.accounts import (
-    PROMOTIONS_EXPENSE,
-    jackpot_pool_code,
-)
-from accounting.domain.postings import Plan
 from accounting.models import Transaction
 from accounting.services import plan_post, retry_on_conflict
 from core.errors import ApplicationError
 from jackpots import selectors
+from jackpots.domain import postings
 from jackpots.domain.promotions import HIGH_HAND, Prize, prize_amount
 from jackpots.domain.shares import tie_shares
 from jackpots.errors import Code, conflict, invalid, refuse
@@ -37,8 +33,6 @@ CLOSE_AFTER = timedelta(seconds=60)
 """How long after a period's end the scheduler closes it: the terminal posts a
 hand when it ends, so a hand tabled in the period's last seconds is booked and
 qualified before its period is decided (PR2)."""
-
-OPEN = (PromotionPrize.Status.PENDING, PromotionPrize.Status.VERIFIED)
 
 
 def _iso(at: datetime) -> str:
@@ -231,12 +225,8 @@ def _carry_book(
     """Book the house's part of a carried-over prize into the pool (PR1)."""
     if house <= 0:
         return None
-    plan = Plan.of(
-        selectors.PROMOTION_CARRY_KIND,
-        [(PROMOTIONS_EXPENSE, house), (_pool_code(promotion), -house)],
-    )
     return plan_post(
-        plan,
+        postings.promotion_carry(pool=pool_key(promotion.pool), house=house),
         currency=promotion.pool.account.currency,
         posted_by=None,
         source="jackpots",
@@ -246,10 +236,6 @@ def _carry_book(
         external_id=f"promotion:{promotion.pk}:carry:{_iso(start)}",
         posted_at=now,
     )
-
-
-def _pool_code(promotion: Promotion) -> str:
-    return jackpot_pool_code(pool=pool_key(promotion.pool))
 
 
 def periods_close_due(

@@ -21,8 +21,8 @@ from django.db.models import Q
 
 from accounting.domain.accounts import PROMOTIONS_EXPENSE
 from accounting.models import Payable
+from jackpots.domain.postings import PROMOTION_AWARD_KIND, PROMOTION_CARRY_KIND
 from jackpots.models import Award, Promotion, PromotionPrize
-from jackpots.selectors import PROMOTION_AWARD_KIND, PROMOTION_CARRY_KIND
 from reports.document import BOOL, MONEY, Checks, Column, Section
 from reports.document import said as _
 from reports.selectors import HAND_KINDS, AccountMovements, Period
