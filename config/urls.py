@@ -1,5 +1,5 @@
 """URLs of the back office: the admin, the REST API (v1), its schema and docs, the
-staff screens."""
+staff screens, the reference table terminal."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -34,6 +34,8 @@ urlpatterns = [
     path("board", include("waitlist.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="docs"),
+    # The reference table terminal: a page that talks only to the terminal API.
+    path("terminal/", include("terminal.urls")),
     path("", include("staff.urls")),
 ]
 

@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "simulation",
     "django_htmx",
     "staff",
+    "terminal",
 ]
 
 MIDDLEWARE = [
