@@ -69,6 +69,10 @@ class Code(StrEnum):
     RECEIVABLE_BOOKED = "receivable_booked"
     TRAY_SHORT = "tray_short"
     CHIPS_SHORT = "chips_short"
+    PAIRING_CODE_UNKNOWN = "pairing_code_unknown"
+    PAIRING_CODE_USED = "pairing_code_used"
+    PAIRING_CODE_EXPIRED = "pairing_code_expired"
+    ALREADY_HANDLED = "already_handled"
 
 
 KEY_REVOKED_TEXT = _("Unknown or revoked terminal key.")
@@ -148,6 +152,18 @@ TEXTS = {
         "CA2: %(p)s carries chips worth %(held)d; a buy-in in his own chips is at"
         " most %(held)d."
     ),
+    Code.PAIRING_CODE_UNKNOWN: _(
+        "No such pairing code. Check it on the floor screen, or ask for a new one."
+    ),
+    Code.PAIRING_CODE_USED: _(
+        "This pairing code was used already; a code pairs one tablet. Ask for a new"
+        " one on the floor screen."
+    ),
+    Code.PAIRING_CODE_EXPIRED: _(
+        "This pairing code has expired (a code is valid %(minutes)d minutes). Ask"
+        " for a new one on the floor screen."
+    ),
+    Code.ALREADY_HANDLED: _("This refused hand was marked handled already."),
     Code.RECEIVABLE_BOOKED: _(
         "RK8: hand %(n)d has receivable %(id)d booked (DC3); money owed at the cage"
         " doesn't go back with the chips, so the hand can't be voided."

@@ -26,6 +26,11 @@ settings name, by import path, the functions of those apps it calls:
 - ``CARDROOM_HAND_VOIDED``: functions ``f(*, hand, now)`` called in the void's
   transaction once the hand is void: what an app found in the hand and has not
   paid goes with it (PR4: a promotion's pending prize is cancelled).
+- ``CARDROOM_TABLE_STATE``: functions ``f(*, table, now) -> dict`` adding their
+  app's part to a table's state for its terminal (``GET tables/{table}/state``):
+  the waiting lists' calls to the table (``calls``), the room's jackpots
+  (``jackpots``), the tournament the table plays in (``tournament``). Each reads
+  and writes nothing else.
 """
 
 from __future__ import annotations
@@ -108,3 +113,12 @@ def hand_voided(*, hand: Any, at: Any) -> None:
     """Run the ``CARDROOM_HAND_VOIDED`` functions, in the void's transaction."""
     for path in getattr(settings, "CARDROOM_HAND_VOIDED", []):
         import_string(path)(hand=hand, now=at)
+
+
+def table_state_parts(*, table: Any, now: Any) -> dict[str, Any]:
+    """What the ``CARDROOM_TABLE_STATE`` functions add to ``table``'s state, in
+    the settings' order (a later one's key wins)."""
+    found: dict[str, Any] = {}
+    for path in getattr(settings, "CARDROOM_TABLE_STATE", []):
+        found.update(import_string(path)(table=table, now=now))
+    return found

@@ -1,6 +1,7 @@
 """Reads of the floor: a table's seats as its terminal sees them, the chips frozen
-for review, a player's night, a hand's booked corrections, what a table's terminal
-must know now and a booked hand as PHH (HS6, BI4–BI6, DC2, PP5).
+for review, a player's night and what he may sit down with, a hand's booked
+corrections, what a table's terminal must know now, the whole table's state for
+its terminal, the refused hands and a booked hand as PHH (HS6, BI1–BI9, DC2, PP5).
 
 A use case that needs one of them reads it under its own lock
 (``cardroom.services``); the API, the screens and the commands read them here.
@@ -12,22 +13,35 @@ from datetime import datetime
 from typing import Any
 
 from django.db.models import Max, Q, QuerySet, Sum
+from django.utils import timezone
 
 from accounting.domain import accounts
 from accounting.models import Account, Player
-from cardroom.domain.buyin import BI6_WINDOW, Departure, PlayerNight
+from cardroom import hooks
+from cardroom.domain.buyin import (
+    BI6_WINDOW,
+    STRUCTURE_OF_GAME,
+    Departure,
+    PlayerNight,
+    Structure,
+    seat_allowance,
+)
+from cardroom.domain.games import GAMES
 from cardroom.domain.phh import to_phh
 from cardroom.errors import Code, missing
 from cardroom.models import (
+    Absence,
     Correction,
+    Game,
     Hand,
+    HandRefusal,
     Room,
     SeatSession,
     StackMovement,
     StackReview,
     Table,
 )
-from core.errors import NotFound
+from core.errors import ApplicationError, NotFound
 from core.errors import gettext_noop as _
 
 # --- A table's seats (HS6) ----------------------------------------------------------
@@ -200,3 +214,156 @@ def table_notices(table_code: str) -> list[dict[str, Any]]:
         table__code=table_code, ended_at__isnull=True, must_leave_at__isnull=False
     ).select_related("player")
     return [seat_notice(session, left=False) for session in sessions.order_by("seat")]
+
+
+# --- What a player may sit down with (BI1, BI4–BI7, WL6) ---------------------------
+
+
+def seat_allowed(
+    *, table: Table, player: Player, now: datetime | None = None
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """What ``player`` may sit down with at ``table`` now, as ``POST seats``
+    decides it (:func:`cardroom.domain.buyin.seat_allowance`): ``({"min", "max",
+    "kind", "min_rule", "max_rule"[, "short_min"]}, None)``, or ``(None, the
+    error object's inner dict)`` when he can't sit down here by a buy-in (WL6:
+    seated elsewhere). The door's checks (PP2–PP4, WL7) are the seat's, asked when
+    he sits down."""
+    now = now or timezone.now()
+    assert table.room is not None and table.game is not None
+    night = player_night(player=player, room=table.room, now=now)
+    try:
+        allowance = seat_allowance(
+            table=table.code, stakes=table.game.stakes, night=night, now=now
+        )
+    except ApplicationError as error:
+        return None, error.as_dict()["error"]
+    return {
+        **allowance.as_allowed(),
+        "kind": allowance.kind.value,
+        "min_rule": allowance.min_rule,
+        "max_rule": allowance.max_rule,
+    }, None
+
+
+# --- A table's state, for its terminal (API.md "Table terminal") -----------------
+
+
+def game_structure(game: Game) -> dict[str, Any]:
+    """The game's betting structure as a terminal deals it, in cents: blinds, the
+    ante (none at a cash table), the stud bring-in, the limit bets and the
+    straddle a button game takes (HS11: two big blinds)."""
+    kind = STRUCTURE_OF_GAME[game.code]
+    rules = GAMES.get(game.code)
+    stud = rules is not None and rules.is_stud
+    small, big = game.small_blind_cents, game.big_blind_cents
+    fixed = stud or kind is Structure.LIMIT
+    return {
+        "kind": kind.value,
+        "small_blind": small,
+        "big_blind": big,
+        "ante": 0,
+        "bring_in": small if stud else None,
+        "small_bet": big if fixed else None,
+        "big_bet": 2 * big if fixed else None,
+        "straddle": None if stud else 2 * big,
+    }
+
+
+def _state_seats(table: Table) -> list[dict[str, Any]]:
+    """The open seats as :func:`table_seats` reads them, with each player's name,
+    how he sat down and whether his absence is his long break (BI9)."""
+    sessions = {
+        s.seat: s
+        for s in SeatSession.objects.filter(
+            table=table, ended_at__isnull=True
+        ).select_related("player")
+    }
+    breaks = set(
+        Absence.objects.filter(
+            session__in=list(sessions.values()), ended_at__isnull=True, long_break=True
+        ).values_list("session_id", flat=True)
+    )
+    rows = []
+    for row in table_seats(table.code)["seats"]:
+        session = sessions.get(row["seat"])
+        if session is None:  # left between the two reads
+            continue
+        rows.append(
+            {
+                **row,
+                "name": session.player.name,
+                "kind": session.kind,
+                "on_break": session.pk in breaks,
+            }
+        )
+    return rows
+
+
+def _last_hand(table: Table) -> dict[str, Any] | None:
+    """The table's last hand booked: its number, button, end and the seats dealt
+    in (its seat rows)."""
+    hand = table.hands.order_by("-hand_no").first()
+    if hand is None:
+        return None
+    return {
+        "hand_no": hand.hand_no,
+        "button": hand.record.get("button"),
+        "ended_at": hand.ended_at,
+        "status": hand.status,
+        "seats": sorted(hand.seats.values_list("seat", flat=True)),
+    }
+
+
+def table_state(code: str, *, now: datetime | None = None) -> dict[str, Any]:
+    """All a table's terminal needs to deal (``GET tables/{table}/state``): the
+    table, its game's structure and buy-ins (BI1), the policy in force (RK7, to
+    settle offline), the seats (HS6, BI9, PP5), the last hand booked, and what the
+    apps above the floor add (``CARDROOM_TABLE_STATE``: the floor's calls to this
+    table with the buy-in each may bring, the room's jackpots, a tournament's
+    level). Raises :class:`NotFound` for an unknown table."""
+    now = now or timezone.now()
+    table = Table.objects.select_related("room", "game").filter(code=code).first()
+    if table is None:
+        raise missing(Code.NOT_FOUND, t=code)
+    game = table.game
+    policy = game.policies.order_by("-version").first() if game else None
+    return {
+        "table": {
+            "code": table.code,
+            "name": table.name,
+            "seats": table.seats,
+            "status": table.status,
+            "gaming_day": table.gaming_day,
+            "opened_at": table.opened_at,
+        },
+        "game": game.code if game else None,
+        "structure": game_structure(game) if game else None,
+        "buy_in": (
+            {"min": game.min_buy_in_cents, "max": game.max_buy_in_cents}
+            if game
+            else None
+        ),
+        "policy": (
+            {"version": policy.version, "document": policy.document} if policy else None
+        ),
+        "seats": _state_seats(table),
+        "last_hand": _last_hand(table),
+        "calls": [],
+        "jackpots": [],
+        "tournament": None,
+        **hooks.table_state_parts(table=table, now=now),
+    }
+
+
+# --- Refused hands (kept for the floor) -------------------------------------------
+
+
+def hand_refusals(*, handled: bool | None = None) -> QuerySet[HandRefusal]:
+    """The hands the tables' terminals posted and the server refused, newest
+    first; ``handled`` False: those still waiting for the floor."""
+    found = HandRefusal.objects.select_related("table", "handled_by").order_by(
+        "-last_at", "-pk"
+    )
+    if handled is not None:
+        found = found.filter(handled_at__isnull=not handled)
+    return found

@@ -1,11 +1,13 @@
 """The floor's API, under ``/api/v1/``: every hand of every table (first, so the
 resolver tries them first), tables, seats, top-ups, breaks and leaving, custody,
-corrections, voids, stack reviews, hand histories and the terminals' keys.
+corrections, voids, stack reviews, hand histories, the terminals' keys and
+pairing codes, a table's state and a hand's preview for its terminal, and the
+refused hands kept for the floor.
 """
 
 from django.urls import path
 
-from cardroom.api import keys, views
+from cardroom.api import keys, pairing, refusals, table_state, views
 
 urlpatterns = [
     # Every hand of every table: first, so the resolver tries them first.
@@ -15,7 +17,33 @@ urlpatterns = [
         views.HandBatchApi.as_view(),
         name="hands-batch",
     ),
+    path(
+        "tables/<slug:table>/hands/preview",
+        table_state.HandPreviewApi.as_view(),
+        name="hands-preview",
+    ),
+    path(
+        "tables/<slug:table>/state",
+        table_state.TableStateApi.as_view(),
+        name="table-state",
+    ),
     path("terminal-keys", keys.TerminalKeyListApi.as_view(), name="terminal-keys"),
+    path(
+        "terminal-pairings",
+        pairing.TerminalPairingApi.as_view(),
+        name="terminal-pairings",
+    ),
+    path("terminal/pair", pairing.TerminalPairApi.as_view(), name="terminal-pair"),
+    path(
+        "hand-refusals",
+        refusals.HandRefusalListApi.as_view(),
+        name="hand-refusals",
+    ),
+    path(
+        "hand-refusals/<int:pk>/handle",
+        refusals.HandRefusalHandleApi.as_view(),
+        name="hand-refusal-handle",
+    ),
     path(
         "terminal-keys/<str:prefix>/revoke",
         keys.TerminalKeyRevokeApi.as_view(),

@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from cardroom import selectors, services
-from cardroom.api import terminal
+from cardroom.api import refusals, terminal
 from cardroom.api.contract import (
     HandRecordSerializer,
     PolicySerializer,
@@ -591,12 +591,19 @@ class HandRecordApi(TableNotices, APIView):
 
     def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
         """A terminal's plain POST takes the direct way (cardroom.api.terminal),
-        answered as :meth:`post` answers it; any other request DRF's."""
+        answered as :meth:`post` answers it; any other request DRF's. A hand its
+        own terminal posted and the server refused is kept for the floor, once
+        the answer is made (:func:`cardroom.api.refusals.refused_hands_keep`)."""
+        raw = refusals.posted_body(request)
         if terminal.direct(request):
-            return terminal.answer(
+            response = terminal.answer(
                 request, kwargs["table"], self.allowed_methods, _hand_direct
             )
-        return super().dispatch(request, *args, **kwargs)
+        else:
+            response = super().dispatch(request, *args, **kwargs)
+        if response.status_code >= 400:
+            refusals.refused_hands_keep(request, kwargs["table"], raw, response)
+        return response
 
 
 def _hand_direct(data: Any, by: Terminal) -> tuple[Any, int]:
@@ -719,6 +726,14 @@ class HandBatchApi(TableNotices, APIView):
                 status_code = 201 if one.created else 200
                 results[place] = {"status": status_code, "body": one.hand.settlement}
         return Response({"results": results})
+
+    def dispatch(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        """DRF's, then each hand its own terminal posted and the server refused
+        kept for the floor (:func:`cardroom.api.refusals.refused_hands_keep`)."""
+        raw = refusals.posted_body(request)
+        response = super().dispatch(request, *args, **kwargs)
+        refusals.refused_hands_keep(request, kwargs["table"], raw, response, batch=True)
+        return response
 
 
 def _answer(error: Exception, context: dict[str, Any]) -> dict[str, Any]:

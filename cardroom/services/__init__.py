@@ -14,7 +14,8 @@ import x`` and ``cardroom.services.x`` keep working. The floor's reads are in
 from __future__ import annotations
 
 from cardroom.services.corrections import correction_decide, correction_request
-from cardroom.services.hands import Booked, hand_record, hands_record
+from cardroom.services.hand_refusals import hand_refusal_handle, hand_refusal_keep
+from cardroom.services.hands import Booked, hand_preview, hand_record, hands_record
 from cardroom.services.leaving import (
     LONG_BREAK,
     custody_return,
@@ -38,7 +39,12 @@ from cardroom.services.tables import (
     table_get_open,
     table_open,
 )
-from cardroom.services.terminal_keys import terminal_key_create, terminal_key_revoke
+from cardroom.services.terminal_keys import (
+    terminal_key_create,
+    terminal_key_revoke,
+    terminal_pairing_create,
+    terminal_pairing_redeem,
+)
 from cardroom.services.time_collection import seat_time_charge
 from cardroom.services.voids import hand_void, hand_void_decide
 
@@ -49,7 +55,10 @@ __all__ = [
     "correction_decide",
     "correction_request",
     "custody_return",
+    "hand_preview",
     "hand_record",
+    "hand_refusal_handle",
+    "hand_refusal_keep",
     "hand_void",
     "hand_void_decide",
     "hands_record",
@@ -71,4 +80,6 @@ __all__ = [
     "table_open",
     "terminal_key_create",
     "terminal_key_revoke",
+    "terminal_pairing_create",
+    "terminal_pairing_redeem",
 ]

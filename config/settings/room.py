@@ -55,6 +55,13 @@ CARDROOM_HAND_VOIDED = ["jackpots.services.prizes_cancel_voided"]
 CARDROOM_RESTRICTION_HOOKS = ["cardroom.services.protection.restriction_started"]
 # The cage asks the floor whether a table is open before a fill (CA3).
 CAGE_TABLE_OPEN = "cardroom.services.tables.table_open_for_cage"
+# A table's state for its terminal (cardroom.selectors.table_state): the floor's
+# calls to the table, the room's jackpots, a tournament's level.
+CARDROOM_TABLE_STATE = [
+    "waitlist.api.table_state.table_calls",
+    "jackpots.api.table_state.table_jackpots",
+    "tournaments.api.table_state.table_tournament",
+]
 # The public board's panels beside the jackpots (waitlist.views.board_panels).
 WAITLIST_BOARD_PANELS = [
     "tournaments.api.board.clock_panel",

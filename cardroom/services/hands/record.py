@@ -12,8 +12,6 @@ booking of one (benchmarks/README.md, "One statement a booking").
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,34 +20,32 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import DatabaseError, IntegrityError, transaction
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from accounting import chart
-from accounting.domain.gaming_day import gaming_day_start
 from accounting.domain.postings import PlanLeg
 from accounting.services import AccountRow, Postings, account_for, plan_post
 from cardroom import hooks
 from cardroom.domain import postings
-from cardroom.domain.hand_limits import check_hand_no, check_hand_times
-from cardroom.domain.hand_record import HandRecord, parse_hand
-from cardroom.domain.hand_record import Policy as Rules
+from cardroom.domain.hand_record import HandRecord
 from cardroom.domain.postings import Frozen, HandPlan
-from cardroom.domain.settlement import Settlement, settle
+from cardroom.domain.settlement import Settlement
 from cardroom.errors import (
     KEY_REVOKED_TEXT,
     Code,
     conflict,
-    invalid,
-    refuse,
     unauthenticated,
-    unprocessable,
 )
-from cardroom.models import Hand, Policy, Table, TerminalKey
+from cardroom.models import Hand, Policy, TerminalKey
 from cardroom.services.hands import sql
+from cardroom.services.hands.checks import (
+    record_fingerprint,
+    record_for_table,
+    record_settled,
+    record_time,
+)
 from cardroom.services.protection import leaves_carry_out
 from cardroom.services.tables import table_check_open, table_not_found
-from core.errors import ApplicationError, Invalid
-from core.errors import gettext_noop as _
+from core.errors import ApplicationError
 from core.work import retried
 
 
@@ -170,7 +166,7 @@ def _refused_with(
     """A hand of a booking the table refused (unknown, closed, the key revoked);
     a record naming another table is told that first, as when posted alone."""
     try:
-        _for_table(record, table_code)
+        record_for_table(record, table_code)
     except ApplicationError as wrong:
         return Booked(error=wrong)
     return Booked(error=error)
@@ -263,12 +259,12 @@ class Booking:
     def take(self, record: dict[str, Any], rest: Sequence[Any]) -> Booked:
         """Book ``record`` after the hands taken before it; ``rest`` are the records
         after it, read along if the booking must read again."""
-        record = _for_table(record, self.code)
-        fingerprint = _fingerprint(record)
+        record = record_for_table(record, self.code)
+        fingerprint = record_fingerprint(record)
         existing = self._replayed(record, fingerprint)
         if existing is not None:
             return Booked(existing, False)
-        parsed, settlement = _settled(
+        parsed, settlement = record_settled(
             self.table, record, self.policy, self.last, self.now
         )
         planned = postings.hand(
@@ -408,7 +404,7 @@ class Booking:
     ) -> Hand:
         """The hand's row (written with the booking), timed by the record or at
         ``now``."""
-        ended = _when(parsed.ended_at, self.now)
+        ended = record_time(parsed.ended_at, self.now)
         hand = Hand(
             id=hand_id,
             table=self.table,
@@ -416,7 +412,9 @@ class Booking:
             game=self.game,
             policy_id=self.policy_id,
             gaming_day=self.room.gaming_day(ended),
-            started_at=(_when(parsed.started_at, ended) if parsed.started_at else None),
+            started_at=(
+                record_time(parsed.started_at, ended) if parsed.started_at else None
+            ),
             ended_at=ended,
             record=record,
             record_hash=fingerprint,
@@ -466,70 +464,6 @@ class Booking:
         self._clear()
 
 
-# -- A record's checks -------------------------------------------------------------
-
-
-def _fingerprint(record: dict[str, Any]) -> str:
-    """The record's hash, by which a repeat is told from a conflict."""
-    return hashlib.sha256(
-        json.dumps(record, sort_keys=True, separators=(",", ":")).encode()
-    ).hexdigest()
-
-
-def _for_table(record: dict[str, Any], table_code: str) -> dict[str, Any]:
-    """The record, naming the table it was posted for; refuse another (422: a
-    record its schema allows, contradicting its path)."""
-    if record.get("table") not in (None, table_code):
-        raise unprocessable(
-            Code.WRONG_TABLE,
-            allowed={"table": table_code},
-            r=record.get("table"),
-            t=table_code,
-        )
-    return {**record, "table": table_code}
-
-
-def _when(value: str | None, fallback: datetime) -> datetime:
-    """The record's time ``value``, aware; ``fallback`` when it has none."""
-    parsed = _iso_time(value) if value else None
-    if parsed is None:
-        return fallback
-    return parsed if timezone.is_aware(parsed) else timezone.make_aware(parsed)
-
-
-def _settled(
-    table: Table,
-    record: dict[str, Any],
-    policy: Rules,
-    last: int | None,
-    now: datetime,
-) -> tuple[HandRecord, Settlement]:
-    """Parse and settle a new hand of ``table`` after its hand ``last`` (HS9,
-    HS-P1, BI8; the engine's parser is the record's only check, API.md "Hand
-    record").
-
-    Raises the engine's refusals (400, 422), :class:`Conflict` for a number at or
-    below ``last`` and the refusals of :func:`check_hand_no` and
-    :func:`check_hand_times`.
-    """
-    assert table.game is not None
-    if record.get("game") != table.game.code:
-        raise refuse(
-            Code.WRONG_GAME,
-            rule="HS9",
-            allowed={"game": table.game.code},
-            g=table.game.code,
-            r=record.get("game"),
-        )
-    parsed = parse_hand(record)
-    _envelope_check(parsed)
-    settlement = settle(parsed, policy)
-    if last is not None and parsed.hand_no <= last:
-        raise conflict(Code.HAND_OUT_OF_ORDER, n=last)
-    _limits_check(table, parsed, last, now)
-    return parsed, settlement
-
-
 def _key_check(revoked: bool | None, expiry: datetime | None, now: datetime) -> None:
     """Refuse (401) a key the table's lock found revoked or expired since it was
     verified, so a revocation holds from the next hand in every process."""
@@ -537,44 +471,3 @@ def _key_check(revoked: bool | None, expiry: datetime | None, now: datetime) -> 
         raise unauthenticated(Code.KEY_NO_LONGER_VALID, text=KEY_REVOKED_TEXT)
     if expiry is not None and expiry <= now:
         raise unauthenticated(Code.KEY_NO_LONGER_VALID)
-
-
-def _envelope_check(parsed: HandRecord) -> None:
-    """Refuse (400) what the engine's parser leaves to the server: a hand number
-    below 1 and times that are no ISO 8601 times."""
-    if parsed.hand_no < 1:
-        raise invalid(Code.MALFORMED_HAND, n=parsed.hand_no)
-    for name in ("started_at", "ended_at"):
-        value = getattr(parsed, name)
-        if value is not None and _iso_time(value) is None:
-            raise Invalid(
-                Code.MALFORMED_HAND,
-                _("%(name)s must be an ISO 8601 time, not %(value)s."),
-                params={"name": name, "value": repr(value)[:40]},
-            )
-
-
-def _iso_time(value: str) -> datetime | None:
-    """``value`` as a time, or ``None`` when it is no ISO 8601 time."""
-    try:
-        return parse_datetime(value)
-    except ValueError:
-        return None
-
-
-def _limits_check(
-    table: Table, parsed: HandRecord, last: int | None, now: datetime
-) -> None:
-    """Refuse a hand numbered too far ahead (HS-P1) or timed outside the table's
-    open gaming day (BI8); see cardroom.domain.hand_limits."""
-    assert table.room is not None
-    check_hand_no(parsed.hand_no, last)
-    day = table.gaming_day or table.room.gaming_day(now)
-    check_hand_times(
-        started_at=_when(parsed.started_at, now) if parsed.started_at else None,
-        ended_at=_when(parsed.ended_at, now) if parsed.ended_at else None,
-        day_start=gaming_day_start(
-            day, table.room.tz, table.room.gaming_day_cutoff_hour
-        ),
-        now=now,
-    )
