@@ -27,6 +27,8 @@ class Code(StrEnum):
     PERIOD_NOT_OVER = "period_not_over"
     PERIOD_ENDED = "period_ended"
     UNKNOWN_FORMAT = "unknown_format"
+    NOT_SEALED = "not_sealed"
+    BOOKS_NOTHING = "books_nothing"
 
 
 TEXTS = {
@@ -44,6 +46,13 @@ TEXTS = {
         "shown provisionally."
     ),
     Code.UNKNOWN_FORMAT: gettext_noop("Reports are files of these formats: %(f)s."),
+    Code.NOT_SEALED: gettext_noop(
+        "%(what)s is in no day's digest yet: a gaming day is sealed with its daily "
+        "audit once it has ended."
+    ),
+    Code.BOOKS_NOTHING: gettext_noop(
+        "%(what)s booked no ledger transaction: there is nothing of it to prove."
+    ),
 }
 
 refuse = refuser(TEXTS, Refusal)

@@ -6,6 +6,9 @@ XLSX and PDF files are renderings of those stored figures, so a download next ye
 shows what the auditor saw on the day. PostgreSQL keeps them as they were: a trigger
 refuses every UPDATE and DELETE, and a unique key makes a period's version numbers
 1, 2, 3… with no two reports under the same number.
+
+Beside them, each gaming day's signed digest of the ledger (:class:`DayDigest`,
+docs/digest.md) and where it was sent (:class:`DigestDelivery`), append-only too.
 """
 
 from __future__ import annotations
@@ -16,6 +19,9 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from core.db import triggers as guards
+from core.records import append_only
+
+HEX64 = r"^[0-9a-f]{64}$"
 
 
 class Report(models.Model):
@@ -105,3 +111,87 @@ class Report(models.Model):
         if self.period_start == self.period_end:
             return self.period_start.isoformat()
         return f"{self.period_start.isoformat()}–{self.period_end.isoformat()}"
+
+
+class DayDigest(models.Model):
+    """A gaming day's ledger, sealed: the Merkle root of its transactions, chained to
+    the day before's digest and signed with the room's Ed25519 key (docs/digest.md).
+
+    ``body`` is the signed document as canonical JSON, exactly the bytes signed;
+    the other fields repeat what it says, for queries. ``leaves`` and
+    ``transactions`` are the tree's leaf hashes (32 bytes each) and the
+    transactions' ids (8 bytes each, big-endian), in the tree's order: what the
+    inclusion proofs are built from. The day holds the transactions dated before
+    ``until`` written by a database transaction below ``horizon``, less those the
+    days before held: a posting dated into a day after it was sealed goes into
+    the next day sealed, never changes a sealed one.
+    """
+
+    gaming_day = models.DateField(_("gaming day"), unique=True)
+    body = models.TextField(_("signed document"))
+    hash = models.CharField(_("digest"), max_length=64, unique=True)
+    previous = models.CharField(
+        _("digest of the day before"),
+        max_length=64,
+        unique=True,  # one chain: no two days follow the same day
+    )
+    root = models.CharField(_("Merkle root"), max_length=64)
+    size = models.PositiveIntegerField(_("transactions"))
+    until = models.DateTimeField(_("postings dated before"))
+    horizon = models.BigIntegerField(_("database transactions below"))
+    signature = models.CharField(_("Ed25519 signature"), max_length=128)
+    public_key = models.CharField(_("public key"), max_length=64)
+    leaves = models.BinaryField(_("leaf hashes"))
+    transactions = models.BinaryField(_("transaction ids"))
+    sealed_at = models.DateTimeField(_("sealed"))
+    duration_ms = models.PositiveIntegerField(_("computed in (ms)"))
+
+    class Meta:
+        verbose_name = _("day's digest")
+        verbose_name_plural = _("days' digests")
+        ordering = ["-gaming_day"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(hash__regex=HEX64)
+                & models.Q(previous__regex=HEX64)
+                & models.Q(root__regex=HEX64),
+                name="day_digest_hashes_are_hex",
+            ),
+        ]
+        triggers = [append_only("day_digest")]
+
+    def __str__(self) -> str:
+        return f"{self.gaming_day.isoformat()} {self.hash[:16]}"
+
+
+class DigestDelivery(models.Model):
+    """One sending of a day's digest to an address outside the system: an e-mail
+    or a webhook, and whether it was taken."""
+
+    class Channel(models.TextChoices):
+        EMAIL = "email", _("e-mail")
+        WEBHOOK = "webhook", _("webhook")
+
+    digest = models.ForeignKey(
+        DayDigest, on_delete=models.PROTECT, related_name="deliveries"
+    )
+    channel = models.CharField(_("channel"), max_length=8, choices=Channel.choices)
+    target = models.CharField(_("sent to"), max_length=500)
+    at = models.DateTimeField(_("at"))
+    ok = models.BooleanField(_("taken"))
+    detail = models.CharField(_("answer"), max_length=500, blank=True)
+
+    class Meta:
+        verbose_name = _("digest sent")
+        verbose_name_plural = _("digests sent")
+        ordering = ["-at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(channel__in=["email", "webhook"]),
+                name="digest_delivery_known_channel",
+            ),
+        ]
+        triggers = [append_only("digest_delivery")]
+
+    def __str__(self) -> str:
+        return f"{self.digest} → {self.target}"

@@ -11,11 +11,12 @@ with no ``CELERY_BROKER_URL`` Celery uses kombu's filesystem transport in
 - :mod:`.room`: the room's defaults and the floor's hooks;
 - :mod:`.framework`: apps, middleware, URLs, templates, languages, static files;
 - :mod:`.database`, :mod:`.security`, :mod:`.api`, :mod:`.tasks` (Celery),
-  :mod:`.logs`.
+  :mod:`.logs`, :mod:`.digest` (the day's signed digest of the ledger).
 """
 
 from .api import *  # noqa: F403
 from .database import *  # noqa: F403
+from .digest import *  # noqa: F403
 from .environment import *  # noqa: F403
 from .framework import *  # noqa: F403
 from .logs import *  # noqa: F403

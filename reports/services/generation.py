@@ -27,10 +27,12 @@ from cardroom.services import room_default
 from core.errors import SharedCode
 from core.roles import Role, has_role
 from reports.builders import BUILDERS, guards
+from reports.builders.digest import digest_section
 from reports.document import digest, rows_of
 from reports.errors import Code, forbidden, invalid, refuse, unprocessable
 from reports.models import Report
 from reports.selectors import Period
+from reports.services.digests import digests_seal
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +165,9 @@ def report_generate(
     if stored is not None and not new_version:
         return Outcome(stored, False, _already(stored))
 
+    if kind == Report.Kind.DAILY_AUDIT:
+        # The days it covers are sealed first: their digests are printed on it.
+        digests_seal(through=period.last, now=now)
     started = time.perf_counter()
     data = _build(kind, period, now=now, progress=progress, full=full)
     elapsed = int((time.perf_counter() - started) * 1000)
@@ -268,8 +273,10 @@ def _build(
     progress: Callable[[str], None] | None,
     full: bool,
 ) -> dict[str, Any]:
-    """Compute the report's document from one snapshot, in the room's language."""
+    """Compute the report's document from one snapshot, in the room's language;
+    a daily audit of days that have ended prints their signed digests."""
     shown: dict[str, Any] = {"progress": progress} if progress is not None else {}
+    sealed = kind == Report.Kind.DAILY_AUDIT and period.end <= now
     if full and kind == Report.Kind.DAILY_AUDIT:
         shown["full"] = True
     elif kind == Report.Kind.DAILY_AUDIT:
@@ -283,6 +290,8 @@ def _build(
     language = report_language(period.room)
     with report_snapshot(), translation.override(language):
         data = BUILDERS[kind](period=period, now=now, **shown)
+        if sealed:
+            data["sections"].append(digest_section(period).as_json())
     data["language"] = language
     return data
 
