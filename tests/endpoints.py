@@ -16,6 +16,8 @@ PUBLIC = {
     ("get", "/api/v1/board"),
     ("get", "/api/v1/board/tournaments"),
     ("get", "/api/v1/jackpots/summary"),
+    # A tablet redeems its one-time pairing code before it holds a key.
+    ("post", "/api/v1/terminal/pair"),
 }
 PARAMS = {"table": "T01", "player": "P-1", "id": "1", "pk": "1", "no": "1"}
 METHODS = {"get", "post", "put", "patch", "delete"}

@@ -76,6 +76,10 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/api/v1/terminal-keys"): MANAGER,
     ("post", "/api/v1/terminal-keys"): MANAGER,
     ("post", "/api/v1/terminal-keys/{prefix}/revoke"): MANAGER,
+    # Pairing a tablet (issue 37): a manager makes the one-time code; the tablet,
+    # which holds no credentials yet, redeems it (throttled by address).
+    ("post", "/api/v1/terminal-pairings"): MANAGER,
+    ("post", "/api/v1/terminal/pair"): EVERYONE,
     ("post", "/api/v1/tables/{table}/close"): FLOOR,
     ("get", "/api/v1/tables/{table}"): TABLE,
     # The table terminal (API.md), for its own table only.
@@ -86,6 +90,13 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("post", "/api/v1/tables/{table}/seats/{seat}/back"): TABLE,
     ("post", "/api/v1/tables/{table}/hands"): TABLE,
     ("post", "/api/v1/tables/{table}/hands/batch"): TABLE,
+    # What the terminal deals from, and the settlement it shows before posting.
+    ("get", "/api/v1/tables/{table}/state"): TABLE,
+    ("post", "/api/v1/tables/{table}/hands/preview"): TABLE,
+    # Hands a terminal posted and the server refused: the floor handles them,
+    # auditors read them.
+    ("get", "/api/v1/hand-refusals"): (*FLOOR, "auditor"),
+    ("post", "/api/v1/hand-refusals/{id}/handle"): FLOOR,
     # What the server knows of the seats (HS6): the terminal, the floor, auditors.
     ("get", "/api/v1/tables/{table}/seats"): (*TABLE, "auditor"),
     # RK8: a floor person voids, never the key alone; a manager approves a raked
