@@ -23,7 +23,7 @@ export function cardsRow(cards, options) {
 
 // Let the dealer pick `count` cards (or "up to" when `min` < `count`), the cards
 // in `used` disabled. Resolves with the cards, or null when cancelled.
-export function pickCards({title, count, min = count, used = []}) {
+export function pickCards({title, count, min = count, used = [], actions = []}) {
   return new Promise((resolve) => {
     const chosen = [];
     const taken = new Set(used);
@@ -66,7 +66,13 @@ export function pickCards({title, count, min = count, used = []}) {
     }
     const hint = h("p", {class: "hint"}, interpolate(
       ngettext("Tap %(n)s card.", "Tap %(n)s cards.", count), {n: count}));
+    // Other ways on instead of cards (running the board twice).
+    const others = actions.map(({label, action, name}) => button(label, () => {
+      finish(null);
+      action();
+    }, {"data-action": name}));
     const body = h("div", {class: "picker"}, hint, picked, grid, h("div", {class: "row"},
+      ...others,
       button(gettext("Cancel"), () => finish(null), {class: "quiet", "data-action": "cards-cancel"}),
       ok));
     const ui = sheet(title, body, {wide: true, name: "cards", onclose: () => {

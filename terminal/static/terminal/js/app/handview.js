@@ -39,7 +39,7 @@ export function renderHand(app) {
     const key = `${view.handNo}:${view.events}`;
     if (app.pickerFor !== key) {
       app.pickerFor = key;
-      queueMicrotask(() => enterCards(app, view.needs));
+      queueMicrotask(() => enterCards(app, view.needs, view.canRunTwice));
     }
   }
   return [
@@ -67,7 +67,7 @@ function renderFoot(app, view) {
     actions.append(...actionButtons(app, view.toAct, o, view.limit));
   } else if (view.needs && view.needs.kind !== "showdown") {
     info.append(h("span", {class: "who"}, needsText(view.needs)));
-    actions.append(button(gettext("Enter the cards"), () => enterCards(app, view.needs), {
+    actions.append(button(gettext("Enter the cards"), () => enterCards(app, view.needs, view.canRunTwice), {
       class: "primary", "data-action": "cards",
     }));
     if (view.canRunTwice) {
@@ -173,9 +173,12 @@ function needsText(needs) {
   return interpolate(gettext("Deal the up-cards: %(n)s"), {n: needs.seats.length});
 }
 
-async function enterCards(app, needs) {
+async function enterCards(app, needs, canRunTwice = false) {
   const count = needs.kind === "board" ? needs.count : needs.seats.length;
-  const cards = await pickCards({title: needsText(needs), count, used: dealer.usedCards(app.hand)});
+  const actions = canRunTwice
+    ? [{label: gettext("Run it twice"), action: () => dealer.runTwice(app), name: "run-twice"}]
+    : [];
+  const cards = await pickCards({title: needsText(needs), count, used: dealer.usedCards(app.hand), actions});
   if (!cards) return;
   if (needs.kind === "board") {
     dealer.deal(app, cards);

@@ -168,6 +168,9 @@ export class App {
     if (this.table) i18n.setCurrency(dealer.currency(this.table));
     const screen = this.screen();
     document.body.dataset.screen = screen;
+    // For the tests (and a vendor's): where the terminal is, as data.
+    document.body.dataset.events = this.hand ? String(this.hand.hand.events.length) : "";
+    document.body.dataset.hand = this.hand ? String(this.hand.log.handNo) : "";
     const parts = {
       pairing: renderPairing,
       table: renderTable,
