@@ -6,6 +6,9 @@
 //   {"record": …, "policy": …}          -> {"settlement": …} or {"error": {code, rule,
 //                                          detail, allowed}} (SettleError), or
 //                                          {"crash": "…"} for any other exception
+//   … with "undefined": [keys]          -> the same, those keys of the record (and of
+//                                          each seat) set to undefined first, as an
+//                                          object built in the browser may have them
 //   {"describe": [game, cards, board]}  -> {"name": … | null}
 //   {"stats": true}                     -> {"hands": n, "total_ms": …, "max_ms": …}
 // Each answer is written as soon as its line is read, so a test may keep one process
@@ -27,6 +30,10 @@ function answer(request) {
   if (request.describe) {
     const [game, cards, board] = request.describe;
     return { name: describe(game, cards, board) };
+  }
+  for (const key of request.undefined || []) {
+    request.record[key] = undefined;
+    for (const seat of request.record.seats || []) seat[key] = undefined;
   }
   const started = performance.now();
   try {

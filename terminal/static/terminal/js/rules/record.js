@@ -26,9 +26,17 @@ export function isInt(value) {
   return Number.isSafeInteger(value);
 }
 
+/**
+ * Whether ``mapping`` has ``key``. A key whose value is undefined is not there: a
+ * record built in the browser is sent as JSON, which leaves such a key out.
+ */
+function has(mapping, key) {
+  return Object.hasOwn(mapping, key) && mapping[key] !== undefined;
+}
+
 /** ``mapping.get(key, fallback)``: the value when the key is there, null or not. */
 function get(mapping, key, fallback = null) {
-  return Object.hasOwn(mapping, key) ? mapping[key] : fallback;
+  return has(mapping, key) ? mapping[key] : fallback;
 }
 
 /** Python's truth of a decoded JSON value. */
@@ -49,7 +57,7 @@ class Missing {
 }
 
 function need(mapping, key) {
-  if (!Object.hasOwn(mapping, key)) throw new Missing(key);
+  if (!has(mapping, key)) throw new Missing(key);
   return mapping[key];
 }
 
@@ -162,7 +170,7 @@ function parseCaps(raw) {
   if (!Array.isArray(raw)) throw refuse(policy, "caps");
   const caps = new Map();
   for (const item of raw) {
-    if (!isObject(item) || !Object.hasOwn(item, "min_players") || !Object.hasOwn(item, "cap")) {
+    if (!isObject(item) || !has(item, "min_players") || !has(item, "cap")) {
       throw refuse(policy, "cap_entry");
     }
     const players = whole(item.min_players, "rake.caps_by_players.min_players", 2, policy);
@@ -333,7 +341,7 @@ function parseSeats(seatsData, game, streets, seen) {
   const seats = [];
   let anyoneIn = false;
   for (const row of seatsData) {
-    if (!isObject(row) || SEAT_FIELDS.some((field) => !Object.hasOwn(row, field))) {
+    if (!isObject(row) || SEAT_FIELDS.some((field) => !has(row, field))) {
       throw seatError(row, game, streets);
     }
     const { seat: number, player, stack, present, put_in: putIn, folded } = row;
@@ -373,7 +381,7 @@ function seatError(data, game, streets) {
   const malformed = "malformed_hand";
   if (!isObject(data)) return refuse(malformed, "seat", { seat: data });
   for (const field of SEAT_FIELDS) {
-    if (!Object.hasOwn(data, field)) return refuse(malformed, "seat_missing", { field });
+    if (!has(data, field)) return refuse(malformed, "seat_missing", { field });
   }
   const { seat: number, player, stack, put_in: putIn } = data;
   if (!isInt(number) || number < 1 || number > MAX_SEATS) {
@@ -453,7 +461,7 @@ function parseAwarded(raw, seats) {
   if (!Array.isArray(raw)) throw refuse("malformed_hand", "awarded");
   const pushes = new Map();
   for (const item of raw) {
-    if (!isObject(item) || !Object.hasOwn(item, "seat") || !Object.hasOwn(item, "amount")) {
+    if (!isObject(item) || !has(item, "seat") || !has(item, "amount")) {
       throw refuse("malformed_hand", "awarded_entry");
     }
     const amount = whole(item.amount, "awarded amount");
