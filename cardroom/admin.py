@@ -22,6 +22,7 @@ from cardroom.models import (
     Game,
     Hand,
     HandException,
+    HandRefusal,
     HandSeat,
     HandVoid,
     Policy,
@@ -31,6 +32,7 @@ from cardroom.models import (
     StackReview,
     Table,
     TerminalKey,
+    TerminalPairing,
 )
 from core.money_admin import money_text
 
@@ -384,3 +386,41 @@ class AbsenceAdmin(ReadOnlyAdmin):
         "picked_up_by",
     ]
     list_filter = ["gaming_day", "long_break"]
+
+
+@admin.register(TerminalPairing)
+class TerminalPairingAdmin(ReadOnlyAdmin):
+    """The one-time codes that paired tablets with tables: who made each, until
+    when it was valid, and the key it was redeemed for (the code itself is kept
+    only hashed)."""
+
+    list_display = [
+        "table",
+        "created_by",
+        "created_at",
+        "expires_at",
+        "redeemed_at",
+        "key",
+    ]
+    list_filter = ["table", "created_at"]
+    exclude = ["code_hash"]
+
+
+@admin.register(HandRefusal)
+class HandRefusalAdmin(ReadOnlyAdmin):
+    """Hands a terminal posted and the server refused, kept for the floor; the
+    floor marks them handled on its home screen."""
+
+    list_display = [
+        "table",
+        "hand_no",
+        "status",
+        "code",
+        "rule",
+        "count",
+        "at",
+        "last_at",
+        "handled_at",
+        "handled_by",
+    ]
+    list_filter = ["table", "code", "handled_at"]

@@ -44,6 +44,7 @@ _FLOOR_RECORDS = tuple(
         "absence",
         "stackreview",
         "handvoid",
+        "handrefusal",
     )
 )
 
@@ -67,6 +68,7 @@ ROLE_PERMISSIONS: dict[Role, tuple[str, ...]] = {
         "cardroom.view_terminalkey",
         "cardroom.add_terminalkey",
         "cardroom.change_terminalkey",
+        "cardroom.view_terminalpairing",
         "auth.view_user",
         "auth.add_user",
         "auth.change_user",

@@ -73,8 +73,13 @@ LISTS: dict[str, tuple[str, ...]] = {
     # approves, auditors read; the services write them.
     "cardroom.stackreview": FLOOR_RECORDS,
     "cardroom.handvoid": FLOOR_RECORDS,
+    # Hands a terminal posted and the server refused: the floor handles them on
+    # its home screen; here they are read.
+    "cardroom.handrefusal": FLOOR_RECORDS,
     # Terminal keys: managers create, list and revoke them.
     "cardroom.terminalkey": MANAGER,
+    # The one-time codes that paired tablets with tables (read only).
+    "cardroom.terminalpairing": MANAGER,
     # Jackpots: the floor and managers decide, auditors read; a cashier pays awards.
     "jackpots.pool": FLOOR_RECORDS,
     "jackpots.category": FLOOR_RECORDS,
@@ -128,6 +133,9 @@ LISTS: dict[str, tuple[str, ...]] = {
 # Add pages: who creates what in the admin (records of play are the services').
 ADDS: dict[str, tuple[str, ...]] = {
     "cardroom.terminalkey": MANAGER,
+    # Pairing codes are made on the floor screen or over the API, never here.
+    "cardroom.terminalpairing": NOBODY,
+    "cardroom.handrefusal": NOBODY,
     "cardroom.table": MANAGER,
     "cardroom.game": MANAGER,
     "cardroom.room": MANAGER,
