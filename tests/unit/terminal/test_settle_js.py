@@ -17,10 +17,12 @@ policies. Each test keeps one Node process and asks it hand by hand. No database
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import random
 import shutil
 import subprocess
+import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,7 @@ from cardroom.domain.cards import CARD_NAMES
 from cardroom.domain.errors import HandError
 from cardroom.domain.games import GAMES
 from cardroom.domain.phh import VARIANTS, Seating, load_histories, to_record
+from cardroom.domain.settle_cli import settle_files
 from cardroom.domain.settlement import settle_record
 from tests.unit.engine import (
     test_properties,
@@ -102,12 +105,21 @@ class Node:
         return self.ask({"record": record, "policy": policy})
 
     def many(self, requests: list[dict[str, Any]]) -> list[Answer]:
-        """Send every request, then read every answer (one pipe's round trip)."""
-        assert self.process.stdin is not None and self.process.stdout is not None
-        text = "".join(json.dumps(r) + "\n" for r in requests)
-        self.process.stdin.write(text)
-        self.process.stdin.flush()
-        return [json.loads(self.process.stdout.readline()) for _ in requests]
+        """Send every request and read every answer, a thread writing while this
+        one reads (neither pipe fills while the other waits)."""
+        stdin, stdout = self.process.stdin, self.process.stdout
+        assert stdin is not None and stdout is not None
+
+        def send() -> None:
+            for request in requests:
+                stdin.write(json.dumps(request) + "\n")
+            stdin.flush()
+
+        writer = threading.Thread(target=send)
+        writer.start()
+        answers = [json.loads(stdout.readline()) for _ in requests]
+        writer.join()
+        return answers
 
     def close(self) -> None:
         assert self.process.stdin is not None
@@ -227,14 +239,22 @@ PHH_POLICIES = [
 ]
 
 
-def test_every_real_hand_settles_alike(node: Node) -> None:
+def test_every_real_hand_settles_alike(node: Node, tmp_path: Path) -> None:
     """The PHH dataset's hands (Pluribus, WSOP 2023 in seven games), with no rake
-    and under two raking policies: the same settlement."""
+    and under two raking policies: the same settlement as the engine's, and as
+    ``manage.py settle_hand`` prints for the batch."""
     records = _phh_records()
     assert len(records) >= 500
-    cases = [(r, p) for p in PHH_POLICIES for r in records]
-    answers = check_batch(node, cases)
-    assert all("settlement" in a for a in answers)
+    for policy in PHH_POLICIES:
+        answers = check_batch(node, [(r, policy) for r in records])
+        assert all("settlement" in a for a in answers)
+        policy_file = tmp_path / "policy.json"
+        policy_file.write_text(json.dumps(policy))
+        status, printed = settle_files(
+            str(policy_file), "-", io.StringIO(json.dumps(records))
+        )
+        assert status == 0
+        assert json.loads(printed) == [a["settlement"] for a in answers]
 
 
 # -- generated hands ------------------------------------------------------------------
