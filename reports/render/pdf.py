@@ -1,8 +1,10 @@
 """The PDF rendering (ReportLab), with charts drawn by matplotlib.
 
 Landscape A4: a first page with the report's identity and digest and the period's
-totals (:mod:`reports.totals`) and the checks that disagree; then the charts and
-each section as a table that repeats its header on every page. Amounts are written
+totals (:mod:`reports.totals`) and the checks that disagree, and for a daily audit
+the ledger's signed digest of each day (root, previous, digest, signature, key);
+then the charts and each other section as a table that repeats its header on
+every page. Amounts are written
 as the report's language writes them; times are the room's.
 """
 
@@ -16,7 +18,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from core.money import money_format, units_format
-from reports.document import BOOL, INT, MONEY
+from reports.document import BOOL, INT, MONEY, rows_of
 from reports.render.common import meta_label
 from reports.totals import Total, failed_checks, totals
 
@@ -306,6 +308,80 @@ def _section_table(
 
 
 SHOWN_FAILED = 10  # the checks that disagree listed on the first page; the rest follow
+DIGEST_KEY = "ledger_digest"  # reports.builders.digest.KEY
+ON_THE_FIRST_PAGE = {DIGEST_KEY}  # printed whole there, not again as a table
+
+
+def ledger_digest_block(data: dict[str, Any], styles: Any, width: float) -> list[Any]:
+    """The first page's signed digest of each gaming day (docs/digest.md): the
+    digest to keep, as ``books_verify --digest`` takes it, the Merkle root, the
+    day before's digest, the Ed25519 signature and the key, each in full."""
+    from xml.sax.saxutils import escape
+
+    from reportlab.lib import colors
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph, Spacer, Table, TableStyle
+
+    try:
+        days = rows_of(data, DIGEST_KEY)
+    except KeyError:
+        return []
+    story: list[Any] = [Spacer(1, 4 * mm)]
+    story.append(Paragraph(escape(_("The ledger's signed digest")), styles["section"]))
+    if not days:
+        story.append(
+            Paragraph(
+                escape(_("No day of this period is sealed: it is before the first.")),
+                styles["small"],
+            )
+        )
+        return story
+    mono = styles["mono"]
+    for day in days:
+        cells = [
+            (_("gaming day"), day["gaming_day"]),
+            (_("transactions"), f"{day['transactions']:,}"),
+            (_("digest (keep it)"), f"{day['gaming_day']}:{day['digest']}"),
+            (_("Merkle root"), day["root"]),
+            (_("digest of the day before"), day["previous"]),
+            (_("Ed25519 signature"), day["signature"]),
+            (_("key"), f"{day['key']} ({day['public_key']})"),
+        ]
+        table = Table(
+            [
+                [Paragraph(escape(label), styles["small"]), Paragraph(value, mono)]
+                for label, value in cells
+            ],
+            colWidths=[0.2 * width, 0.8 * width],
+            hAlign="LEFT",
+        )
+        table.setStyle(
+            TableStyle(
+                [
+                    ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                    ("TOPPADDING", (0, 0), (-1, -1), 1),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+                    ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.lightgrey),
+                ]
+            )
+        )
+        story += [table, Spacer(1, 2 * mm)]
+    story.append(
+        Paragraph(
+            escape(
+                _(
+                    "Keep the digest outside the system. manage.py books_verify "
+                    "--digest DAY:DIGEST proves nothing of that day or before has "
+                    "changed since, or names the day and the transaction that did; "
+                    "scripts/verify_proof.py checks a hand's, a receipt's or an "
+                    "award's proof with the public key alone (docs/digest.md)."
+                )
+            ),
+            styles["note"],
+        )
+    )
+    return story
+
 
 # Hangul is in none of the PDF's standard fonts; ReportLab's Korean CID font needs
 # no file on the machine (a PDF reader supplies its glyphs).
@@ -342,6 +418,10 @@ def _styles() -> Any:
     styles.add(styles["Heading2"].clone("section", keepWithNext=1))
     styles.add(styles["small"].clone("note", keepWithNext=1))
     styles.add(styles["BodyText"].clone("alarm", textColor=colors.red))
+    # Hex digits of the digests, in a fixed-width font every PDF reader has.
+    styles.add(
+        styles["BodyText"].clone("mono", fontName="Courier", fontSize=7.5, leading=9)
+    )
     return styles
 
 
@@ -356,9 +436,12 @@ def to_pdf(data: dict[str, Any], *, meta: dict[str, str]) -> bytes:
     page = landscape(A4)
     width = page[0] - 24 * mm
     story = [*_heading(data, meta, styles), *_totals_page(data, styles, width)]
+    story += ledger_digest_block(data, styles, width)
     story.append(PageBreak())
     story += _charts(data, width)
     for section in data["sections"]:
+        if section["key"] in ON_THE_FIRST_PAGE:
+            continue
         story += _section_table(section, styles, width, data["currency"])
 
     out = io.BytesIO()
