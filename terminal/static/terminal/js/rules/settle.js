@@ -7,6 +7,12 @@
 // refuse throws SettleError with the server's code and rule. For every hand:
 //
 //     sum(put_in) == sum(returned) + sum(won) + rake + jackpot_drop
+//
+// tests/unit/terminal/test_settle_js.py compares it with the Python engine. What
+// JavaScript can't see the same: a JSON number written with a fraction or an
+// exponent that is whole (2.0, 1e3) is a whole number here (Python refuses it as
+// none), and a whole number beyond 2**53 is refused here as not whole (Python would
+// take it); neither comes from a terminal that builds its records in JavaScript.
 
 import { CARD_NAMES, CARD_IDS } from "./cards.js";
 import { TEXTS, refuse } from "./errors.js";
