@@ -1,7 +1,9 @@
 """The floor's home (WL2, CA3, BB5): every open table live on the map, the
 waiting lists' calls counting down, tonight's events, fills asked of the cage,
 bad-beat hits and promotions' prizes waiting for the floor's verification (PR5),
-each part polled by itself.
+the hands the tables' terminals posted and the server refused (issue 37), each
+part polled by itself. A manager pairs a table's tablet from its card on the map
+(:mod:`staff.floor.tablets`).
 
 A table the floor has just opened has an empty tray, and a seat's cash buy-in
 takes its chips from the tray (CA3): the floor asks the cage for the opening fill
@@ -27,6 +29,7 @@ from cardroom.models import (
     Table,
 )
 from core.api.permissions import staff
+from core.roles import Role, has_role
 from jackpots.models import Hit, PromotionPrize
 from staff.common.money import money_in
 from staff.common.roles import floor_only
@@ -42,6 +45,8 @@ from staff.floor.forms import (
     FillForm,
     TableOpenForm,
 )
+from staff.floor.refusals import POLL_SECONDS as REFUSALS_SECONDS
+from staff.floor.refusals import refusals_waiting
 
 MAP_SECONDS = 3
 
@@ -70,8 +75,11 @@ def floor_home(request: HttpRequest) -> HttpResponse:
             "fills": _fills_waiting(),
             "hits": _hits_to_verify(),
             "prizes": _prizes_to_verify(),
+            "refusals": refusals_waiting(),
+            "pairs_tablets": has_role(request.user, Role.MANAGER),
             "map_seconds": MAP_SECONDS,
             "lists_seconds": LISTS_SECONDS,
+            "refusals_seconds": REFUSALS_SECONDS,
         },
     )
 
@@ -83,7 +91,12 @@ def floor_map(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     context = page_context(**room_clock(now))
     tables = reads.table_map(now=now, currency=context["currency"])
-    return render(request, "staff/floor/_map.html", {**context, "tables": tables})
+    pairs = has_role(request.user, Role.MANAGER)
+    return render(
+        request,
+        "staff/floor/_map.html",
+        {**context, "tables": tables, "pairs_tablets": pairs},
+    )
 
 
 @floor_only

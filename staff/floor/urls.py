@@ -1,13 +1,15 @@
 """The floor's screens, under ``/floor/``: the home with the live map and the
 waiting lists, each list's whole screen, tables opened, closed, moved and broken,
 corrections, voids and fills asked for, seats locked up, must-moves and pairs
-kept apart (WL1–WL10, DC2, RK8, CA3); the tournament director's and the
-floor's screens under ``/floor/events/`` (TO1–TO12). The manager's approvals on
-those pages are the manager's (:mod:`staff.manager.urls`)."""
+kept apart (WL1–WL10, DC2, RK8, CA3), a table's tablets paired and unpaired and
+the hands its terminal posted that were refused (issue 37); the tournament
+director's and the floor's screens under ``/floor/events/`` (TO1–TO12). The
+manager's approvals on those pages are the manager's (:mod:`staff.manager.urls`).
+"""
 
 from django.urls import include, path
 
-from staff.floor import decisions, home, lists, tables
+from staff.floor import decisions, home, lists, refusals, tables, tablets
 from staff.floor.tournaments import clock, deals, director, event, payouts, race
 
 tournament_floor = [
@@ -100,6 +102,18 @@ urlpatterns = [
         name="correction-request",
     ),
     path("floor/tables/<str:code>/void", tables.void_request, name="void-request"),
+    path("floor/tables/<str:code>/tablets", tablets.tablets, name="table-tablets"),
+    path(
+        "floor/tables/<str:code>/tablets/<str:prefix>/unpair",
+        tablets.tablet_unpair,
+        name="tablet-unpair",
+    ),
+    path("floor/refused-hands", refusals.floor_refusals, name="floor-refusals"),
+    path(
+        "floor/refused-hands/<int:refusal_id>/handle",
+        refusals.refusal_handle,
+        name="refusal-handle",
+    ),
     path("floor/lists/<int:list_id>/call", lists.list_call, name="list-call"),
     path("floor/lists/join", lists.list_join, name="list-join"),
     path("floor/fills", home.fill_request, name="fill-request"),

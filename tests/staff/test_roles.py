@@ -168,6 +168,13 @@ FLOOR_PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("POST", "/floor/must-moves/1/end"): FLOOR,
     ("POST", "/floor/pairs"): FLOOR,
     ("POST", "/floor/pairs/1/end"): FLOOR,
+    # A table's tablets: a manager pairs and unpairs them (the API's
+    # terminal-pairings and terminal-keys are a manager's too).
+    ("GET", "/floor/tables/T01/tablets"): MANAGER,
+    ("GET", "/floor/tables/T01/tablets/abc/unpair"): MANAGER,
+    # Refused hands on the floor's home: the floor marks them handled.
+    ("GET", "/floor/refused-hands"): FLOOR,
+    ("POST", "/floor/refused-hands/1/handle"): FLOOR,
 }
 
 
