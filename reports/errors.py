@@ -47,11 +47,12 @@ TEXTS = {
     ),
     Code.UNKNOWN_FORMAT: gettext_noop("Reports are files of these formats: %(f)s."),
     Code.NOT_SEALED: gettext_noop(
-        "%(what)s is in no day's digest yet: a gaming day is sealed with its daily "
-        "audit once it has ended."
+        "The %(kind)s %(what)s is in no day's digest yet: a gaming day is sealed "
+        "with its daily audit once it has ended."
     ),
     Code.BOOKS_NOTHING: gettext_noop(
-        "%(what)s booked no ledger transaction: there is nothing of it to prove."
+        "The %(kind)s %(what)s booked no ledger transaction: there is nothing of it "
+        "to prove."
     ),
 }
 

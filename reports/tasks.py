@@ -1,7 +1,9 @@
 """The reports' schedule: thin Celery tasks that call the services.
 
 Every hour the daily audit and the player activity of the last night that ended
-(BI8) are stored, and the jackpot report of the last month; a run that finds its
+(BI8) are stored (the audit seals the night's ledger: its signed digest, sent to
+the configured addresses that haven't taken it yet), and the jackpot report of
+the last month; a run that finds its
 report stored already stores nothing, so a retried or doubled run is harmless. The
 first run after the cut-off (or after the 1st's) stores the reports; each later
 one catches up on a run that was lost: beat was down, or the worker died with the
@@ -27,15 +29,20 @@ MONTHLY = "reports: jackpot report of the last month"
 
 @shared_task(name="reports.daily_reports_task")
 def daily_reports_task() -> dict[str, Any]:
-    """Store the last gaming day's daily audit and player activity, once."""
+    """Store the last gaming day's daily audit and player activity, once; send
+    the days' digests not yet taken."""
     outcomes = services.reports_of_last_gaming_day()
+    sent = services.digests_deliver()
     return {
-        o.report.kind: {
-            "id": o.report.pk,
-            "period": o.report.period_label,
-            "created": o.created,
-        }
-        for o in outcomes
+        **{
+            o.report.kind: {
+                "id": o.report.pk,
+                "period": o.report.period_label,
+                "created": o.created,
+            }
+            for o in outcomes
+        },
+        "digests_sent": sum(1 for s in sent if s.ok),
     }
 
 

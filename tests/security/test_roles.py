@@ -222,6 +222,12 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("get", "/api/v1/reports/{report_id}"): REPORT_READERS,
     ("get", "/api/v1/reports/{report_id}/{fmt}"): REPORT_READERS,
     ("get", "/api/v1/reports/tournaments/{event}/{fmt}"): REPORT_READERS,
+    # The day's signed digest and the proofs of a single figure (docs/digest.md).
+    ("get", "/api/v1/reports/digests/{day}"): REPORT_READERS,
+    ("get", "/api/v1/reports/digests/{day}/file"): REPORT_READERS,
+    ("get", "/api/v1/reports/proofs/hands/{table}/{hand_no}"): REPORT_READERS,
+    ("get", "/api/v1/reports/proofs/receipts/{number}"): REPORT_READERS,
+    ("get", "/api/v1/reports/proofs/awards/{award_id}"): REPORT_READERS,
     # Tournaments at the cage (TO1, TO7, TO9): cashiers sell entries and pay prizes,
     # the floor or a manager prepares the payout sheet, a manager approves it.
     ("get", "/api/v1/tournaments/{event}"): TOURNAMENT_READERS,

@@ -50,6 +50,7 @@ from reports.services.digests import (
     signing_key,
     stored_leaves,
 )
+from reports.services.proofs import transaction_proof
 from reports.services.verification import books_verify, kept_from_text
 from tests.integration.accounting.attacks import AT, DAY, books
 from tests.roles import SUPERUSER
@@ -304,6 +305,9 @@ def test_a_superuser_who_rewrites_entries_balances_audit_and_digest_is_named(
     assert Account.objects.get(pk=made["cash"].pk).balance_cents == before - 1000
     audit = Report.objects.get(kind="daily_audit", period_start=DAY)
     assert all(r["agrees"] for r in rows_of(audit.data, "checks"))
+    # Its proof now is of a record the sealed digest doesn't hold.
+    proof = transaction_proof(transaction=changed, of={"t": "x"}, kind="t")
+    assert proof["agrees"] is False
 
     found = books_verify()
     assert {(f.day, f.code) for f in found.findings} == {
