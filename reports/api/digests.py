@@ -12,8 +12,6 @@
 
 from __future__ import annotations
 
-from datetime import date
-
 from django.http import HttpResponse
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.types import OpenApiTypes
@@ -25,11 +23,8 @@ from rest_framework.views import APIView
 
 from core.api.permissions import IsAuditor
 from core.api.schema import ErrorSerializer
-from core.errors import SharedCode
 from reports import services
-from reports.errors import missing
-from reports.models import DayDigest
-from reports.services.digests import digest_file_of, file_bytes
+from reports.services.digests import digest_file_of, digest_of_day, file_bytes
 
 DAY = OpenApiParameter(
     "day",
@@ -94,17 +89,6 @@ class AwardProofSerializer(ProofSerializer):
     paid_by_receipt = serializers.CharField(allow_null=True)
 
 
-def sealed_day(day: str) -> DayDigest:
-    """The digest of gaming day ``day`` (ISO). Raises :class:`core.errors.NotFound`."""
-    try:
-        found = DayDigest.objects.filter(gaming_day=date.fromisoformat(day)).first()
-    except ValueError:
-        found = None
-    if found is None:
-        raise missing(SharedCode.NOT_FOUND)
-    return found
-
-
 class DigestApi(APIView):
     """A sealed gaming day's signed digest."""
 
@@ -112,7 +96,7 @@ class DigestApi(APIView):
 
     @extend_schema(parameters=[DAY], responses={200: SignedDigestSerializer})
     def get(self, request: Request, day: str) -> Response:
-        return Response(digest_file_of(sealed_day(day), leaves=False))
+        return Response(digest_file_of(digest_of_day(day), leaves=False))
 
 
 class DigestFileApi(APIView):
@@ -132,7 +116,7 @@ class DigestFileApi(APIView):
         },
     )
     def get(self, request: Request, day: str) -> HttpResponse:
-        sealed = sealed_day(day)
+        sealed = digest_of_day(day)
         response = HttpResponse(
             file_bytes(digest_file_of(sealed, leaves=True)),
             content_type="application/json",

@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from cardroom.models import Room
 from cardroom.services import room_default
+from core.errors import SharedCode
 from reports.domain.digest import (
     GENESIS,
     Leaf,
@@ -50,6 +51,7 @@ from reports.domain.digest import (
     unpack_hashes,
     unpack_ids,
 )
+from reports.errors import missing
 from reports.leaves import day_leaves, first_posted_at, ledger_horizon
 from reports.models import DayDigest
 from reports.selectors import Period
@@ -222,6 +224,21 @@ def _sealed(
 
 
 # --- The digest as a document and a file --------------------------------------------
+
+
+def digest_of_day(day: str) -> DayDigest:
+    """The digest of gaming day ``day`` (ISO 8601).
+
+    Raises :class:`core.errors.NotFound` when the day isn't sealed, or ``day``
+    is no date.
+    """
+    try:
+        found = DayDigest.objects.filter(gaming_day=date.fromisoformat(day)).first()
+    except ValueError:
+        found = None
+    if found is None:
+        raise missing(SharedCode.NOT_FOUND)
+    return found
 
 
 def body_of(digest: DayDigest) -> dict[str, Any]:

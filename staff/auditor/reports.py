@@ -30,7 +30,7 @@ from cardroom.services import room_default
 from core.api.permissions import staff
 from core.errors import ApplicationError
 from core.roles import Role, has_role
-from reports.document import title_for_reader
+from reports.document import rows_of, title_for_reader
 from reports.models import Report
 from reports.render import FORMATS
 from reports.render.files import file_response
@@ -204,12 +204,17 @@ def report_preview(request: HttpRequest, report_id: int) -> HttpResponse:
         {"title": title_for_reader(s), "rows": len(s["rows"])}
         for s in report.data["sections"]
     ]
+    try:
+        digests = rows_of(report.data, "ledger_digest")  # reports.builders.digest
+    except KeyError:
+        digests = None  # not a daily audit, or one stored before days were sealed
     return render(
         request,
         "staff/auditor/preview.html",
         _context(
             request,
             report=report,
+            digests=digests,
             totals=totals(report.data),
             failed=failed_checks(report.data),
             sections=sections,

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from staff.auditor import reports
+from staff.auditor import proofs, reports
 
 urlpatterns = [
     path("auditor/", reports.auditor_home, name="auditor-home"),
@@ -22,5 +22,16 @@ urlpatterns = [
         "auditor/reports/<int:report_id>/<str:fmt>",
         reports.report_download,
         name="report-download",
+    ),
+    path("auditor/proof", proofs.ledger_proof, name="ledger-proof"),
+    path(
+        "auditor/proof.json",
+        proofs.ledger_proof_download,
+        name="ledger-proof-download",
+    ),
+    path(
+        "auditor/digests/<str:day>.json",
+        proofs.digest_download,
+        name="digest-download",
     ),
 ]

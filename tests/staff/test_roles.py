@@ -253,6 +253,10 @@ AUDITOR_PAGES: dict[tuple[str, str], tuple[str, ...]] = {
     ("GET", "/auditor/reports/1/pdf"): AUDITOR,
     ("GET", "/auditor/today"): AUDITOR,
     ("GET", "/auditor/today/pdf"): AUDITOR,
+    # The proofs of a figure and the days' digest files (docs/digest.md).
+    ("GET", "/auditor/proof"): AUDITOR,
+    ("GET", "/auditor/proof.json"): AUDITOR,
+    ("GET", "/auditor/digests/2026-11-27.json"): AUDITOR,
 }
 
 
