@@ -23,6 +23,7 @@ from rest_framework_api_key.permissions import KeyParser
 
 from cardroom.models import TerminalKey
 from core.db import rows
+from core.errors import ApplicationError
 from core.roles import has_role
 
 KEY_CACHE_SECONDS = 30.0
@@ -81,7 +82,11 @@ def usable_key(raw: str, *, fresh: bool = True) -> TerminalKey:
 
 
 class Terminal:
-    """The principal of a request made with a terminal key: no staff role at all."""
+    """The principal of a request made with a terminal key: no staff role at all.
+
+    ``refused`` holds the application errors that refused the hands the request
+    posted, by their place in it (0 for ``POST hands``), for the refused hands
+    kept for the floor (``cardroom.api.refusals``)."""
 
     is_authenticated = True
     is_active = True
@@ -91,6 +96,7 @@ class Terminal:
 
     def __init__(self, key: TerminalKey) -> None:
         self.key = key
+        self.refused: dict[int, ApplicationError] = {}
 
     def __str__(self) -> str:
         return f"terminal {self.key.table.code}"

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pgtrigger
 from django.conf import settings
 from django.db import models
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounting.domain.gaming_day import gaming_day as business_date
@@ -992,6 +992,15 @@ class HandRefusal(models.Model):
     code = models.CharField(_("error"), max_length=64)
     rule = models.CharField(_("rule"), max_length=16, blank=True)
     error = models.JSONField(_("error as answered"))
+    said = models.JSONField(
+        _("reason, to translate"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "The refusal's message template and parameters, so that the floor reads"
+            " it in its own language."
+        ),
+    )
     count = models.PositiveIntegerField(_("times refused"), default=1)
     at = models.DateTimeField(_("first refused"))
     last_at = models.DateTimeField(_("last refused"))
@@ -1041,3 +1050,21 @@ class HandRefusal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table_id} hand {self.hand_no} refused ({self.code})"
+
+    def reason(self) -> str:
+        """Why the hand was refused, in the active language: the refusal's
+        template and parameters translated now (as ``core.errors`` says a
+        detail), else the detail the terminal was answered."""
+        said = self.said if isinstance(self.said, dict) else {}
+        template = said.get("template")
+        if isinstance(template, str) and template:
+            params = said.get("params")
+            text = gettext(template)
+            if not isinstance(params, dict) or not params:
+                return text
+            try:
+                return text % {"rule": self.rule or None, **params}
+            except (KeyError, TypeError, ValueError):
+                pass
+        inner = self.error.get("error") if isinstance(self.error, dict) else None
+        return str(inner.get("detail") or self.code) if isinstance(inner, dict) else ""

@@ -29,6 +29,7 @@ from core.api.fields import StrictSerializer, choice_param
 from core.api.parsers import decode, max_body_bytes
 from core.api.permissions import IsFloor, role_required, staff
 from core.api.schema import ErrorSerializer
+from core.errors import ApplicationError
 from core.middleware import KEYWORD
 from core.roles import Role
 
@@ -90,7 +91,8 @@ def refused_hands_keep(
     answer = _answered(response)
     if not isinstance(answer, dict):
         return
-    kept: list[tuple[Any, int, dict[str, Any]]] = []
+    said = terminal.refused
+    kept: list[tuple[Any, int, dict[str, Any], ApplicationError | None]] = []
     if batch and response.status_code == 200:
         refused = {
             place: result
@@ -104,16 +106,18 @@ def refused_hands_keep(
         for place, record in enumerate(hands if isinstance(hands, list) else []):
             if place in refused:
                 result = refused[place]
-                kept.append((record, result["status"], result.get("body") or {}))
+                error = result.get("body") or {}
+                kept.append((record, result["status"], error, said.get(place)))
     elif response.status_code in KEPT_STATUSES:
-        kept.append((_decoded(raw), response.status_code, answer))
-    for record, status, error in kept:
+        kept.append((_decoded(raw), response.status_code, answer, said.get(0)))
+    for record, status, error, refusal in kept:
         services.hand_refusal_keep(
             table=terminal.key.table,
             key=terminal.key,
             body=record,
             status=status,
             error=error,
+            refusal=refusal,
         )
 
 
@@ -150,8 +154,8 @@ class HandRefusalSerializer(serializers.ModelSerializer):
         ]
 
     def get_detail(self, refusal: HandRefusal) -> str:
-        inner = refusal.error.get("error") if isinstance(refusal.error, dict) else None
-        return str(inner.get("detail") or "") if isinstance(inner, dict) else ""
+        """Why it was refused, in the caller's language."""
+        return refusal.reason()
 
     def get_handled(self, refusal: HandRefusal) -> bool:
         return refusal.handled_at is not None

@@ -5,7 +5,8 @@ Thin views: each validates its input, calls one service and shapes its answer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from django.http import HttpResponse
@@ -53,7 +54,7 @@ from core.api.fields import (
 )
 from core.api.permissions import IsFloor, IsManager, role_required, staff
 from core.api.schema import ErrorSerializer
-from core.errors import Forbidden, Refusal, Unprocessable
+from core.errors import ApplicationError, Forbidden, Refusal, Unprocessable
 from core.idempotency import idempotent
 from core.roles import Role, has_role
 
@@ -581,9 +582,10 @@ class HandRecordApi(TableNotices, APIView):
     )
     @idempotent
     def post(self, request: Request, table: str) -> Response:
-        hand, created = services.hand_record(
-            table_code=table, record=hand_body(request.data), **_actor(request)
-        )
+        with _refusal_noted(request.user):
+            hand, created = services.hand_record(
+                table_code=table, record=hand_body(request.data), **_actor(request)
+            )
         return Response(
             hand.settlement,
             status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
@@ -609,13 +611,27 @@ class HandRecordApi(TableNotices, APIView):
 def _hand_direct(data: Any, by: Terminal) -> tuple[Any, int]:
     """:meth:`HandRecordApi.post` for a terminal's request on the direct way."""
     table = by.key.table.code
-    hand, created = services.hand_record(
-        table_code=table,
-        record=hand_body(data),
-        source=f"terminal:{table}",
-        key=by.key,
-    )
+    with _refusal_noted(by):
+        hand, created = services.hand_record(
+            table_code=table,
+            record=hand_body(data),
+            source=f"terminal:{table}",
+            key=by.key,
+        )
     return hand.settlement, 201 if created else 200
+
+
+@contextmanager
+def _refusal_noted(caller: Any, place: int = 0) -> Iterator[None]:
+    """Note on a terminal the application error that refuses its hand at
+    ``place``, for the refused hand kept for the floor in the floor's language
+    (:func:`cardroom.api.refusals.refused_hands_keep`)."""
+    try:
+        yield
+    except ApplicationError as error:
+        if isinstance(caller, Terminal):
+            caller.refused[place] = error
+        raise
 
 
 HAND_BATCH_MAX = 200
@@ -707,10 +723,13 @@ class HandBatchApi(TableNotices, APIView):
         context = {"request": request, "view": self}
         results: list[dict[str, Any] | None] = []
         records, places = [], []
+        terminal = request.user if isinstance(request.user, Terminal) else None
         for record in envelope.validated_data["hands"]:
             try:
                 records.append(hand_body(record))
             except Exception as error:  # answered as POST hands answers it
+                if terminal is not None and isinstance(error, ApplicationError):
+                    terminal.refused[len(results)] = error
                 results.append(_answer(error, context))
                 continue
             places.append(len(results))
@@ -720,6 +739,8 @@ class HandBatchApi(TableNotices, APIView):
         )
         for place, one in zip(places, booked, strict=True):
             if one.error is not None:
+                if terminal is not None:
+                    terminal.refused[place] = one.error
                 results[place] = _answer(one.error, context)
             else:
                 assert one.hand is not None

@@ -24,7 +24,7 @@ from django.utils import timezone
 
 from cardroom.errors import Code, conflict
 from cardroom.models import HandRefusal, Table, TerminalKey
-from core.errors import Invalid, NotFound
+from core.errors import ApplicationError, Invalid, NotFound
 from core.errors import gettext_noop as _
 
 KEPT_STATUSES = frozenset({400, 401, 409, 422})
@@ -36,14 +36,15 @@ BIGINT = 2**63 - 1
 _UPSERT = f"""
 INSERT INTO {HandRefusal._meta.db_table} AS r
        (table_id, key_id, hand_no, body, body_hash, status, code, rule, error,
-        count, at, last_at, note)
+        said, count, at, last_at, note)
 VALUES (%(table)s, %(key)s, %(hand_no)s, %(body)s::jsonb, %(hash)s, %(status)s,
-        %(code)s, %(rule)s, %(error)s::jsonb, 1, %(at)s, %(at)s, '')
+        %(code)s, %(rule)s, %(error)s::jsonb, %(said)s::jsonb, 1, %(at)s, %(at)s,
+        '')
     ON CONFLICT (table_id, body_hash) WHERE handled_at IS NULL
     DO UPDATE SET count = r.count + 1, last_at = EXCLUDED.last_at,
                   status = EXCLUDED.status, code = EXCLUDED.code,
                   rule = EXCLUDED.rule, error = EXCLUDED.error,
-                  key_id = EXCLUDED.key_id
+                  said = EXCLUDED.said, key_id = EXCLUDED.key_id
 RETURNING id"""  # noqa: S608
 
 
@@ -51,6 +52,16 @@ def _json(value: Any) -> str:
     return json.dumps(
         value, sort_keys=True, separators=(",", ":"), cls=DjangoJSONEncoder
     )
+
+
+def _said(refusal: ApplicationError) -> dict[str, Any]:
+    """The refusal's message as a template and its parameters (each as text or a
+    number, as JSON holds them), to be said again in another language."""
+    params = {
+        str(name): value if isinstance(value, int | float) else str(value)
+        for name, value in (refusal.params or {}).items()
+    }
+    return {"template": refusal.template, "params": params}
 
 
 def _hand_no(body: Any) -> int | None:
@@ -68,6 +79,7 @@ def hand_refusal_keep(
     body: Any,
     status: int,
     error: dict[str, Any],
+    refusal: ApplicationError | None = None,
     now: datetime | None = None,
 ) -> int | None:
     """Keep a hand that ``table``'s terminal posted with ``key`` and the server
@@ -77,8 +89,10 @@ def hand_refusal_keep(
 
     Call it once the refused request's transaction is over: it commits in its own.
     ``body`` is the hand record as posted (decoded JSON, or the text of a body that
-    wasn't). The same ``body`` refused again while its record is open adds to the
-    record's count and keeps the latest error.
+    wasn't); ``refusal``, when the refusal was an application error, gives its
+    message's template and parameters, so the floor reads it in its own language
+    (:meth:`HandRefusal.reason`). The same ``body`` refused again while its record
+    is open adds to the record's count and keeps the latest error.
     """
     if status not in KEPT_STATUSES:
         return None
@@ -95,6 +109,7 @@ def hand_refusal_keep(
         "code": str(inner.get("code") or "error")[:64],
         "rule": str(inner.get("rule") or "")[:16],
         "error": _json(error),
+        "said": _json(_said(refusal)) if refusal is not None else None,
         "at": now or timezone.now(),
     }
     with transaction.atomic(), connection.cursor() as cursor:

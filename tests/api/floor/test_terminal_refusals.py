@@ -166,3 +166,30 @@ def test_a_handled_refusal_is_final_in_the_database(t01, floor):  # noqa: F811
     refused = pytest.raises(Exception, match=r"Cannot delete|permission denied")
     with refused, transaction.atomic():
         HandRefusal.objects.filter(pk=refusal.pk).delete()
+
+
+def test_the_floor_reads_the_reason_in_its_own_language(t01, floor):  # noqa: F811
+    """The terminal was answered in its language; the floor lists the reason in
+    its own (the refusal's template and parameters are kept)."""
+    from django.utils import translation
+
+    answer = post_hand(t01, "T01", wrong_game(), HTTP_ACCEPT_LANGUAGE="en")
+    assert answer.json()["error"]["detail"] == "The table deals NLHE, not PLO."
+    with translation.override("fi"):
+        finnish = translation.gettext("The table deals %(g)s, not %(r)s.") % {
+            "g": "NLHE",
+            "r": "PLO",
+        }
+    assert finnish != "The table deals NLHE, not PLO."
+    (row,) = floor.get(REFUSALS, HTTP_ACCEPT_LANGUAGE="fi").json()
+    assert row["detail"] == finnish
+    assert row["error"] == answer.json()
+    batch = t01.post(
+        "/api/v1/tables/T01/hands/batch",
+        {"hands": [wrong_game(3)]},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="ko",
+    )
+    assert batch.json()["results"][0]["status"] == 422
+    newest = floor.get(REFUSALS, HTTP_ACCEPT_LANGUAGE="fi").json()[0]
+    assert newest["hand_no"] == 3 and newest["detail"] == finnish
