@@ -326,7 +326,7 @@ def ledger_digest_block(data: dict[str, Any], styles: Any, width: float) -> list
         days = rows_of(data, DIGEST_KEY)
     except KeyError:
         return []
-    story: list[Any] = [Spacer(1, 4 * mm)]
+    story: list[Any] = [Spacer(1, 1 * mm)]
     story.append(Paragraph(escape(_("The ledger's signed digest")), styles["section"]))
     if not days:
         story.append(
@@ -359,13 +359,13 @@ def ledger_digest_block(data: dict[str, Any], styles: Any, width: float) -> list
             TableStyle(
                 [
                     ("VALIGN", (0, 0), (-1, -1), "TOP"),
-                    ("TOPPADDING", (0, 0), (-1, -1), 1),
-                    ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+                    ("TOPPADDING", (0, 0), (-1, -1), 0.5),
+                    ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5),
                     ("LINEBELOW", (0, 0), (-1, -1), 0.25, colors.lightgrey),
                 ]
             )
         )
-        story += [table, Spacer(1, 2 * mm)]
+        story += [table, Spacer(1, 1 * mm)]
     story.append(
         Paragraph(
             escape(
