@@ -401,9 +401,14 @@ export class Hand {
         nominal = Math.max(nominal, this._st.big_blind);
       }
     }
-    for (const seat of order) {
-      if (!p[seat].present) p[seat].folded = true; // a dead hand: absent (TDA)
+    // An absent player's hand is dead (TDA: at his seat when the initial deal ends):
+    // in stud at once; in button games at his turn, so that his blinds stay in play.
+    if (info.stud) {
+      for (const seat of order) if (!p[seat].present) p[seat].folded = true;
     }
+    // The big blind sets the bet even when its poster is short or all in on his
+    // ante (RR Buttons and blinds 1).
+    if (!info.stud && s.bigBlind != null) nominal = Math.max(nominal, this._st.big_blind);
     const cur = s.cur;
     if (!info.stud && nominal) {
       cur.bet = Math.max(nominal, ...order.map((x) => p[x].bet));
@@ -489,6 +494,8 @@ export class Hand {
         stack: q.stack,
         behind: q.stack - q.putIn,
         putIn: q.putIn,
+        dead: q.dead,
+        straddle: q.straddle,
         bet: q.bet,
         folded: q.folded,
         allIn: q.stack === q.putIn,
@@ -626,6 +633,18 @@ export class Hand {
       return;
     }
     s.toAct = next;
+    this._foldAbsent();
+  }
+
+  /** The seat to act is absent (a tournament's dead hand): it folds. */
+  _foldAbsent() {
+    const s = this._s;
+    if (s.phase === "bet" && s.toAct !== null && !s.p[s.toAct].present) {
+      const seat = s.toAct;
+      s.p[seat].folded = true;
+      this._mark(seat);
+      this._advance(seat);
+    }
   }
 
   /** Seats clockwise starting AT ``seat``. */
@@ -738,6 +757,14 @@ export class Hand {
     const cur = s.cur;
     const total = q.bet + this._behind(x);
     const betting = this._st.betting;
+    // The most any opponent can put in this round: a bet or raise to it puts them all in,
+    // and is allowed even short of the full size (the rest would come back, RK5).
+    const cover = Math.max(
+      0,
+      ...this._live()
+        .filter((y) => y !== x)
+        .map((y) => s.p[y].bet + this._behind(y)),
+    );
     if (betting === "limit") {
       const units = [this._unit()];
       if (
@@ -752,7 +779,8 @@ export class Hand {
         units.push(this._st.big_bet); // RR Stud: an open pair on fourth street
       }
       const sizes = units.map((u) => cur.full + u).filter((v) => v > cur.bet);
-      return { min: Math.min(...sizes), max: Math.max(...sizes), sizes, total };
+      if (cover > cur.bet && cover < Math.min(...sizes)) sizes.unshift(cover);
+      return { min: Math.min(...sizes), max: Math.max(...sizes), sizes, total, cover };
     }
     let min;
     if (cur.fulls === 0 && cur.bringIn !== null) min = this._minBet(); // complete the bring-in
@@ -760,10 +788,11 @@ export class Hand {
     let max = total;
     let potMax = null;
     if (betting === "pot_limit") {
-      potMax = cur.bet + this.pot + (cur.bet - q.bet); // the pot after calling
+      // The pot after calling; the minimum bet or raise is allowed even above it.
+      potMax = Math.max(cur.bet + this.pot + (cur.bet - q.bet), min);
       max = Math.min(max, potMax);
     }
-    return { min, max, total, potMax };
+    return { min, max, total, potMax, cover };
   }
 
   /** What ``seat`` may do now (amounts are his total for the round), or null. */
@@ -964,6 +993,7 @@ export class Hand {
     const range = this._aggressRange(seat);
     const allowed = { min: range.min, max: Math.min(range.max, total) };
     const isAllIn = to === total;
+    const covering = range.cover > cur.bet && to >= range.cover && to < range.min;
     if (range.sizes) {
       allowed.sizes = range.sizes;
       const short = isAllIn && to < range.max;
@@ -975,7 +1005,7 @@ export class Hand {
         );
       }
     } else {
-      if (to < range.min && !isAllIn) {
+      if (to < range.min && !isAllIn && !covering) {
         refuse(
           "below_minimum",
           `The minimum ${cur.bet ? "raise" : "bet"} is to ${range.min}: at least the last full bet or raise.`,
@@ -994,7 +1024,7 @@ export class Hand {
     // all-in does neither (FI Full bet).
     const before = cur.bet;
     this._pay(seat, to);
-    if (to >= range.min) {
+    if (to >= range.min || covering) {
       if (range.sizes) {
         if (range.sizes.length > 1 && to >= cur.full + this._st.big_bet) cur.bigUnit = true;
         cur.inc = to - cur.full;
@@ -1031,6 +1061,7 @@ export class Hand {
       return;
     }
     s.toAct = next;
+    this._foldAbsent();
   }
 
   // -- cards -------------------------------------------------------------------------
@@ -1194,7 +1225,11 @@ export class Hand {
     const info = this._info;
     const uncontested =
       s.phase === "over" && this._contenders().length === 1 && this._contenders()[0] === seat;
-    if (!q || q.folded || q.mucked || q.shown || !(s.phase === "showdown" || uncontested)) {
+    // All in with the betting over, board-game hands are turned up before the board
+    // runs out (TDA: all hands tabled when a player is all in).
+    const runout =
+      s.phase === "deal" && !info.stud && s.order.filter((x) => this._canAct(x)).length <= 1;
+    if (!q || q.folded || q.mucked || q.shown || !(s.phase === "showdown" || uncontested || runout)) {
       refuse("not_at_showdown", `Seat ${seat} can't show now.`, { rule: "HS3", seat });
     }
     const count = info.stud ? info.seatCards[s.street - 1] : info.hole;
@@ -1241,13 +1276,7 @@ export class Hand {
     if (!q || q.folded || q.mucked || q.shown || s.phase !== "showdown") {
       refuse("not_at_showdown", `Seat ${seat} can't muck now.`, { rule: "HS3", seat });
     }
-    if (this._contenders().length <= 1) {
-      refuse("last_contender", "The last hand in wins the pot; it can't be mucked.", {
-        rule: "HS3",
-        seat,
-      });
-    }
-    q.mucked = true;
+    q.mucked = true; // the showdown ends when one hand is left in: it can't be mucked
     this._checkShowdownOver();
   }
 

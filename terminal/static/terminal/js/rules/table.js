@@ -248,6 +248,7 @@ function planStud(eligible, { game, structure, handNo, waiting, isHere }) {
     bigBlind: null,
     straddle: null,
     headsUp: seats.length === 2,
+    newGame: false,
     seats,
     posts,
     waiting,
@@ -366,6 +367,11 @@ function planButton(state, eligible, ctx, forgive = false) {
       if (x.missed.small) pay(seat, "missed_small_blind", st.small_blind, false);
     }
   }
+  // One who chose to post but had nothing left after his ante still owes.
+  const owing = canPost.filter(
+    (seat) => dealt.has(seat) && !posts.some((p) => p.seat === seat && p.kind !== "ante"),
+  );
+  const cleared = clears.filter((seat) => !owing.includes(seat));
   // Who missed a blind (FI "Maksamatta jääneet blindit"): players of the game the big
   // blind passed by, and one who is not there on the small-blind seat.
   const misses = [];
@@ -396,13 +402,14 @@ function planButton(state, eligible, ctx, forgive = false) {
     bigBlind: pos.big,
     straddle: null,
     headsUp: pos.headsUp,
+    newGame: forgive,
     seats,
     posts,
     waiting: waiting.sort((a, b) => a.seat - b.seat),
     canPost: canPost.sort((a, b) => a - b),
     canStraddle,
     misses,
-    clears: clears.sort((a, b) => a - b),
+    clears: cleared.sort((a, b) => a - b),
   };
 }
 
