@@ -3,7 +3,7 @@
 // wait for it, and the language switch.
 
 import {button, h, sheet} from "./dom.js";
-import {LANGUAGE_NAMES, gettext, interpolate, money, ngettext, time} from "./i18n.js";
+import {LANGUAGE_NAMES, gettext, interpolate, money, time} from "./i18n.js";
 import {describeError} from "./errors.js";
 import {stakes} from "./dealer.js";
 
@@ -50,12 +50,10 @@ function statusChip(app) {
   const offline = outbox.online === false;
   const words = [offline ? gettext("Offline") : gettext("Online")];
   if (waiting) {
-    words.push(interpolate(ngettext("%(n)s hand waiting", "%(n)s hands waiting", waiting),
-      {n: waiting}));
+    words.push(interpolate(gettext("Hands waiting: %(n)s"), {n: waiting}));
   }
   if (refused) {
-    words.push(interpolate(ngettext("%(n)s hand refused", "%(n)s hands refused", refused),
-      {n: refused}));
+    words.push(interpolate(gettext("Hands refused: %(n)s"), {n: refused}));
   }
   const kind = offline ? "offline" : waiting || refused ? "waiting" : "";
   return button(words.join(" · "), () => showQueue(app), {
@@ -76,8 +74,7 @@ export function showQueue(app) {
         " · ", time(entry.queued_at)),
       refused
         ? h("span", {class: "refusal"}, describeError(entry.error))
-        : h("span", {}, interpolate(ngettext("%(n)s try", "%(n)s tries", entry.attempts),
-          {n: entry.attempts})),
+        : h("span", {}, interpolate(gettext("Tries: %(n)s"), {n: entry.attempts})),
       refused ? button(gettext("Seen"), async () => {
         await outbox.dismiss(entry);
         ui.close();

@@ -2,7 +2,7 @@
 // cards already in the hand greyed out. Cards are two characters, rank then suit.
 
 import {button, h, sheet} from "./dom.js";
-import {gettext, interpolate, ngettext} from "./i18n.js";
+import {gettext, interpolate} from "./i18n.js";
 
 export const RANKS = "AKQJT98765432";
 export const SUITS = "shdc";
@@ -64,8 +64,7 @@ export function pickCards({title, count, min = count, used = [], actions = []}) 
         grid.append(key);
       }
     }
-    const hint = h("p", {class: "hint"}, interpolate(
-      ngettext("Tap %(n)s card.", "Tap %(n)s cards.", count), {n: count}));
+    const hint = h("p", {class: "hint"}, interpolate(gettext("Cards to tap: %(n)s"), {n: count}));
     // Other ways on instead of cards (running the board twice).
     const others = actions.map(({label, action, name}) => button(label, () => {
       finish(null);

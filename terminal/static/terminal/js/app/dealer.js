@@ -82,11 +82,12 @@ export function stakes(table) {
   return parts.join(", ");
 }
 
-export function seatsView(table) {
+// The seats between hands; `button`: the next hand's, when it is planned.
+export function seatsView(table, button = null) {
   const rules = table.rules || {};
   return (table.seats || []).map((s) => {
     const badges = [];
-    if (rules.button === s.seat) badges.push([gettext("Button"), "button-badge"]);
+    if (button === s.seat) badges.push([gettext("Button"), "button-badge"]);
     if (s.away) badges.push([gettext("Away"), "warn"]);
     const owes = missedOf(rules, s.seat);
     if (owes) badges.push([gettext("Missed blinds"), "warn"]);

@@ -89,7 +89,8 @@ function renderFoot(app, view) {
     }));
   }
   info.append(refusal);
-  return h("footer", {class: "foot"}, info, actions, undo);
+  actions.prepend(undo);
+  return h("footer", {class: "foot"}, info, actions);
 }
 
 function facts(o, limit) {

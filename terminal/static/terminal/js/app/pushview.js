@@ -8,9 +8,12 @@ import {gettext, interpolate, money} from "./i18n.js";
 import {cardsRow} from "./cards.js";
 import {describeError} from "./errors.js";
 
+let names = {};
+
 function seatName(record, settlement, seatNo) {
   const seat = settlement.seats.find((s) => s.seat === seatNo);
-  return seat ? `${seatNo} · ${seat.name || seat.player}` : String(seatNo);
+  if (!seat) return String(seatNo);
+  return `${seatNo} · ${names[seatNo] || seat.player}`;
 }
 
 // The seats that took an odd chip in a split pot: more than the least winner.
@@ -60,6 +63,7 @@ function seatsTable(record, settlement) {
 export function renderPush(app) {
   const push = app.push;
   const {record, settlement} = push;
+  names = Object.fromEntries((app.table.seats || []).map((s) => [s.seat, s.name || s.player]));
   const body = [];
   if (!settlement) {
     body.push(h("section", {},

@@ -19,7 +19,10 @@ export function renderTable(app) {
     h("footer", {class: "foot"})];
   }
   const count = table.seatsCount;
-  const seats = dealer.seatsView(table);
+  const check = dealer.canDeal(table);
+  const choices = {post: app.postNow || [], straddle: Boolean(app.straddleNext)};
+  const {plan} = check.ok ? dealer.nextPlan(table, choices) : {plan: null};
+  const seats = dealer.seatsView(table, plan ? plan.button : null);
   const boxes = [];
   for (let n = 1; n <= count; n += 1) {
     const seat = seats.find((s) => s.seat === n) || {seat: n};
@@ -28,9 +31,6 @@ export function renderTable(app) {
       onclick: () => (seat.player ? seatSheet(app, seat) : emptySeatSheet(app, n)),
     }));
   }
-  const check = dealer.canDeal(table);
-  const choices = {post: app.postNow || [], straddle: Boolean(app.straddleNext)};
-  const {plan} = check.ok ? dealer.nextPlan(table, choices) : {plan: null};
   const centre = h("div", {class: "centre"},
     h("div", {class: "street"}, interpolate(gettext("Hand %(n)s"), {n: table.lastHandNo + 1})),
     button(gettext("Deal"), () => app.deal(choices), {
@@ -40,13 +40,14 @@ export function renderTable(app) {
     check.ok ? null : h("p", {class: "notice", "data-role": "why-not"}, check.reason),
     plan ? planNotes(app, plan) : null);
   const panel = renderPanel(app);
+  const main = panel.childElementCount ? "main with-panel has-panel" : "main with-panel";
   const said = app.message
     ? h("p", {class: app.message.kind === "notice" ? "notice" : "refusal", role: "alert",
       "data-role": "message"}, app.message.kind === "refused"
       ? describeError(app.message.error) : app.message.text)
     : null;
   return [
-    h("main", {class: "main with-panel"},
+    h("main", {class: main},
       h("div", {class: "felt"}, h("div", {class: "oval"}), centre, boxes),
       panel),
     h("footer", {class: "foot"},
@@ -109,7 +110,7 @@ function renderPanel(app) {
           call.buy_in ? `${money(call.buy_in.min)}–${call.buy_in.max === null ? "" : money(call.buy_in.max)}` : ""),
         call.refused
           ? h("span", {class: "refusal"}, describeError(call.refused))
-          : button(gettext("Seat"), () => seatCall(app, call, call.seat), {
+          : button(gettext("Seat player"), () => seatCall(app, call, call.seat), {
             class: "primary", "data-action": "seat-call"})))) : null,
     sitting.length ? h("h3", {}, gettext("Sitting out")) : null,
     sitting.length ? h("ul", {class: "calls", "data-role": "sitting-out"}, sitting.map((s) =>
@@ -192,7 +193,7 @@ export function seatCall(app, call, seatNo) {
     title: interpolate(gettext("Seat %(name)s"), {name: call.name || call.player}),
     quick: buyInQuick(call.buy_in || app.table.buyIn),
     name: "seat-player",
-    confirmLabel: gettext("Seat"),
+    confirmLabel: gettext("Seat player"),
     extra,
     submit: async (amount) => {
       const answer = await app.api.seat({seat: state.seat, player: call.player, amount,
