@@ -160,6 +160,63 @@ small blind 2, big blind 3 (the button moves to the next seat, RR)."""
 # -- the table: button, blinds, missed blinds, new players, straddle -------------------
 
 
+def test_table_state_from_the_server_keeps_what_the_tablet_knows() -> None:
+    """The server's table state (GET tables/{table}/state: seats with state and
+    away_since, last_hand, structure.kind) becomes the table; merged with the tablet's
+    own state, a player already seated keeps his missed blinds, one the tablet has not
+    seen is a new player, and the blind positions of the last hand stay."""
+    server = {
+        "seats": [
+            {
+                "seat": 1,
+                "player": "P-1",
+                "name": "A",
+                "stack": 5000,
+                "state": "playing",
+            },
+            {"seat": 4, "player": "P-4", "name": "B", "stack": 5000, "state": "away"},
+            {
+                "seat": 6,
+                "player": "P-6",
+                "name": "C",
+                "stack": 5000,
+                "state": "playing",
+            },
+        ],
+        "last_hand": {"hand_no": 41, "button": 4},
+        "tournament": None,
+    }
+    structure = {"kind": "PL", "small_blind": 50, "big_blind": 100, "straddle": None}
+    later = {**server, "seats": [*server["seats"], {**server["seats"][0], "seat": 8}]}
+    later["seats"][-1]["player"] = "P-8"
+    res = run(
+        {"op": "table", "args": server},
+        plan("NLHE", structure),
+        {"op": "table", "args": {**server, "last_hand": {"hand_no": 40, "button": 1}}},
+        op("after"),
+        {"op": "table", "args": later, "keep": True},
+    )
+    state = ok(res[0])
+    assert state["lastHandNo"] == 41 and state["button"] == 4
+    assert [(x["seat"], x["away"], x["status"]) for x in state["seats"]] == [
+        (1, False, "active"),
+        (4, True, "active"),
+        (6, False, "active"),
+    ]
+    p = ok(res[1])
+    assert p["handNo"] == 42 and p["structure"]["betting"] == "pot_limit"
+    assert p["headsUp"] and (p["button"], p["bigBlind"]) == (6, 1)
+    assert {"seat": 4, "reason": "away"} in p["waiting"]
+    merged = ok(res[4])
+    assert (merged["lastHandNo"], merged["button"], merged["bigBlind"]) == (42, 6, 1)
+    assert [(x["seat"], x["status"]) for x in merged["seats"]] == [
+        (1, "active"),
+        (4, "active"),
+        (6, "active"),
+        (8, "new"),
+    ]
+
+
 def test_first_hand_moves_the_button_and_posts_the_blinds() -> None:
     """RR Buttons and blinds: the button moves one seat clockwise; the small blind left
     of it, the big blind next; the first seat left of the big blind acts first."""
@@ -949,6 +1006,28 @@ def test_courchevel_deals_a_board_card_before_the_first_round() -> None:
     assert ok(res[2])["toAct"] is None
     look = ok(res[3])
     assert look["toAct"] == 1 and look["board"] == ["Qs"]
+
+
+def test_no_run_twice_while_a_bet_is_to_answer() -> None:
+    """HS10: the big blind is all in on his blind in Courchevel, but the button still
+    has a bet to answer: no running twice, no showing, until he calls."""
+    res = run(
+        table({3: 58, 5: 300}, button=3),
+        plan("COURCHEVEL"),
+        hand(),
+        op("run2"),
+        show(3, "Ah", "Ad", "Kc", "Kd", "2s"),
+        deal("Qs"),
+        act(5, "call"),
+        op("run2"),
+    )
+    assert ok(res[2])["canRunTwice"] is False
+    refused(res[3], "cannot_run_twice")
+    refused(res[4], "not_at_showdown")
+    assert ok(res[5])["toAct"] == 5
+    look = ok(res[6])
+    assert look["canRunTwice"] is True and look["needs"]["street"] == 2
+    assert ok(res[7])["needs"] == {"kind": "board", "street": 2, "run": 1, "count": 2}
 
 
 def test_cards_checked_for_form_count_and_duplicates() -> None:

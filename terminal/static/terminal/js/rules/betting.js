@@ -125,6 +125,8 @@ function refuse(code, reason, extra) {
   throw new IllegalAction(code, reason, extra);
 }
 
+const KINDS = { NL: "no_limit", PL: "pot_limit", L: "limit" };
+
 function isAmount(n) {
   return Number.isSafeInteger(n) && n >= 0;
 }
@@ -164,7 +166,8 @@ export function normalizeStructure(game, structure = {}) {
     big_bet: num("big_bet", 0) || 2 * smallBet,
     straddle: num("straddle", 0) || 2 * bigBlind,
     big_blind_ante: s.big_blind_ante === true,
-    betting: s.betting || info.betting,
+    // the server's table state says NL, PL or L (structure.kind)
+    betting: s.betting || KINDS[s.kind] || info.betting,
     cap_raises: num("cap_raises", 3),
     heads_up_uncapped: s.heads_up_uncapped !== false,
   };
@@ -376,8 +379,7 @@ export class Hand {
       straddleSeat: plan.straddle ?? null,
       cur: null,
       lastRoundAggressor: null,
-      firstActor: null,
-      allInShowdown: false,
+      reachedShowdown: false,
     };
     this._s = s;
     this._newRound();
@@ -456,8 +458,9 @@ export class Hand {
     return this._s.phase === "over";
   }
 
+  /** Whether the hand went to a showdown (two or more hands in after the last round). */
   get showdown() {
-    return this._s.phase === "showdown" || (this._s.phase === "over" && this._contenders().length > 1);
+    return this._s.reachedShowdown;
   }
 
   get pot() {
@@ -561,13 +564,8 @@ export class Hand {
       bringIn: null, // the seat that must bring in (stud, first round)
       aggressor: null,
     };
-    s.cur.inc = this._minBetFor(s);
+    s.cur.inc = this._st.betting === "limit" ? this._unit() : this._minBet();
     s.lastRoundAggressor = null;
-  }
-
-  _minBetFor(s) {
-    if (this._st.betting === "limit") return s.street >= 3 ? this._st.big_bet : this._st.small_bet;
-    return this._info.stud ? this._st.small_bet : this._st.big_blind;
   }
 
   _needsToAct(x) {
@@ -617,7 +615,6 @@ export class Hand {
     s.phase = "bet";
     const actors = s.order.filter((x) => this._canAct(x));
     const start = this._firstActor();
-    s.firstActor = start;
     if (actors.length === 0 || (actors.length === 1 && !this._needsToAct(actors[0]))) {
       this._endStreet();
       return;
@@ -708,7 +705,7 @@ export class Hand {
   _toShowdown() {
     const s = this._s;
     s.phase = "showdown";
-    s.allInShowdown = this._live().some((x) => !this._canAct(x));
+    s.reachedShowdown = true;
     this._checkShowdownOver();
   }
 
@@ -1161,6 +1158,17 @@ export class Hand {
     this._openBetting();
   }
 
+  /** Whether the cards still to come are dealt with no more betting: at most one
+   * seat has chips and none has a bet to answer. */
+  _runningOut() {
+    const s = this._s;
+    return (
+      s.phase === "deal" &&
+      s.order.filter((x) => this._canAct(x)).length <= 1 &&
+      !s.order.some((x) => this._needsToAct(x))
+    );
+  }
+
   /** Whether the players may run the rest of the board twice now (HS10). */
   get canRunTwice() {
     const s = this._s;
@@ -1168,9 +1176,8 @@ export class Hand {
     return (
       !info.stud &&
       !s.runs &&
-      s.phase === "deal" &&
+      this._runningOut() &&
       this._live().length >= 2 &&
-      s.order.filter((x) => this._canAct(x)).length <= 1 &&
       s.board.length < info.boardCards.at(-1)
     );
   }
@@ -1227,8 +1234,7 @@ export class Hand {
       s.phase === "over" && this._contenders().length === 1 && this._contenders()[0] === seat;
     // All in with the betting over, board-game hands are turned up before the board
     // runs out (TDA: all hands tabled when a player is all in).
-    const runout =
-      s.phase === "deal" && !info.stud && s.order.filter((x) => this._canAct(x)).length <= 1;
+    const runout = !info.stud && this._runningOut();
     if (!q || q.folded || q.mucked || q.shown || !(s.phase === "showdown" || uncontested || runout)) {
       refuse("not_at_showdown", `Seat ${seat} can't show now.`, { rule: "HS3", seat });
     }

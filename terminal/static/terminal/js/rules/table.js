@@ -84,10 +84,13 @@ function previousSeat(seat) {
  * stored on the tablet) knows that the server does not: missed blinds, new players,
  * and the last hand's blind positions.
  */
-export function tableState(
-  { seats = [], button = null, lastHandNo = 0, tournament = false } = {},
-  previous = null,
-) {
+export function tableState(server = {}, previous = null) {
+  // The server's GET tables/{table}/state, or {seats, button, lastHandNo, tournament}.
+  const seats = server.seats || [];
+  const last = server.last_hand || null;
+  const button = last ? last.button ?? null : server.button ?? null;
+  const lastHandNo = last ? last.hand_no ?? 0 : server.lastHandNo ?? 0;
+  const tournament = Boolean(server.tournament);
   const before = new Map((previous?.seats || []).map((x) => [x.seat, x]));
   const localAhead = previous != null && (previous.lastHandNo || 0) > (lastHandNo || 0);
   const keep = previous != null && (previous.lastHandNo || 0) >= (lastHandNo || 0);
@@ -98,7 +101,9 @@ export function tableState(
       const old = before.get(seat);
       const same = old != null && old.player === row.player;
       const away =
-        row.away === true || (row.away === undefined && row.away_since != null && row.away_since !== "");
+        row.away === true ||
+        row.state === "away" ||
+        (row.away === undefined && row.state === undefined && row.away_since != null);
       return {
         seat,
         player: row.player,
@@ -116,7 +121,7 @@ export function tableState(
     smallBlind: keep ? previous.smallBlind ?? null : null,
     bigBlind: keep ? previous.bigBlind ?? null : null,
     lastHandNo: Math.max(lastHandNo || 0, previous?.lastHandNo || 0),
-    tournament: Boolean(tournament ?? previous?.tournament),
+    tournament,
     seats: rows,
   };
 }
