@@ -31,11 +31,20 @@
 //   what he faced (TDA Re-opening the bet); the short raise does not change the
 //   minimum raise. In limit games the next seat may complete a short bet to the full
 //   size (the full-bet rule, not the half-bet rule).
-// - Nobody puts in more than he has (BI3); a short blind or bring-in is all in.
+// - Nobody puts in more than he has (BI3); a short blind or bring-in is all in, and
+//   the others still call the full big blind (RR Buttons and blinds 1). A bet or
+//   raise that puts every opponent all in may stop at what they can call, short of
+//   the full size (the rest would only come back: RK5).
 // - The pot goes out to the showdown when at most one seat can still bet; the players
-//   all in may agree to run the rest of the board twice (HS10).
+//   all in may agree to run the rest of the board twice (HS10), and their hands may
+//   be turned up before the board runs out (TDA: all hands tabled).
 // - Showdown order: the last seat to bet or raise on the last round shows first, else
-//   the first seat to act on it; all hands are shown when someone is all in (TDA).
+//   the first seat to act on it (TDA). A mucked hand wins nothing (HS3); the last hand
+//   in wins without showing.
+// - Tournament tables: an absent player's hand is dead (TDA): in stud it is folded at
+//   once, in button games when its turn comes (its blinds stay in the pot).
+// - Not covered: the community card of a stud hand with more players than the deck
+//   can deal seven cards to (the hand record has no place for it).
 
 const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";
