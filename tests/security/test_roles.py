@@ -111,6 +111,7 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     # A booked hand as PHH: the table, the floor, and the auditors who replay it.
     ("get", "/api/v1/tables/{table}/hands/{hand_no}.phh"): (*TABLE, "auditor"),
     ("post", "/api/v1/tables/{table}/time"): TABLE,
+    ("post", "/api/v1/tables/{table}/calls/{id}/seat"): TABLE,
     # Tournament terminals and clocks (TO3, TO4, TO11, TO12): a table's terminal
     # posts busts and chip counts and reads the clock for its own table (the view
     # checks the table plays in the event); the floor runs the rest.

@@ -47,6 +47,11 @@ list_patterns = [
 root_patterns = [
     path("board", views.BoardApi.as_view(), name="board"),
     path(
+        "tables/<slug:table>/calls/<int:pk>/seat",
+        views.TableCallSeatApi.as_view(),
+        name="table-call-seat",
+    ),
+    path(
         "tables/<slug:table>/time",
         views.TimeCollectionApi.as_view(),
         name="time-collection",

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -32,6 +33,7 @@ from core.api.fields import (
     choice_param,
 )
 from core.api.permissions import IsFloor, staff
+from core.errors import NotFound
 from core.idempotency import idempotent
 from core.roles import Role
 from waitlist import selectors, services
@@ -340,6 +342,34 @@ class SeatApi(APIView):
             "house_move": session.house_move,
         }
         return Response(out, status=status.HTTP_201_CREATED)
+
+
+class TableCallSeatApi(SeatApi):
+    """Seat a player the floor called to this table, from the table's terminal
+    (or the floor): the same seating as ``entries/{pk}/seat`` (WL2, WL5, BI5, BI7),
+    so the call ends as seated and his other calls go back to waiting. Another
+    table's call is not this table's to seat (404)."""
+
+    permission_classes = [TerminalOrFloor]
+
+    @extend_schema(
+        operation_id="table_call_seat",
+        request=SeatApi.InputSerializer,
+        responses={
+            201: SeatApi.OutputSerializer,
+            400: ErrorSerializer,
+            404: ErrorSerializer,
+            409: ErrorSerializer,
+            422: ErrorSerializer,
+        },
+    )
+    def post(self, request: Request, table: str, pk: int) -> Response:
+        if not Entry.objects.filter(pk=pk, call_table__code=table).exists():
+            raise NotFound(
+                "not_found",
+                _("No call of entry %(e)s to table %(t)s.") % {"e": pk, "t": table},
+            )
+        return super().post(request, pk)
 
 
 class RemoveApi(APIView):
