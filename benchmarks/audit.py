@@ -19,10 +19,15 @@ Then, with every check of the audit required to agree:
   starting from that stored snapshot (the audit no day before it was stored
   for, which used to add up every entry ever posted);
 * the same audit from the whole history (``full``), once, for reference;
-* ``report_generate``, stored.
+* the day's signed digest (docs/digest.md): the history's days sealed first, then
+  the audited day alone, timed, and its parts: reading the day's transactions as
+  leaves (best of ``--repeat``), the Merkle root of their hashes; then
+  ``books_verify`` over every day and a hand's inclusion proof;
+* ``report_generate``, stored (its day already sealed).
 
     CARDROOM_DATA_DIR=/tmp/bench-data python benchmarks/audit.py
     python benchmarks/audit.py --history-days 30 --history-hands 20000
+    python benchmarks/audit.py --scratch bench_mine   # another scratch database
 """
 
 from __future__ import annotations
@@ -81,11 +86,15 @@ def main() -> None:
     parser.add_argument("--back-dated", type=float, default=0.2)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument(
+        "--scratch", default=bench.SCRATCH, help="the scratch database's name"
+    )
+    parser.add_argument(
         "--measure-only",
         action="store_true",
         help="measure on the database the last run built, without building it",
     )
     args = parser.parse_args()
+    bench.SCRATCH = args.scratch
     step = bench.TABLES * bench.ROTATIONS
     if args.hands % step or args.history_hands % step:
         parser.error(f"hands are a multiple of {step}")
@@ -191,6 +200,7 @@ def measure(args: argparse.Namespace, day_audited: Any, days: list[Any]) -> None
     full_s, _median, full = bench.best(1, lambda: audit(full=True))
     assert rows_of(full, "trial_balance") == rows_of(data, "trial_balance")
     print(f"the same from every entry ever posted (full): {full_s:.3f} s")
+    measure_digest(args, day_audited, postings)
     started = time.perf_counter()
     outcome = report_generate(
         kind="daily_audit", first=day_audited, source="command", now=bench.NOW
@@ -199,6 +209,71 @@ def measure(args: argparse.Namespace, day_audited: Any, days: list[Any]) -> None
         f"report_generate, stored: {time.perf_counter() - started:.3f} s "
         f"(figures {outcome.report.duration_ms} ms, "
         f"{outcome.report.checks_failed} checks failed)"
+    )
+
+
+def measure_digest(args: argparse.Namespace, day_audited: Any, postings: int) -> None:
+    """Time the day's signed digest: sealing the audited day, its parts, the
+    verification of every day and a hand's proof."""
+    from cardroom.models import Hand
+    from reports.domain.merkle import root_of
+    from reports.leaves import day_leaves
+    from reports.models import DayDigest
+    from reports.services import books_verify, digests_seal, hand_proof
+
+    started = time.perf_counter()
+    history = digests_seal(through=day_audited - timedelta(days=1), now=bench.NOW)
+    print(
+        f"digests of the {len(history)} days before, sealed: "
+        f"{time.perf_counter() - started:.3f} s"
+    )
+    started = time.perf_counter()
+    made = digests_seal(through=day_audited, now=bench.NOW)
+    took = time.perf_counter() - started
+    # (--measure-only on a database whose day a run before sealed: none made.)
+    sealed = made[0] if made else DayDigest.objects.get(gaming_day=day_audited)
+    assert sealed.size == postings, (sealed.size, postings)
+    print(
+        f"digest of the audited day ({sealed.size:,} transactions), sealed, signed, "
+        f"stored and archived: {took:.3f} s (the service's own measure "
+        f"{sealed.duration_ms} ms)"
+    )
+    before = DayDigest.objects.get(gaming_day=day_audited - timedelta(days=1))
+    bounds = {
+        "after": before.until,
+        "after_horizon": before.horizon,
+        "until": sealed.until,
+        "horizon": sealed.horizon,
+    }
+    fastest, median, leaves = bench.best(args.repeat, lambda: day_leaves(**bounds))
+    print(
+        f"  the day's transactions read as leaves (SQL, canonical JSON, SHA-256): "
+        f"best {fastest:.3f} s, median {median:.3f} s"
+    )
+    hashes = [leaf.hash for leaf in leaves]
+    fastest, median, root = bench.best(args.repeat, lambda: root_of(hashes))
+    assert root.hex() == sealed.root
+    print(f"  their Merkle root: best {fastest:.3f} s, median {median:.3f} s")
+    started = time.perf_counter()
+    found = books_verify()
+    assert found.status == 0, found.findings
+    print(
+        f"books_verify, every one of {found.days} days recomputed: "
+        f"{time.perf_counter() - started:.3f} s"
+    )
+    hand = (
+        Hand.objects.filter(gaming_day=day_audited, ledger_transaction__isnull=False)
+        .select_related("table")
+        .order_by("pk")[1000]
+    )
+    fastest, median, proof = bench.best(
+        args.repeat,
+        lambda: hand_proof(table=hand.table.code, hand_no=hand.hand_no),
+    )
+    assert proof["agrees"]
+    print(
+        f"a hand's inclusion proof ({len(proof['audit_path'])} siblings): "
+        f"best {fastest:.3f} s, median {median:.3f} s"
     )
 
 

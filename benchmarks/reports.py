@@ -281,12 +281,12 @@ def load_day(world: dict[str, Any], day: date, hands: int, base: int) -> None:
             """
             INSERT INTO cardroom_seatsession (id, table_id, game_id, seat, player_id,
                 kind, house_move, gaming_day, started_at, ended_at, stack_cents,
-                left_with_cents)
+                left_with_cents, must_leave_rule)
             SELECT %(base)s + bt.n * %(rot)s * 9 + r * 9 + s, bt.table_id, %(game)s, s,
                    %(p0)s + (bt.n * %(rot)s * 9 + r * 9 + s - 1) %% %(players)s,
                    'buy_in', false, %(day)s,
                    %(start)s + r * interval '1 day' / %(rot)s,
-                   %(start)s + (r + 1) * interval '1 day' / %(rot)s, 0, 0
+                   %(start)s + (r + 1) * interval '1 day' / %(rot)s, 0, 0, ''
               FROM bench_tables bt, generate_series(0, %(rot)s - 1) r,
                    generate_series(1, 9) s
             """,

@@ -8,20 +8,19 @@ already sealed (a terminal's late hand) goes into the next day sealed; none ever
 changes a sealed day. Each is read with its entries in the order they were written,
 and the hand, the receipt and the jackpot awards it books.
 
-Plain SQL, one statement for the transactions and one for the awards: 100,000 hands
-are read in about a second.
+One statement, in which PostgreSQL writes each leaf's canonical JSON (the format
+of :func:`reports.domain.digest.leaf_record`; a test compares them leaf by leaf).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from datetime import UTC, datetime
 from typing import Any
 
 from django.db import connection
 
-from accounting.domain.cage import receipt_no
-from reports.domain.digest import Leaf, leaf_record
+from reports.domain.digest import Leaf
+from reports.domain.merkle import leaf_hash
 
 # The first database transaction of this database still running, or the next one
 # to start: every one below it has ended. As accounting.services.ledger's
@@ -61,26 +60,78 @@ SELECT t.id FROM accounting_transaction t
 EARLIEST = datetime(1, 1, 1, tzinfo=UTC)  # before any posting: the first day's "after"
 ONE_SQL = "SELECT %(transaction)s::bigint AS id"
 
-LEAVES_SQL = """
-WITH day AS MATERIALIZED ({ids}),
+# Each transaction of ``day`` as its leaf's canonical JSON, keys in sorted order
+# (reports.domain.digest.leaf_record, docs/digest.md "A leaf"), in the tree's order.
+# PostgreSQL writes the bytes: 100,000 hands of 14 entries each in about 3 s, where
+# decoding them into Python and encoding them again took 10 (benchmarks/README.md).
+# Texts are JSON strings by to_json(…::text)::text: PostgreSQL escapes as Python's
+# json.dumps(ensure_ascii=False) does (", \ and the control characters; \b \f \n
+# \r \t short, the others \u00xx), so the bytes are canonical (tests/integration/
+# reports/test_digest_leaves.py compares every leaf with reports.domain.digest's).
+LEAVES_SQL = """WITH day AS MATERIALIZED ({ids}),
 en AS (
     SELECT e.transaction_id,
-           array_agg(a.code ORDER BY e.id) AS codes,
-           array_agg(e.amount_cents ORDER BY e.id) AS amounts,
-           array_agg(e.currency ORDER BY e.id) AS currencies
+           '[' || string_agg('[' || to_json(a.code::text)::text
+               || ',' || e.amount_cents
+               || ',' || to_json(e.currency::text)::text || ']',
+               ',' ORDER BY e.id) || ']' AS entries
       FROM day JOIN accounting_entry e ON e.transaction_id = day.id
       JOIN accounting_account a ON a.id = e.account_id
      GROUP BY e.transaction_id
+),
+aw AS (
+    SELECT b.booking,
+           '[' || string_agg('{{"amount_cents":' || aw.amount_cents
+               || ',"hand":' || to_json(tb.code || '#' || h.hand_no::text)::text
+               || ',"id":' || aw.id
+               || ',"player":' || to_json(p.code::text)::text
+               || ',"role":' || to_json(aw.role::text)::text || '}}',
+               ',' ORDER BY aw.id) || ']' AS awards
+      FROM jackpots_award aw
+      LEFT JOIN jackpots_hit hi ON hi.id = aw.hit_id
+      LEFT JOIN jackpots_month mo ON mo.id = aw.month_id
+      LEFT JOIN jackpots_promotionprize pr ON pr.id = aw.prize_id
+      CROSS JOIN LATERAL (
+          SELECT coalesce(hi.booking_id, mo.booking_id, pr.booking_id) AS booking) b
+      JOIN accounting_player p ON p.id = aw.player_id
+      JOIN cardroom_hand h ON h.id = aw.hand_id
+      JOIN cardroom_table tb ON tb.id = h.table_id
+     WHERE b.booking IN (SELECT id FROM day)
+     GROUP BY b.booking
 )
-SELECT t.id, t.kind, t.reference, t.external_id, t.memo, t.source,
-       to_char(t.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
-       t.posted_by_id, t.approved_by_id, t.reverses_id,
-       en.codes, en.amounts, en.currencies,
-       tb.code, h.hand_no, h.gaming_day::text, h.record_hash, h.pot_cents,
-       h.rake_cents, h.jackpot_drop_cents,
-       c.code, r.number, r.kind, rp.code, r.amount_cents, pa.id
+SELECT t.id,
+       '{{"approved_by":' || coalesce(t.approved_by_id::text, 'null')
+    || ',"awards":' || coalesce(aw.awards, '[]')
+    || ',"entries":' || coalesce(en.entries, '[]')
+    || ',"external_id":' || coalesce(to_json(t.external_id::text)::text, 'null')
+    || ',"hand":' || CASE WHEN h.id IS NULL THEN 'null' ELSE
+           '{{"gaming_day":"' || h.gaming_day::text
+        || '","hand_no":' || h.hand_no
+        || ',"jackpot_drop_cents":' || h.jackpot_drop_cents
+        || ',"pot_cents":' || h.pot_cents
+        || ',"rake_cents":' || h.rake_cents
+        || ',"record_hash":' || to_json(h.record_hash::text)::text
+        || ',"table":' || to_json(tb.code::text)::text || '}}' END
+    || ',"id":' || t.id
+    || ',"kind":' || to_json(t.kind::text)::text
+    || ',"memo":' || to_json(t.memo::text)::text
+    || ',"posted_at":"'
+    || to_char(t.posted_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+    || '","posted_by":' || coalesce(t.posted_by_id::text, 'null')
+    || ',"receipt":' || CASE WHEN r.id IS NULL THEN 'null' ELSE
+           '{{"amount_cents":' || r.amount_cents
+        || ',"award":' || coalesce(pa.id::text, 'null')
+        || ',"kind":' || to_json(r.kind::text)::text
+        || ',"no":' || to_json((c.code || '-' || CASE WHEN r.number < 1000000
+                THEN lpad(r.number::text, 6, '0')
+                ELSE r.number::text END)::text)::text
+        || ',"player":' || to_json(rp.code::text)::text || '}}' END
+    || ',"reference":' || to_json(t.reference::text)::text
+    || ',"reverses":' || coalesce(t.reverses_id::text, 'null')
+    || ',"source":' || to_json(t.source::text)::text || '}}'
   FROM day JOIN accounting_transaction t ON t.id = day.id
   LEFT JOIN en ON en.transaction_id = t.id
+  LEFT JOIN aw ON aw.booking = t.id
   LEFT JOIN cardroom_hand h ON h.ledger_transaction_id = t.id
   LEFT JOIN cardroom_table tb ON tb.id = h.table_id
   LEFT JOIN accounting_receipt r ON r.transaction_id = t.id
@@ -88,22 +139,6 @@ SELECT t.id, t.kind, t.reference, t.external_id, t.memo, t.source,
   LEFT JOIN accounting_player rp ON rp.id = r.player_id
   LEFT JOIN jackpots_award pa ON pa.payable_id = r.payable_id
  ORDER BY t.posted_at, t.id
-"""
-
-# The jackpot awards a transaction books: a hit's, a month's or a prize's.
-AWARDS_SQL = """
-WITH day AS MATERIALIZED ({ids})
-SELECT coalesce(hi.booking_id, mo.booking_id, pr.booking_id), aw.id, p.code,
-       aw.role, aw.amount_cents, tb.code || '#' || h.hand_no
-  FROM jackpots_award aw
-  LEFT JOIN jackpots_hit hi ON hi.id = aw.hit_id
-  LEFT JOIN jackpots_month mo ON mo.id = aw.month_id
-  LEFT JOIN jackpots_promotionprize pr ON pr.id = aw.prize_id
-  JOIN accounting_player p ON p.id = aw.player_id
-  JOIN cardroom_hand h ON h.id = aw.hand_id
-  JOIN cardroom_table tb ON tb.id = h.table_id
- WHERE coalesce(hi.booking_id, mo.booking_id, pr.booking_id) IN (SELECT id FROM day)
- ORDER BY aw.id
 """
 
 
@@ -149,62 +184,8 @@ def transaction_leaf(transaction: int) -> Leaf | None:
 
 def _leaves(ids: str, params: dict[str, Any]) -> list[Leaf]:
     with connection.cursor() as cursor:
-        cursor.execute(AWARDS_SQL.format(ids=ids), params)
-        awards: dict[int, list[dict[str, Any]]] = defaultdict(list)
-        for txn, award, player, role, amount, hand in cursor.fetchall():
-            awards[txn].append(
-                {
-                    "id": award,
-                    "player": player,
-                    "role": role,
-                    "amount_cents": amount,
-                    "hand": hand,
-                }
-            )
         cursor.execute(LEAVES_SQL.format(ids=ids), params)
-        return [Leaf.of(_record(row, awards.get(row[0], []))) for row in cursor]
-
-
-def _record(row: tuple[Any, ...], awards: list[dict[str, Any]]) -> dict[str, Any]:
-    (txn, kind, reference, external_id, memo, source, posted_at, posted_by) = row[:8]
-    (approved_by, reverses, codes, amounts, currencies) = row[8:13]
-    table, hand_no, hand_day, record_hash, pot, rake, drop = row[13:20]
-    cage, number, receipt_kind, player, receipt_amount, paid_award = row[20:26]
-    hand = None
-    if table is not None:
-        hand = {
-            "table": table,
-            "hand_no": hand_no,
-            "gaming_day": hand_day,
-            "record_hash": record_hash,
-            "pot_cents": pot,
-            "rake_cents": rake,
-            "jackpot_drop_cents": drop,
-        }
-    receipt = None
-    if cage is not None:
-        receipt = {
-            "no": receipt_no(cage, number),
-            "kind": receipt_kind,
-            "player": player,
-            "amount_cents": receipt_amount,
-            "award": paid_award,
-        }
-    return leaf_record(
-        transaction={
-            "id": txn,
-            "kind": kind,
-            "reference": reference,
-            "external_id": external_id,
-            "memo": memo,
-            "source": source,
-            "posted_at": posted_at,
-            "posted_by": posted_by,
-            "approved_by": approved_by,
-            "reverses": reverses,
-        },
-        entries=list(zip(codes or [], amounts or [], currencies or [], strict=True)),
-        hand=hand,
-        receipt=receipt,
-        awards=awards,
-    )
+        return [
+            Leaf(txn, data, leaf_hash(data))
+            for txn, data in ((txn, text.encode()) for txn, text in cursor)
+        ]

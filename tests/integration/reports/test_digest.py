@@ -305,9 +305,11 @@ def test_a_superuser_who_rewrites_entries_balances_audit_and_digest_is_named(
     assert Account.objects.get(pk=made["cash"].pk).balance_cents == before - 1000
     audit = Report.objects.get(kind="daily_audit", period_start=DAY)
     assert all(r["agrees"] for r in rows_of(audit.data, "checks"))
-    # Its proof now is of a record the sealed digest doesn't hold.
+    # Its proof now agrees with the rewritten digest, which is neither the one
+    # kept nor signed by the room's key: the outside verifier refuses it.
     proof = transaction_proof(transaction=changed, of={"t": "x"}, kind="t")
-    assert proof["agrees"] is False
+    assert proof["hash"] != printed.split(":")[1]
+    assert not signature_holds(proof["digest"], proof["signature"], room_public_key())
 
     found = books_verify()
     assert {(f.day, f.code) for f in found.findings} == {
