@@ -222,10 +222,16 @@ class Tablet:
             arg=code,
         )
 
-    def shoot(self, step: str) -> None:
-        """The screen in every language, the dialogs open included."""
+    def shoot(self, step: str, says: tuple[str, str] | None = None) -> None:
+        """The screen in every language, the dialogs open included; ``says``: an
+        element and the message it shows, as each language's catalogue has it."""
         for code in LANGUAGES:
             self.language(code)
+            if says is not None:
+                selector, message = says
+                self.expect(self.page.locator(selector)).to_contain_text(
+                    js_say(code, message)
+                )
             name = f"{step}.png" if code == "en" else f"{step}-{code}.png"
             self.page.screenshot(path=str(SCREENS / name))
         self.language("en")
@@ -337,7 +343,7 @@ def _night(tablet: Tablet, manager: Any, setup: Any) -> None:
     pair(tablet, manager)
     expect(page.locator('[data-role="stakes"]')).to_contain_text("NLHE")
     stacks_agree(tablet)
-    tablet.shoot("02-table")
+    tablet.shoot("02-table", says=('[data-action="deal"]', "Deal"))
     portrait(tablet, "02-table-portrait")
     hands = [_typical_hand(tablet)]
     hands.append(_joining_and_side_pots(tablet, setup))
@@ -372,7 +378,11 @@ def _typical_hand(tablet: Tablet) -> int:
     assert push["source"] == "server"
     tablet.shoot("04-push")
     tablet.post()
-    TAPS["typical"] = tablet.taps - taps
+    # docs/terminal.md and the README give this count: deal 1, the six players'
+    # actions before the flop 6, the flop's three cards 3 and four actions 4, the
+    # turn's card and two checks 3, the river's 3, a show (1 + two cards) and a
+    # muck 4, the push 1.
+    assert tablet.taps - taps == 25
     tablet.booked()
     stacks_agree(tablet)
     return push["record"]["hand_no"]
@@ -435,23 +445,28 @@ def Table_game() -> Any:
 
 
 def _split_pot(tablet: Tablet) -> int:
-    """Broadway on the board, three players play it: the pot is split three ways,
-    the odd chips shown."""
+    """Broadway on the board, four players play it: the pot (after the jackpot
+    drop) is split four ways, the odd chips shown."""
     plan = tablet.deal()
     dealt = [s["seat"] for s in plan["seats"]]
     button, big = plan["button"], plan["bigBlind"]
     cutoff = dealt[dealt.index(button) - 1]
-    tablet.play({cutoff: "c", button: "c", big: "x"})
+    small = plan["smallBlind"]
+    tablet.play({cutoff: "c", button: "c", small: "c", big: "x"})
     tablet.cards("As", "Ks", "Qd")
     tablet.play({})
     tablet.cards("Jc")
     tablet.play({})
     tablet.cards("Th")
     tablet.play({})
-    tablet.showdown([("2c", "3c"), ("2d", "3d"), ("2h", "3h")])
+    tablet.showdown([("2c", "3c"), ("2d", "3d"), ("2h", "3h"), ("4c", "5d")])
     push = tablet.settled()
     [pot] = push["settlement"]["pots"]
-    assert len(pot["winners"]) == 3
+    assert len(pot["winners"]) == 4
+    least = min(w["amount"] for w in pot["winners"])
+    odd = [w for w in pot["winners"] if w["amount"] > least]
+    assert odd, pot
+    tablet.expect(tablet.page.locator("[data-odd]")).to_have_count(len(odd))
     tablet.post()
     tablet.booked()
     stacks_agree(tablet)
@@ -521,15 +536,16 @@ def _leaving(tablet: Tablet) -> list[int]:
     leaving = max(s["seat"] for s in tablet.state()["seats"])
     tablet.seat_sheet(leaving, "leave")
     assert leaving not in {s["seat"] for s in tablet.state()["seats"]}
-    tablet.deal()
+    # Folded round to the big blind: deal, a fold each but the big blind's, the
+    # push (docs/terminal.md).
+    taps = tablet.taps
+    plan = tablet.deal()
     tablet.play({})
     push = tablet.post()
+    assert tablet.taps - taps == len(plan["seats"]) + 1
     tablet.booked()
     stacks_agree(tablet)
     return [push["record"]["hand_no"]]
-
-
-TAPS: dict[str, int] = {}
 
 
 def test_with_the_server_stopped_the_dealer_deals_on_and_every_hand_is_booked_once(
@@ -593,7 +609,8 @@ def test_with_the_server_stopped_the_dealer_deals_on_and_every_hand_is_booked_on
         page.wait_for_selector('body[data-ready="true"][data-screen="table"]')
         status = page.locator('[data-role="status"]')
         tablet.expect(status).to_have_attribute("data-waiting", "10")
-        tablet.shoot("07-offline-waiting")
+        # Offline, the catalogues come from the service worker's cache.
+        tablet.shoot("07-offline-waiting", says=('[data-role="status"]', "Offline"))
         assert Hand.objects.filter(table__code=TABLE).count() == 1
 
         # The server's clock goes on from where the test's is now.

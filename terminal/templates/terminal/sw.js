@@ -41,7 +41,9 @@ self.addEventListener("fetch", (event) => {
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     // The page is one document whatever its query (?pair=CODE from the QR code).
-    const cached = await cache.match(page ? PAGE : request, {ignoreSearch: page});
+    // The cache holds one answer an address: the server's Vary (language,
+    // cookies) is for the server's own caches, not this one.
+    const cached = await cache.match(page ? PAGE : request, {ignoreSearch: page, ignoreVary: true});
     return cached || fetch(request);
   })());
 });

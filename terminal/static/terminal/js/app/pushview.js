@@ -25,22 +25,22 @@ function oddChips(pot) {
 
 function potsTable(record, settlement) {
   const rows = settlement.pots.map((pot, i) => {
-    const odd = oddChips(pot);
+    const odd = Object.fromEntries(oddChips(pot).map((o) => [o.seat, o.extra]));
     return h("tr", {"data-pot": i},
       h("td", {}, i === 0 ? gettext("Main pot") : interpolate(gettext("Side pot %(n)s"), {n: i})),
       h("td", {class: "num"}, money(pot.amount)),
       h("td", {}, (pot.winners || []).map((w) => h("div", {"data-winner": w.seat},
-        `${seatName(record, settlement, w.seat)}: `, h("b", {}, money(w.amount))))),
+        `${seatName(record, settlement, w.seat)}: `, h("b", {}, money(w.amount)),
+        odd[w.seat] ? h("span", {class: "odd", "data-odd": w.seat},
+          ` (${gettext("Odd chips")} +${money(odd[w.seat])})`) : null))),
       h("td", {class: "num"}, money(pot.rake || 0)),
-      h("td", {class: "num"}, money(pot.jackpot_drop || 0)),
-      h("td", {}, odd.map((o) => h("div", {"data-odd": o.seat},
-        interpolate(gettext("Seat %(n)s: +%(amount)s"), {n: o.seat, amount: money(o.extra)})))));
+      h("td", {class: "num"}, money(pot.jackpot_drop || 0)));
   });
   return h("table", {"data-role": "pots"},
     h("thead", {}, h("tr", {},
       h("th", {}, gettext("Pot")), h("th", {class: "num"}, gettext("Amount")),
       h("th", {}, gettext("Winners")), h("th", {class: "num"}, gettext("Rake")),
-      h("th", {class: "num"}, gettext("Drop")), h("th", {}, gettext("Odd chips")))),
+      h("th", {class: "num"}, gettext("Drop")))),
     h("tbody", {}, rows));
 }
 

@@ -37,9 +37,8 @@ export function renderTable(app) {
       class: "primary", "data-action": "deal", disabled: !plan,
       style: {minHeight: "96px", minWidth: "220px", fontSize: "1.6rem"},
     }),
-    check.ok ? null : h("p", {class: "notice", "data-role": "why-not"}, check.reason),
-    plan ? planNotes(app, plan) : null);
-  const panel = renderPanel(app);
+    check.ok ? null : h("p", {class: "notice", "data-role": "why-not"}, check.reason));
+  const panel = renderPanel(app, plan);
   const main = panel.childElementCount ? "main with-panel has-panel" : "main with-panel";
   const said = app.message
     ? h("p", {class: app.message.kind === "notice" ? "notice" : "refusal", role: "alert",
@@ -95,14 +94,16 @@ function planNotes(app, plan) {
     }, {class: app.straddleNext ? "on" : "quiet", "data-action": "straddle",
       "aria-pressed": app.straddleNext ? "true" : "false"}));
   }
-  return h("div", {class: "plan"}, notes);
+  return h("div", {class: "plan stack-col"}, notes);
 }
 
-function renderPanel(app) {
+function renderPanel(app, plan) {
   const table = app.table;
   const calls = (table.calls || []).filter((c) => !c.house_move);
   const sitting = dealer.seatsView(table).filter((s) => s.away);
   return h("aside", {class: "panel"},
+    plan ? h("h3", {}, gettext("Next hand")) : null,
+    plan ? planNotes(app, plan) : null,
     calls.length ? h("h3", {}, gettext("Called by the floor")) : null,
     calls.length ? h("ul", {class: "calls", "data-role": "calls"}, calls.map((call) =>
       h("li", {"data-player": call.player},
