@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.urls import get_script_prefix, reverse
 from django.utils import translation
@@ -116,9 +116,7 @@ def manifest(request: HttpRequest) -> HttpResponse:
             {"src": icon, "sizes": "any", "type": "image/svg+xml", "purpose": "any"}
         ],
     }
-    response = HttpResponse(
-        json.dumps(body), content_type="application/manifest+json"
-    )
+    response = HttpResponse(json.dumps(body), content_type="application/manifest+json")
     response["Cache-Control"] = "no-cache"
     return response
 
@@ -151,7 +149,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def catalogue(request: HttpRequest, language: str) -> HttpResponse:
+def catalogue(request: HttpRequest, language: str) -> HttpResponseBase:
     """Django's JavaScript catalogue (the djangojs domain) in ``language``: it
     defines ``django.gettext`` and friends for the terminal's scripts."""
     if language not in _languages():
