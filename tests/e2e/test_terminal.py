@@ -23,8 +23,11 @@ from django.utils.translation.trans_real import DjangoTranslation
 
 from accounting import chart
 from accounting.models import Player
+from cardroom import services as floor
 from cardroom.models import Hand, SeatSession
 from core.models import IdempotencyRecord
+from jackpots import services as jackpots
+from jackpots.models import Pool
 from tests.api.floor.conftest import HELSINKI, clock, manager, open_table, players, seat
 from tests.reliability.conftest import Web
 from tests.staff.browser import chromium
@@ -325,6 +328,14 @@ def test_the_dealer_deals_a_night_and_the_ledger_agrees(
     setup = open_table(TABLE)
     for n, stack in enumerate([20_000, 30_000, 25_000, 40_000, 15_000, 22_000], 1):
         assert seat(setup, TABLE, n, f"P-{n}", stack).status_code == 201
+    jackpots.pool_create(
+        room=floor.room_default(),
+        code="bad-beat",
+        name="Bad beat jackpot",
+        kind=Pool.Kind.BAD_BEAT,
+        seed_cents=1_234_500,
+        by=None,
+    )
     web = web_server(tmp_path, monkeypatch)
     web.start()
     context, tablet = open_tablet(chromium, web)
@@ -342,6 +353,7 @@ def _night(tablet: Tablet, manager: Any, setup: Any) -> None:
     tablet.shoot("01-pairing")
     pair(tablet, manager)
     expect(page.locator('[data-role="stakes"]')).to_contain_text("NLHE")
+    expect(page.locator('[data-role="jackpots"]')).to_contain_text("€12,345")
     stacks_agree(tablet)
     tablet.shoot("02-table", says=('[data-action="deal"]', "Deal"))
     portrait(tablet, "02-table-portrait")
@@ -533,6 +545,17 @@ def _illegal_raise(tablet: Tablet) -> int:
 
 def _leaving(tablet: Tablet) -> list[int]:
     """A player leaves with his stack (BI5); the game goes on without him."""
+    # A top-up (BI2) first: up to the table's maximum, in cash.
+    seats = tablet.state()["seats"]
+    short = min((s for s in seats if s["stack"] > 0), key=lambda s: s["stack"])
+    tablet.tap(f'.felt [data-seat="{short["seat"]}"]')
+    tablet.tap('dialog[data-sheet="seat"] [data-action="top-up"]')
+    tablet.tap('dialog[data-sheet="top-up"] [data-quick="max"]')
+    tablet.page.wait_for_selector('dialog[data-sheet="top-up"]', state="detached")
+    tablet.booked()
+    [topped] = [s for s in tablet.state()["seats"] if s["seat"] == short["seat"]]
+    assert topped["stack"] == 40_000
+    stacks_agree(tablet)
     leaving = max(s["seat"] for s in tablet.state()["seats"])
     tablet.seat_sheet(leaving, "leave")
     assert leaving not in {s["seat"] for s in tablet.state()["seats"]}
