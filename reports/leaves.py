@@ -14,7 +14,7 @@ of :func:`reports.domain.digest.leaf_record`; a test compares them leaf by leaf)
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django.db import connection
@@ -57,7 +57,6 @@ SELECT t.id FROM accounting_transaction t
    AND t.xact_id >= %(after_horizon)s AND t.xact_id < %(horizon)s
 """
 
-EARLIEST = datetime(1, 1, 1, tzinfo=UTC)  # before any posting: the first day's "after"
 ONE_SQL = "SELECT %(transaction)s::bigint AS id"
 
 # Each transaction of ``day`` as its leaf's canonical JSON, keys in sorted order
@@ -160,14 +159,15 @@ def first_posted_at() -> datetime | None:
 
 
 def day_leaves(
-    *, after: datetime | None, after_horizon: int, until: datetime, horizon: int
+    *, after: datetime, after_horizon: int, until: datetime, horizon: int
 ) -> list[Leaf]:
     """The leaves of the transactions a day's digest holds, in the tree's order
     (dated, then by id): dated before ``until`` and written below ``horizon``,
     less those dated before ``after`` written below ``after_horizon`` (the day
-    before's digest's; ``None`` and 0 for the first day sealed)."""
+    before's digest's end and horizon; for the first day sealed, its own start
+    and horizon: nothing dated before it)."""
     params = {
-        "after": after if after is not None else EARLIEST,
+        "after": after,
         "after_horizon": after_horizon,
         "until": until,
         "horizon": horizon,

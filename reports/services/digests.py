@@ -3,9 +3,10 @@ it with the room's key, keep a copy of it outside the database (docs/digest.md).
 
 A day is sealed once, in order: the first day sealed is the gaming day of the
 ledger's earliest posting (or the day asked for, on books with none before it),
-and each later one chains to the digest of the day before. The daily audit seals
-the days up to its own before it is computed and prints their digests
-(:func:`reports.services.report_generate`); nothing is done on the hand's path.
+at most a month back, and each later one chains to the digest of the day before.
+The daily audit seals the days up to its own before it is computed and prints
+their digests (:func:`reports.services.report_generate`); nothing is done on the
+hand's path.
 
 The private key is read from a file (``CARDROOM_DIGEST_KEY``), never from the
 database: a superuser of the database can rewrite rows, not sign them.
@@ -57,6 +58,7 @@ from reports.models import DayDigest
 from reports.selectors import Period
 
 log = logging.getLogger(__name__)
+FIRST_DAYS = 31  # the days the first sealing catches up on, at most
 
 
 # --- The room's key -----------------------------------------------------------------
@@ -145,8 +147,7 @@ def digests_seal(*, through: date, now: datetime | None = None) -> list[DayDiges
     if latest is not None:
         day = latest.gaming_day + timedelta(days=1)
     else:
-        earliest = first_posted_at()
-        day = through if earliest is None else min(room.gaming_day(earliest), through)
+        day = _first_day(room, through)
     made = []
     while day <= through:
         period = Period.of(room, day)
@@ -156,6 +157,16 @@ def digests_seal(*, through: date, now: datetime | None = None) -> list[DayDiges
         made.append(latest)
         day += timedelta(days=1)
     return made
+
+
+def _first_day(room: Room, through: date) -> date:
+    """The day the chain starts: the ledger's first gaming day, at most
+    :data:`FIRST_DAYS` days before ``through`` (a room upgraded with years of
+    history doesn't seal them all on its first night; the days before the chain
+    starts are not sealed, docs/digest.md)."""
+    earliest = first_posted_at()
+    first = through if earliest is None else min(room.gaming_day(earliest), through)
+    return max(first, through - timedelta(days=FIRST_DAYS - 1))
 
 
 def _seal_day(
@@ -183,11 +194,11 @@ def _sealed(
     now: datetime,
     started: float,
 ) -> tuple[DayDigest, list[Leaf]]:
-    after_horizon = before.horizon if before is not None else 0
-    horizon = max(ledger_horizon(), after_horizon)
+    horizon = max(ledger_horizon(), before.horizon if before is not None else 0)
+    # The first day holds nothing dated before it (its own horizon, below).
     leaves = day_leaves(
-        after=before.until if before is not None else None,
-        after_horizon=after_horizon,
+        after=before.until if before is not None else period.start,
+        after_horizon=before.horizon if before is not None else horizon,
         until=period.end,
         horizon=horizon,
     )

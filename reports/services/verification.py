@@ -132,9 +132,11 @@ def _parse(text: str) -> datetime:
 
 
 def _bounds(body: dict[str, Any], before: dict[str, Any] | None) -> dict[str, Any]:
+    """The bounds of ``body``'s day, after ``before``'s (the first day sealed:
+    after its own start and horizon, reports.services.digests)."""
     return {
-        "after": _parse(before["until"]) if before else None,
-        "after_horizon": int(before["horizon"]) if before else 0,
+        "after": _parse(before["until"] if before else body["from"]),
+        "after_horizon": int((before or body)["horizon"]),
         "until": _parse(body["until"]),
         "horizon": int(body["horizon"]),
     }

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 import pypdfium2
@@ -43,6 +43,7 @@ from reports.render.files import meta_of
 from reports.selectors import Period
 from reports.services import report_generate
 from reports.services.digests import (
+    FIRST_DAYS,
     archive_path,
     body_of,
     digest_file_of,
@@ -158,7 +159,10 @@ def canonical_leaf(sealed: DayDigest, index: int) -> bytes:
     """The leaf at ``index`` of a sealed day, as the ledger gives it now."""
     period = Period.of(room_default(), sealed.gaming_day)
     leaves = day_leaves(
-        after=None, after_horizon=0, until=period.end, horizon=sealed.horizon
+        after=period.start,
+        after_horizon=sealed.horizon,
+        until=period.end,
+        horizon=sealed.horizon,
     )
     return leaves[index].data
 
@@ -223,8 +227,8 @@ def tamper(roles, made: dict[str, Any], *, key: Ed25519PrivateKey) -> int:
     first, second = DayDigest.objects.order_by("gaming_day")
     stored = body_of(first)
     leaves = day_leaves(
-        after=None,
-        after_horizon=0,
+        after=datetime.fromisoformat(stored["from"]),
+        after_horizon=first.horizon,
         until=first.until,
         horizon=first.horizon,
     )
@@ -349,3 +353,24 @@ def test_with_the_rooms_key_the_rewrite_shows_only_against_a_kept_digest(
     assert found.kept_holds is False
     assert found.first_changed.day == DAY
     assert found.first_changed.transaction == changed
+
+
+def test_the_chain_starts_at_most_a_month_back(database_roles):
+    """Books with a posting forty days before the audited day: the first sealing
+    catches up on a month, from its first day on; what is dated before it is in
+    no digest, and the chain holds."""
+    made = books()
+    old = transaction_post(
+        kind="chip_purchase",
+        legs=[Leg(made["cash"], 100), Leg(made["chips"], -100)],
+        source="test",
+        posted_at=AT - timedelta(days=40),
+    )
+    audit_of(DAY)
+    days = list(DayDigest.objects.order_by("gaming_day"))
+    assert len(days) == FIRST_DAYS
+    assert days[0].gaming_day == DAY - timedelta(days=FIRST_DAYS - 1)
+    sealed = {t for d in days for t, _h in stored_leaves(d)}
+    assert old.pk not in sealed and made["bought"].pk in sealed
+    found = books_verify()
+    assert found.status == 0 and found.pending == [], found.findings

@@ -140,7 +140,9 @@ def test_every_leaf_of_a_played_night_is_the_formats_canonical_json(played_day):
         memo=HARD,
         posted_at=period.start + timedelta(hours=1, microseconds=7),
     )
-    leaves = day_leaves(after=None, after_horizon=0, until=period.end, horizon=2**62)
+    leaves = day_leaves(
+        after=period.start, after_horizon=2**62, until=period.end, horizon=2**62
+    )
     kinds = set()
     for leaf in leaves:
         assert leaf.data == reference_leaf(leaf.transaction), leaf.transaction
