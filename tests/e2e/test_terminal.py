@@ -32,6 +32,7 @@ from tests.api.floor.conftest import HELSINKI, clock, manager, open_table, playe
 from tests.reliability.conftest import Web
 from tests.staff.browser import chromium
 from waitlist import services as waitlist
+from waitlist.models import Entry
 
 __all__ = ["chromium", "clock", "manager", "open_table", "players"]
 
@@ -422,6 +423,9 @@ def _joining_and_side_pots(tablet: Tablet, setup: Any) -> int:
     tablet.tap('dialog[data-sheet="seat-player"] [data-quick="min"]')
     page.wait_for_selector('dialog[data-sheet="seat-player"]', state="detached")
     tablet.booked()
+    # Seated through his call (WL2): the call ends as seated, as the floor's would.
+    called = Entry.objects.get(player__code="P-7")
+    assert (called.status, called.end) == (Entry.Status.SEATED, Entry.End.SEATED)
     for n, stack in [(8, 35_000), (9, 12_000)]:
         assert seat(setup, TABLE, n, f"P-{n}", stack).status_code == 201
     tablet.refresh()

@@ -19,6 +19,7 @@ APPS = (
     "simulation",
     "staff",
     "tournaments",
+    "terminal",
     "waitlist",
 )
 MAX_FUNCTION = 80

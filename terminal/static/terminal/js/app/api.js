@@ -80,6 +80,12 @@ export class Api {
     return this.post(this.tablePath("seats"), body, {idempotencyKey});
   }
 
+  // Seat a player the floor called here: the waiting list's own seating, so his
+  // call ends as seated (WL2, WL5).
+  seatCall(entry, body, idempotencyKey) {
+    return this.post(this.tablePath(`calls/${entry}/seat`), body, {idempotencyKey});
+  }
+
   topUp(seat, body, idempotencyKey) {
     return this.post(this.tablePath(`seats/${seat}/top-ups`), body, {idempotencyKey});
   }

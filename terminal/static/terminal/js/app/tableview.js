@@ -197,7 +197,7 @@ export function seatCall(app, call, seatNo) {
     confirmLabel: gettext("Seat player"),
     extra,
     submit: async (amount) => {
-      const answer = await app.api.seat({seat: state.seat, player: call.player, amount,
+      const answer = await app.api.seatCall(call.entry, {seat: state.seat, amount,
         method: state.method}, newKey());
       return afterChange(app, answer, null);
     },
