@@ -4,8 +4,8 @@ stored, once (reports/tasks.py; DESIGN.md, "Reliability and security targets").
 A real worker (``celery -A config worker``) on a queue of its own takes the daily
 reports' task as beat sends it and stops in the middle of the daily audit: another
 connection holds the hands' table (``LOCK TABLE … ACCESS EXCLUSIVE``), which the
-audit reads after the ledger. The worker is killed (SIGKILL), the lock released, a
-new worker started.
+night's digest, sealed first, and the audit read. The worker is killed (SIGKILL),
+the lock released, a new worker started.
 
 With Redis (CI) the task was never acknowledged (``CELERY_TASK_ACKS_LATE``): Redis
 hands it out again once its visibility timeout (``CELERY_VISIBILITY_TIMEOUT``, a few
@@ -131,9 +131,12 @@ def test_a_worker_killed_while_building_the_reports_leaves_them_stored_once(
         delivered_by = time.monotonic()
         with psycopg.connect(database_url(), autocommit=True) as probe:
             [(waiting,)] = probe.execute(
-                "SELECT query FROM pg_stat_activity WHERE pid = %s", [backend]
+                "SELECT relation::regclass::text FROM pg_locks"
+                " WHERE pid = %s AND NOT granted",
+                [backend],
             ).fetchall()
-        assert "cardroom_hand" in waiting  # the audit's hands, after its ledger
+        # The night's hands: read by its digest (sealed first) and by its audit.
+        assert waiting == "cardroom_hand"
         assert first.running, first.tail()
         assert not stored.exists()
         first.kill()
