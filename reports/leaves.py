@@ -27,7 +27,9 @@ from reports.domain.merkle import leaf_hash
 # SNAPSHOT_SQL, the other databases' transactions of the server are left out (one
 # left open elsewhere would hold the horizon back); unlike it, the caller's own
 # transaction counts as ended (a snapshot never lists its own): what it wrote
-# commits with the digest, or neither does.
+# commits with the digest, or neither does. A snapshot's xmax is the newest
+# transaction ended plus one, which is the caller's own id when it is the newest
+# begun and none newer has ended: the horizon is then above the caller's own.
 HORIZON_SQL = """
 WITH s AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
 elsewhere AS (
@@ -38,11 +40,14 @@ elsewhere AS (
                         WHERE datname = current_database())
 )
 SELECT least(
-           (SELECT min(r) FROM s, pg_snapshot_xip(s.s) AS r
+           (SELECT min(r)::text::bigint FROM s, pg_snapshot_xip(s.s) AS r
              WHERE NOT EXISTS (SELECT FROM elsewhere e
                                 WHERE e.transactionid = r::xid)),
-           (SELECT pg_snapshot_xmax(s.s) FROM s)
-       )::text::bigint
+           greatest(
+               (SELECT pg_snapshot_xmax(s.s)::text::bigint FROM s),
+               pg_current_xact_id_if_assigned()::text::bigint + 1
+           )
+       )
 """
 
 # The transactions of a day: dated in it and sealed now, or dated before it and
