@@ -166,7 +166,8 @@ def _first_day(room: Room, through: date) -> date:
     starts are not sealed, docs/digest.md)."""
     earliest = first_posted_at()
     first = through if earliest is None else min(room.gaming_day(earliest), through)
-    return max(first, through - timedelta(days=FIRST_DAYS - 1))
+    back = min(FIRST_DAYS - 1, (through - date.min).days)  # the calendar's first days
+    return max(first, through - timedelta(days=back))
 
 
 def _seal_day(
