@@ -15,6 +15,7 @@ COPY reports reports
 COPY tournaments tournaments
 COPY simulation simulation
 COPY staff staff
+COPY terminal terminal
 COPY locale locale
 COPY manage.py gunicorn.conf.py ./
 RUN pip install --no-cache-dir . \

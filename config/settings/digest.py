@@ -29,7 +29,7 @@ CARDROOM_DIGEST_WEBHOOK = env.str("CARDROOM_DIGEST_WEBHOOK", default="")
 CARDROOM_DIGEST_WEBHOOK_TIMEOUT = env.float(
     "CARDROOM_DIGEST_WEBHOOK_TIMEOUT", default=10.0
 )
-# The mail server, as a URL (smtp://user:password@host:587, submission+tls://…);
+# The mail server, as a URL (smtp://USER:${PASSWORD}@host:587, submission+tls://…);
 # Django's defaults (smtp on localhost:25) without it.
 if os.environ.get("EMAIL_URL"):
     globals().update(env.email_url("EMAIL_URL"))
