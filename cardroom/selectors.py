@@ -20,19 +20,16 @@ from accounting.models import Account, Player
 from cardroom import hooks
 from cardroom.domain.buyin import (
     BI6_WINDOW,
-    STRUCTURE_OF_GAME,
     Departure,
     PlayerNight,
-    Structure,
     seat_allowance,
 )
-from cardroom.domain.games import GAMES
 from cardroom.domain.phh import to_phh
+from cardroom.domain.structure import betting_structure
 from cardroom.errors import Code, missing
 from cardroom.models import (
     Absence,
     Correction,
-    Game,
     Hand,
     HandRefusal,
     Room,
@@ -248,27 +245,6 @@ def seat_allowed(
 # --- A table's state, for its terminal (API.md "Table terminal") -----------------
 
 
-def game_structure(game: Game) -> dict[str, Any]:
-    """The game's betting structure as a terminal deals it, in cents: blinds, the
-    ante (none at a cash table), the stud bring-in, the limit bets and the
-    straddle a button game takes (HS11: two big blinds)."""
-    kind = STRUCTURE_OF_GAME[game.code]
-    rules = GAMES.get(game.code)
-    stud = rules is not None and rules.is_stud
-    small, big = game.small_blind_cents, game.big_blind_cents
-    fixed = stud or kind is Structure.LIMIT
-    return {
-        "kind": kind.value,
-        "small_blind": small,
-        "big_blind": big,
-        "ante": 0,
-        "bring_in": small if stud else None,
-        "small_bet": big if fixed else None,
-        "big_bet": 2 * big if fixed else None,
-        "straddle": None if stud else 2 * big,
-    }
-
-
 def _state_seats(table: Table) -> list[dict[str, Any]]:
     """The open seats as :func:`table_seats` reads them, with each player's name,
     how he sat down and whether his absence is his long break (BI9)."""
@@ -337,7 +313,11 @@ def table_state(code: str, *, now: datetime | None = None) -> dict[str, Any]:
             "opened_at": table.opened_at,
         },
         "game": game.code if game else None,
-        "structure": game_structure(game) if game else None,
+        "structure": (
+            betting_structure(game.code, game.small_blind_cents, game.big_blind_cents)
+            if game
+            else None
+        ),
         "buy_in": (
             {"min": game.min_buy_in_cents, "max": game.max_buy_in_cents}
             if game
