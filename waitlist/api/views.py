@@ -13,7 +13,6 @@ from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -33,7 +32,6 @@ from core.api.fields import (
     choice_param,
 )
 from core.api.permissions import IsFloor, staff
-from core.errors import NotFound
 from core.idempotency import idempotent
 from core.roles import Role
 from waitlist import selectors, services
@@ -364,11 +362,7 @@ class TableCallSeatApi(SeatApi):
         },
     )
     def post(self, request: Request, table: str, pk: int) -> Response:
-        if not Entry.objects.filter(pk=pk, call_table__code=table).exists():
-            raise NotFound(
-                "not_found",
-                _("No call of entry %(e)s to table %(t)s.") % {"e": pk, "t": table},
-            )
+        services.entry_called_to(entry_id=pk, table_code=table)
         return super().post(request, pk)
 
 

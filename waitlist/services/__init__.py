@@ -63,6 +63,7 @@ from waitlist.services.seat_checks import (
     seat_check,
 )
 from waitlist.services.seating import (
+    entry_called_to,
     entry_seat,
 )
 from waitlist.services.table_breaks import (
@@ -83,6 +84,7 @@ __all__ = [
     "BreakResult",
     "CallResult",
     "entry_answer",
+    "entry_called_to",
     "entry_join",
     "entry_remove",
     "entry_seat",

@@ -14,7 +14,7 @@ from accounting.services import retry_on_conflict
 from accounting.services.cage import Door, door_check
 from cardroom import services as cardroom_services
 from cardroom.models import SeatSession, StackMovement, Table
-from core.errors import SharedCode
+from core.errors import NotFound, SharedCode
 from waitlist import selectors
 from waitlist.domain.seating import (
     Kind,
@@ -126,6 +126,14 @@ def entry_seat(
     if origin is not None and origin.table_id != table.pk:
         close_if_broken_and_empty(origin.table, now, by, source)
     return entry, session
+
+
+def entry_called_to(*, entry_id: int, table_code: str) -> None:
+    """Refuse (:class:`NotFound`) a table's terminal seating an entry that isn't
+    called to its table (WL2): another table's call is not its to seat."""
+    if not Entry.objects.filter(pk=entry_id, call_table__code=table_code).exists():
+        text = _("No call of entry %(e)s to table %(t)s.")
+        raise NotFound("not_found", text % {"e": entry_id, "t": table_code})
 
 
 def _origin(entry: Entry, table: Table) -> tuple[SeatSession | None, bool]:
