@@ -57,6 +57,12 @@ class TerminalPairing(models.Model):
                 condition=models.Q(expires_at__gt=models.F("created_at")),
                 name="pairing_expires_after_made",
             ),
+            # A code pairs a tablet only before it expires.
+            models.CheckConstraint(
+                condition=models.Q(redeemed_at__isnull=True)
+                | models.Q(redeemed_at__lt=models.F("expires_at")),
+                name="pairing_redeemed_before_expiry",
+            ),
         ]
         triggers = [
             never_deleted("pairing"),

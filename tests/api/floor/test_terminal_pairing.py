@@ -187,6 +187,20 @@ def test_the_database_keeps_a_pairing_redeemed_once(code, api, table):
         )
 
 
+def test_the_database_refuses_a_pairing_redeemed_after_it_expired(code, table):
+    """A code pairs a tablet only before it expires: the database refuses a
+    redemption at or after its expiry, whoever writes it."""
+    pairing = TerminalPairing.objects.get()
+    key, _raw = TerminalKey.objects.create_key(name="late", table=table)
+    with (
+        pytest.raises(IntegrityError, match="pairing_redeemed_before_expiry"),
+        transaction.atomic(),
+    ):
+        TerminalPairing.objects.filter(pk=pairing.pk).update(
+            redeemed_at=pairing.expires_at, key=key
+        )
+
+
 def test_codes_read_off_a_screen_are_normalised():
     assert pairing_code_normal("7kq4 m2xd") == "7KQ4M2XD"
     assert pairing_code_normal("7KQ4-M2X") is None
